@@ -1,0 +1,86 @@
+/**
+ * Builds the project's app the way every command sees it: `.env` and the
+ * process environment, the database, `routes/api.ts`, `routes/web.ts` and the
+ * optional `app/kernel.ts` (global middleware, aliases, health checks, CORS).
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConfigError, createApp, resolveConfig, type App, type AppConfig, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
+import { loadEnv, openDatabase } from '../../framework/node/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import { importWithJiti, type ImportFile } from './import-file.ts'
+import type { Project } from './project.ts'
+
+export interface LoadOptions {
+  importFile?: ImportFile
+  /** Values that win over `.env` and the process environment (tests, `--env`). */
+  overrides?: EnvRecord
+  /** False for commands that only describe the app (route:list): no database is opened or created. */
+  withDatabase?: boolean
+}
+
+export interface LoadedApp {
+  app: App
+  config: AppConfig
+  database: Database | undefined
+  close(): Promise<void>
+}
+
+export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConfig {
+  try {
+    return resolveConfig({ ...loadEnv(project.envFile), ...overrides })
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {
+        hint: `fix ${error.variable} in ${project.envFile} or the environment`,
+      })
+    }
+    throw error
+  }
+}
+
+export async function openProjectDatabase(project: Project, config: AppConfig): Promise<Database> {
+  try {
+    return await openDatabase({
+      url: config.databaseUrl,
+      authToken: config.databaseAuthToken,
+      storageDir: project.storageDir,
+      projectDir: project.root,
+    })
+  } catch (error) {
+    throw new CliError('E_DATABASE', `Cannot open the database: ${(error as Error).message}`, {
+      hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server)',
+    })
+  }
+}
+
+export async function loadApp(project: Project, options: LoadOptions = {}): Promise<LoadedApp> {
+  const importFile = options.importFile ?? importWithJiti
+  const config = loadConfig(project, options.overrides)
+  const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
+  try {
+    const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
+    const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
+    const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
+    const app = createApp({ ...kernel, config, database, api, web })
+    return { app, config, database, close: async () => database?.close() }
+  } catch (error) {
+    database?.close()
+    if (error instanceof CliError) throw error
+    throw new CliError('E_APP_LOAD', `Cannot load the app: ${(error as Error).message}`, {
+      hint: 'fix the error above in your routes or kernel (SVC_DEBUG=1 shows the stack)',
+      cause: error,
+    })
+  }
+}
+
+async function loadDefault<T>(importFile: ImportFile, path: string): Promise<T | undefined> {
+  if (!existsSync(path)) return undefined
+  const module = await importFile(path)
+  if (module.default === undefined) {
+    throw new CliError('E_APP_LOAD', `${path} has no default export`, {
+      hint: 'export default defineRoutes((r) => { ... }) (or defineKernel({...}) in app/kernel.ts)',
+    })
+  }
+  return module.default as T
+}

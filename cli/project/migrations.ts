@@ -1,0 +1,70 @@
+/** Finds `database/migrations/<timestamp>_<name>.ts` files and loads them as migrations. */
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, extname, join } from 'node:path'
+import type { Database, Migration } from '../../framework/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import { importWithJiti, type ImportFile } from './import-file.ts'
+import { loadConfig, openProjectDatabase } from './load-app.ts'
+import { findProject, type Project } from './project.ts'
+
+export const MIGRATION_FILE = /^\d{4,}_[A-Za-z0-9_]+\.(ts|js|mjs)$/
+
+export function migrationsDir(project: Project): string {
+  return join(project.appDir, 'database', 'migrations')
+}
+
+export async function loadMigrations(project: Project, importFile: ImportFile = importWithJiti): Promise<Migration[]> {
+  const dir = migrationsDir(project)
+  if (!existsSync(dir)) return []
+  const files = readdirSync(dir)
+    .filter((file) => MIGRATION_FILE.test(file))
+    .sort()
+  const migrations: Migration[] = []
+  for (const file of files) {
+    const module = await importFile(join(dir, file))
+    const up = module.up
+    const down = module.down
+    if (typeof up !== 'function') {
+      throw new CliError('E_BAD_MIGRATION', `${file} does not export an up(db) function`)
+    }
+    migrations.push({
+      name: basename(file, extname(file)),
+      up: up as (db: Database) => Promise<void>,
+      ...(typeof down === 'function' ? { down: down as (db: Database) => Promise<void> } : {}),
+    })
+  }
+  return migrations
+}
+
+/** Opens the project's database with its migrations for one command, and closes it after. */
+export async function withProjectMigrations<T>(
+  cwd: string | undefined,
+  work: (context: { project: Project; db: Database; migrations: Migration[] }) => Promise<T>,
+): Promise<T> {
+  const project = findProject(cwd)
+  const db = await openProjectDatabase(project, loadConfig(project))
+  try {
+    return await work({ project, db, migrations: await loadMigrations(project) })
+  } catch (error) {
+    if (error instanceof Error && error.name === 'MigrationError') {
+      throw new CliError('E_MIGRATION', error.message, { hint: 'fix the migration; the ones before it stay applied' })
+    }
+    throw error
+  } finally {
+    db.close()
+  }
+}
+
+/** Runs `database/seeders/*.ts` in name order; each exports `run(db)` (or a default function). */
+export async function runSeeders(project: Project, db: Database, importFile: ImportFile = importWithJiti): Promise<string[]> {
+  const dir = join(project.appDir, 'database', 'seeders')
+  if (!existsSync(dir)) return []
+  const files = readdirSync(dir).filter((file) => /\.(ts|js|mjs)$/.test(file)).sort()
+  for (const file of files) {
+    const module = await importFile(join(dir, file))
+    const run = (module.run ?? module.default) as unknown
+    if (typeof run !== 'function') throw new CliError('E_BAD_SEEDER', `${file} exports no run(db) function`)
+    await (run as (db: Database) => Promise<void>)(db)
+  }
+  return files.map((file) => basename(file, extname(file)))
+}

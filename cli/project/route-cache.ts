@@ -1,0 +1,70 @@
+/**
+ * The route table cache, `storage/cache/routes.json`: the one machine-readable
+ * description of the routes (route:list, OpenAPI and the extension read it).
+ * It is reused while the files under routes/ and app/ are unchanged (same
+ * paths, sizes and modification times); deleting it clears it.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import type { RouteDescription } from '../../framework/index.ts'
+import { cliVersion } from '../version.ts'
+import type { Project } from './project.ts'
+
+export interface RouteJson extends Omit<RouteDescription, 'source'> {
+  /** The definition's place, relative to the app folder. */
+  source: { file: string; line: number; column: number } | null
+}
+
+interface RouteCacheFile {
+  fingerprint: string
+  routes: RouteJson[]
+}
+
+export function routeCachePath(project: Project): string {
+  return join(project.storageDir, 'cache', 'routes.json')
+}
+
+export function routeFingerprint(project: Project): string {
+  const hash = createHash('sha256').update(cliVersion())
+  for (const dir of ['routes', 'app']) {
+    for (const file of listFiles(join(project.appDir, dir))) {
+      const stat = statSync(file)
+      hash.update(`${relative(project.appDir, file)}\0${stat.size}\0${stat.mtimeMs}\n`)
+    }
+  }
+  return hash.digest('hex')
+}
+
+export function readRouteCache(project: Project): RouteJson[] | undefined {
+  const path = routeCachePath(project)
+  if (!existsSync(path)) return undefined
+  try {
+    const cache = JSON.parse(readFileSync(path, 'utf8')) as RouteCacheFile
+    return cache.fingerprint === routeFingerprint(project) && Array.isArray(cache.routes) ? cache.routes : undefined
+  } catch {
+    return undefined // a damaged cache is rebuilt, never trusted
+  }
+}
+
+export function writeRouteCache(project: Project, routes: RouteDescription[]): RouteJson[] {
+  const json = routes.map((route) => toRouteJson(project, route))
+  const path = routeCachePath(project)
+  mkdirSync(dirname(path), { recursive: true })
+  const file: RouteCacheFile = { fingerprint: routeFingerprint(project), routes: json }
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`)
+  return json
+}
+
+function toRouteJson(project: Project, route: RouteDescription): RouteJson {
+  const source = route.source && { ...route.source, file: relative(project.appDir, route.source.file).split('\\').join('/') }
+  return { ...route, source }
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+}

@@ -1,0 +1,53 @@
+/**
+ * Every command: its name, group and one-line description, and how to load
+ * it. Loading is lazy so that `svc --version` or `svc list` import no command.
+ */
+import type { CommandDef } from 'citty'
+
+export interface CommandEntry {
+  name: string
+  group: string
+  description: string
+  aliases?: string[]
+  load: () => Promise<CommandDef<any>>
+}
+
+const lazy = (load: () => Promise<{ default: CommandDef<any> }>) => () => load().then((module) => module.default)
+
+export const commands: CommandEntry[] = [
+  { name: 'list', group: 'General', description: 'List all commands, grouped', load: lazy(() => import('./commands/list.ts')) },
+  { name: 'serve', group: 'Server', description: 'Serve the app over HTTP (development server)', load: lazy(() => import('./commands/serve.ts')) },
+  { name: 'route:list', group: 'Routes', description: 'List routes with their middleware', load: lazy(() => import('./commands/route/list.ts')) },
+  { name: 'migrate', group: 'Database', description: 'Run pending migrations', load: lazy(() => import('./commands/migrate/run.ts')) },
+  { name: 'migrate:rollback', group: 'Database', description: 'Roll back the last batch of migrations', load: lazy(() => import('./commands/migrate/rollback.ts')) },
+  { name: 'migrate:status', group: 'Database', description: 'Show which migrations ran', load: lazy(() => import('./commands/migrate/status.ts')) },
+  { name: 'migrate:fresh', group: 'Database', description: 'Drop all tables and migrate again', load: lazy(() => import('./commands/migrate/fresh.ts')) },
+  { name: 'key:generate', group: 'Security', description: 'Generate a JWT secret into .env', load: lazy(() => import('./commands/key/generate.ts')) },
+]
+
+export function findCommand(name: string): CommandEntry | undefined {
+  return commands.find((command) => command.name === name || command.aliases?.includes(name))
+}
+
+/** Known names closest to a mistyped one (edit distance, then shared prefix). */
+export function closestCommands(name: string, limit = 3): string[] {
+  const names = commands.flatMap((command) => [command.name, ...(command.aliases ?? [])])
+  return names
+    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .filter(({ candidate, distance }) => distance <= Math.max(2, Math.floor(candidate.length / 3)) || candidate.startsWith(name))
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, limit)
+    .map(({ candidate }) => candidate)
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}

@@ -1,0 +1,28 @@
+/** Every route here is under /api. */
+import { defineRoutes, HttpError } from 'svc'
+import * as posts from '../app/controllers/posts.ts'
+import { responseTime } from '../app/middleware/response-time.ts'
+
+export default defineRoutes((r) => {
+  r.version(1, (r) => {
+    r.get('/posts', posts.listPosts)
+    r.get('/posts/archive/{year?}', posts.archive).where('year', /\d{4}/)
+    r.get('/posts/{id}', posts.showPost).where('id', /\d+/)
+    // Reached only when {id} above is not numeric: a failed constraint falls through.
+    r.get('/posts/{slug}', posts.showPostBySlug).where('slug', /[a-z0-9-]+/)
+    r.post('/posts', posts.createPost)
+    r.put('/posts/{id}', posts.updatePost).where('id', /\d+/)
+    r.delete('/posts/{id}', posts.deletePost).where('id', /\d+/)
+  })
+
+  r.version(2, (r) => {
+    r.group({ prefix: 'posts', middleware: [responseTime] }, (r) => {
+      r.get('/', posts.listPostsWithMeta)
+      r.get('/{id}', posts.showPost).where('id', /\d+/)
+    })
+  })
+
+  r.fallback((c) => {
+    throw new HttpError(404, `No API route for ${c.method} ${c.path}`)
+  })
+})

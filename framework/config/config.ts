@@ -1,0 +1,123 @@
+/**
+ * Application configuration, resolved from a flat string environment
+ * (`process.env`, a Workers `env`, a parsed `.env`). The framework reads no
+ * files: the Node side loads `.env` and passes the merged record here.
+ */
+
+export type AppEnvironment = 'development' | 'production' | 'test'
+export type JwtAlgorithm = 'HS256' | 'RS256'
+
+export interface AppConfig {
+  env: AppEnvironment
+  debug: boolean
+  port: number
+  host: string
+  databaseUrl: string | undefined
+  databaseAuthToken: string | undefined
+  jwtSecret: string | undefined
+  jwtTtl: number
+  jwtRefreshTtl: number
+  jwtAlgorithm: JwtAlgorithm
+  jwtIssuer: string | undefined
+  jwtAudience: string | undefined
+  corsOrigins: string[]
+  tracePrefix: string
+  bodyLimit: number
+  trustedProxies: string[]
+  apiKey: string | undefined
+  /** The raw variables, for application-specific settings. */
+  vars: Readonly<Record<string, string | undefined>>
+}
+
+export type EnvRecord = Readonly<Record<string, string | undefined>>
+
+/** A configuration value that cannot be used; names the variable. */
+export class ConfigError extends Error {
+  readonly variable: string
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`)
+    this.name = 'ConfigError'
+    this.variable = variable
+  }
+}
+
+/**
+ * @example const config = resolveConfig({ APP_ENV: 'production', JWT_SECRET: '...' })
+ */
+export function resolveConfig(vars: EnvRecord = {}): AppConfig {
+  const env = oneOf(vars, 'APP_ENV', ['development', 'production', 'test'] as const, 'development')
+  return {
+    env,
+    debug: bool(vars, 'APP_DEBUG', env === 'development'),
+    port: int(vars, 'PORT', 8080, 0, 65535),
+    host: text(vars, 'HOST') ?? '127.0.0.1',
+    databaseUrl: text(vars, 'DATABASE_URL'),
+    databaseAuthToken: text(vars, 'DATABASE_AUTH_TOKEN'),
+    jwtSecret: secret(vars, 'JWT_SECRET'),
+    jwtTtl: int(vars, 'JWT_TTL', 3600, 1, 31_536_000),
+    jwtRefreshTtl: int(vars, 'JWT_REFRESH_TTL', 604_800, 1, 31_536_000),
+    jwtAlgorithm: oneOf(vars, 'JWT_ALGORITHM', ['HS256', 'RS256'] as const, 'HS256'),
+    jwtIssuer: text(vars, 'JWT_ISSUER'),
+    jwtAudience: text(vars, 'JWT_AUDIENCE'),
+    corsOrigins: list(vars, 'CORS_ORIGINS'),
+    tracePrefix: tracePrefix(vars),
+    bodyLimit: int(vars, 'BODY_LIMIT', 1024 * 1024, 1, 1024 * 1024 * 1024),
+    trustedProxies: list(vars, 'TRUSTED_PROXIES'),
+    apiKey: text(vars, 'API_KEY'),
+    vars,
+  }
+}
+
+function text(vars: EnvRecord, name: string): string | undefined {
+  const value = vars[name]?.trim()
+  return value === undefined || value === '' ? undefined : value
+}
+
+function int(vars: EnvRecord, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(vars, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function bool(vars: EnvRecord, name: string, fallback: boolean): boolean {
+  const raw = text(vars, name)?.toLowerCase()
+  if (raw === undefined) return fallback
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false
+  throw new ConfigError(name, `expected true or false, got "${raw}"`)
+}
+
+function oneOf<T extends string>(vars: EnvRecord, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(vars, name)
+  if (raw === undefined) return fallback
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`)
+  }
+  return raw as T
+}
+
+function list(vars: EnvRecord, name: string): string[] {
+  return (text(vars, name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+}
+
+function secret(vars: EnvRecord, name: string): string | undefined {
+  const value = text(vars, name)
+  if (value !== undefined && value.length < 32) {
+    throw new ConfigError(name, `must be at least 32 characters (got ${value.length}); run \`svc key:generate\``)
+  }
+  return value
+}
+
+function tracePrefix(vars: EnvRecord): string {
+  const value = text(vars, 'TRACE_PREFIX') ?? 'svc'
+  if (!/^[A-Za-z][A-Za-z0-9]{0,15}$/.test(value)) {
+    throw new ConfigError('TRACE_PREFIX', `expected 1 to 16 letters or digits starting with a letter, got "${value}"`)
+  }
+  return value
+}

@@ -1,0 +1,119 @@
+/**
+ * The one module every query goes through. Wraps a libSQL client (local file,
+ * `libsql://` server, or the web client in a fetch runtime) so that timing and
+ * tracing hook in at a single place: `withObserver` gives a request-scoped
+ * handle that reports every statement it runs.
+ */
+import type { Client, InArgs, InStatement, ResultSet, Transaction } from '@libsql/client'
+
+export type { ResultSet } from '@libsql/client'
+export type Statement = string | { sql: string; args?: InArgs }
+
+export interface QueryRecord {
+  sql: string
+  args: InArgs | undefined
+  duration_ms: number
+  rows: number
+  error?: string
+}
+
+export type QueryObserver = (query: QueryRecord) => void
+
+export interface Database {
+  /** @example await db.execute('select * from posts where id = ?', [id]) */
+  execute(statement: Statement, args?: InArgs): Promise<ResultSet>
+  /** Runs the statements atomically, in one round trip where the driver can. */
+  batch(statements: Statement[]): Promise<ResultSet[]>
+  /** Runs `work` in a write transaction; commits if it resolves, rolls back if it throws. */
+  transaction<T>(work: (tx: Database) => Promise<T>): Promise<T>
+  /** The same database, reporting every statement to `observer`. */
+  withObserver(observer: QueryObserver): Database
+  close(): void
+}
+
+type Executor = Pick<Client, 'execute' | 'batch'> | Transaction
+
+export function createDatabase(client: Client): Database {
+  return new ObservedDatabase(client, client, undefined)
+}
+
+class ObservedDatabase implements Database {
+  constructor(
+    private readonly client: Client,
+    private readonly executor: Executor,
+    private readonly observer: QueryObserver | undefined,
+  ) {}
+
+  async execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
+    const stmt = toStatement(statement, args)
+    return this.observe(stmt, () => this.executor.execute(stmt))
+  }
+
+  async batch(statements: Statement[]): Promise<ResultSet[]> {
+    const stmts = statements.map((statement) => toStatement(statement))
+    const started = performance.now()
+    try {
+      const results =
+        this.executor === this.client ? await this.client.batch(stmts, 'write') : await (this.executor as Transaction).batch(stmts)
+      const each = (performance.now() - started) / Math.max(1, stmts.length)
+      stmts.forEach((stmt, i) => this.report(stmt, each, results[i]?.rows.length ?? 0))
+      return results
+    } catch (error) {
+      this.report(stmts[0] ?? { sql: '' }, performance.now() - started, 0, error)
+      throw error
+    }
+  }
+
+  async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
+    // Already inside one: SQLite has no nested transactions, the outer one covers the work.
+    if (this.executor !== this.client) return work(this)
+    const tx = await this.client.transaction('write')
+    try {
+      const result = await work(new ObservedDatabase(this.client, tx, this.observer))
+      await tx.commit()
+      return result
+    } catch (error) {
+      if (!tx.closed) await tx.rollback().catch(() => {})
+      throw error
+    } finally {
+      tx.close()
+    }
+  }
+
+  withObserver(observer: QueryObserver): Database {
+    return new ObservedDatabase(this.client, this.executor, observer)
+  }
+
+  close(): void {
+    this.client.close()
+  }
+
+  private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>): Promise<ResultSet> {
+    if (this.observer === undefined) return run()
+    const started = performance.now()
+    try {
+      const result = await run()
+      this.report(stmt, performance.now() - started, result.rows.length)
+      return result
+    } catch (error) {
+      this.report(stmt, performance.now() - started, 0, error)
+      throw error
+    }
+  }
+
+  private report(stmt: { sql: string; args?: InArgs }, duration: number, rows: number, error?: unknown): void {
+    if (this.observer === undefined) return
+    const record: QueryRecord = { sql: stmt.sql, args: stmt.args, duration_ms: round(duration), rows }
+    if (error !== undefined) record.error = error instanceof Error ? error.message : String(error)
+    this.observer(record)
+  }
+}
+
+function toStatement(statement: Statement, args?: InArgs): { sql: string; args?: InArgs } & InStatement {
+  if (typeof statement === 'string') return args === undefined ? { sql: statement } : { sql: statement, args }
+  return args === undefined ? statement : { sql: statement.sql, args }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000
+}

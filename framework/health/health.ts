@@ -1,0 +1,69 @@
+/**
+ * Health probes: `/health/live` says the process answers; `/health/ready`
+ * runs every check (the database's `select 1` among them) and answers 503
+ * naming each one that failed.
+ */
+import type { Database } from '../database/database.ts'
+import { HttpError } from '../http/http-error.ts'
+import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
+
+/** Resolves when healthy (optionally with details); throws when not. */
+export type HealthCheck = () => Promise<Record<string, unknown> | void>
+
+export interface CheckResult {
+  status: 'ok' | 'fail'
+  duration_ms: number
+  error?: string
+  [detail: string]: unknown
+}
+
+const CHECK_TIMEOUT_MS = 3000
+
+export function databaseCheck(db: Database): HealthCheck {
+  return async () => {
+    await db.execute('select 1')
+  }
+}
+
+export async function runChecks(checks: Record<string, HealthCheck>): Promise<Record<string, CheckResult>> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]): Promise<[string, CheckResult]> => {
+      const started = performance.now()
+      let timer: ReturnType<typeof setTimeout> | undefined
+      try {
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)
+        })
+        const details = await Promise.race([check(), timeout])
+        return [name, { ...details, status: 'ok', duration_ms: elapsed(started) }]
+      } catch (error) {
+        return [name, { status: 'fail', duration_ms: elapsed(started), error: (error as Error).message ?? String(error) }]
+      } finally {
+        clearTimeout(timer)
+      }
+    }),
+  )
+  return Object.fromEntries(entries)
+}
+
+export function healthRoutes(checks: Record<string, HealthCheck>): RouteDefinition {
+  return defineRoutes((r) => {
+    r.get('/health/live', function liveness() {
+      return { status: 'ok' }
+    })
+    r.get('/health/ready', async function readiness() {
+      const results = await runChecks(checks)
+      const failing = Object.keys(results).filter((name) => results[name]!.status === 'fail')
+      if (failing.length > 0) {
+        throw new HttpError(503, `Service Unavailable: ${failing.join(', ')} failed`, {
+          details: { data: { status: 'fail', checks: results } },
+        })
+      }
+      return { status: 'ok', checks: results }
+    })
+  })
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000
+}

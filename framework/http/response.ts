@@ -1,0 +1,72 @@
+/** Builds the JSON envelope responses every part of svc answers with. */
+import { isHttpError } from './http-error.ts'
+
+export const TRACE_HEADER = 'X-Service-Trace-Id'
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export interface EnvelopeOptions {
+  status?: number
+  message?: string
+  headers?: Record<string, string>
+}
+
+export interface SuccessEnvelope<T> {
+  success: true
+  message?: string
+  data: T
+}
+
+export interface ErrorEnvelope {
+  success: false
+  error: string
+  code: number
+  [detail: string]: unknown
+}
+
+export function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': JSON_TYPE, ...headers },
+  })
+}
+
+export function successEnvelope<T>(data: T, message?: string): SuccessEnvelope<T> {
+  return message === undefined ? { success: true, data } : { success: true, message, data }
+}
+
+export function errorEnvelope(status: number, error: string, details?: Record<string, unknown>): ErrorEnvelope {
+  return { ...details, success: false, error, code: status }
+}
+
+/**
+ * Turns anything thrown into an error envelope. Internals of unknown errors
+ * are shown only when `debug` is on: a production 500 says nothing more.
+ */
+export function errorResponse(error: unknown, headers: Record<string, string>, debug: boolean): Response {
+  if (isHttpError(error)) {
+    return jsonResponse(errorEnvelope(error.status, error.message, error.details), error.status, {
+      ...error.headers,
+      ...headers,
+    })
+  }
+  const details =
+    debug && error instanceof Error
+      ? { exception: { class: error.name, message: error.message, stack: error.stack?.split('\n') } }
+      : undefined
+  return jsonResponse(errorEnvelope(500, 'Internal Server Error', details), 500, headers)
+}
+
+/**
+ * Sets headers on a response the app did not build itself. Responses from
+ * `fetch()` or `Response.redirect()` have immutable headers; those are copied.
+ */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  let target = response
+  try {
+    for (const name in headers) target.headers.set(name, headers[name]!)
+  } catch {
+    target = new Response(response.body, response)
+    for (const name in headers) target.headers.set(name, headers[name]!)
+  }
+  return target
+}

@@ -1,0 +1,47 @@
+/**
+ * svc: a framework for token-authenticated JSON APIs on web standards only.
+ * This entry runs in any fetch runtime; Node-only helpers are in `svc/node`.
+ */
+export {
+  createApp,
+  defineKernel,
+  API_PREFIX,
+  type App,
+  type AppOptions,
+  type AppPlugin,
+  type AppPluginSpec,
+  type KernelOptions,
+} from './app/create-app.ts'
+export type { ClientAddressResolver } from './app/client-address.ts'
+export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
+export { Context, type AuthUser, type MatchedRoute, type ExecutionContextLike } from './context/context.ts'
+export { createDatabase, type Database, type QueryObserver, type QueryRecord, type ResultSet, type Statement } from './database/database.ts'
+export {
+  migrate,
+  migrateFresh,
+  migrationStatus,
+  rollback,
+  MigrationError,
+  type Migration,
+  type MigrationStatus,
+} from './database/migrator.ts'
+export { runChecks, type CheckResult, type HealthCheck } from './health/health.ts'
+export { HttpError, ValidationError, isHttpError, type ErrorDetails, type FieldErrors } from './http/http-error.ts'
+export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnvelope } from './http/response.ts'
+export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
+export { cors, type CorsOptions } from './middleware/cors/index.ts'
+export { defineRoutes, RouteHandle, RouteRegistrar, type GroupOptions, type RouteDefinition } from './router/define-routes.ts'
+export { RouteDefinitionError } from './router/path-pattern.ts'
+export type {
+  Handler,
+  Middleware,
+  MiddlewareSpec,
+  Next,
+  RouteDescription,
+  RouteMethod,
+  RouteParam,
+  SourceLocation,
+} from './router/types.ts'
+export type { MiddlewareTiming, RequestRecorder, Tracer } from './trace/recorder.ts'
+export { createTraceId, TRACE_ID_PATTERN } from './trace/trace-id.ts'
+export { validateWith } from './validation/validate.ts'

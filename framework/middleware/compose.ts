@@ -1,0 +1,68 @@
+/**
+ * Runs middleware as an onion around an endpoint. Anything thrown at any
+ * layer becomes an error response right there, so outer middleware (timing,
+ * CORS, traces) always see a Response, and `c.error` keeps what was thrown.
+ */
+import type { Context } from '../context/context.ts'
+import { HttpError } from '../http/http-error.ts'
+import { errorResponse, TRACE_HEADER } from '../http/response.ts'
+import type { Handler, Middleware, Next } from '../router/types.ts'
+import type { RequestRecorder } from '../trace/recorder.ts'
+
+export type Pipeline = (c: Context) => Promise<Response>
+
+export function compose(middleware: readonly Middleware[], endpoint: Handler): Pipeline {
+  const fail = (c: Context, error: unknown): Response => {
+    c.error = error
+    return errorResponse(error, { [TRACE_HEADER]: c.traceId }, c.config.debug)
+  }
+
+  const run = async (c: Context, index: number): Promise<Response> => {
+    try {
+      if (index === middleware.length) return toResponse(await endpoint(c), c)
+      const layer = middleware[index]!
+      let called = false
+      const next = () => {
+        if (called) return Promise.reject(new Error(`Middleware ${layer.name || 'anonymous'} called next() twice`))
+        called = true
+        return run(c, index + 1)
+      }
+      const response = c.recorder === undefined ? await layer(c, next) : await timed(c, c.recorder, layer, next)
+      if (!(response instanceof Response)) {
+        throw new Error(`Middleware ${layer.name || 'anonymous'} returned no Response (did it forget \`return next()\`?)`)
+      }
+      return response
+    } catch (error) {
+      return fail(c, error)
+    }
+  }
+
+  return (c) => run(c, 0)
+}
+
+async function timed(c: Context, recorder: RequestRecorder, layer: Middleware, next: Next): Promise<Response> {
+  const started = performance.now()
+  try {
+    return await layer(c, next)
+  } finally {
+    recorder.recordMiddleware({
+      name: layer.name || 'anonymous',
+      start_ms: round(started - recorder.startedAt),
+      duration_ms: round(performance.now() - started),
+    })
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000
+}
+
+/** A handler's return value as a Response: a value becomes `{ success: true, data }`. */
+export function toResponse(result: unknown, c: Context): Response {
+  if (result instanceof Response) return result
+  return c.json(result === undefined ? null : result)
+}
+
+export function notFound(): HttpError {
+  return new HttpError(404, 'Not Found')
+}

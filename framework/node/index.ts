@@ -1,0 +1,7 @@
+/**
+ * svc's Node adapter: the HTTP server, the libSQL file database and `.env`
+ * files. Everything Node-only in the framework lives in this folder.
+ */
+export { serve, type RunningServer, type ServeOptions } from './serve.ts'
+export { openDatabase, databaseUrl, DEFAULT_BUSY_TIMEOUT_MS, type OpenDatabaseOptions } from './database.ts'
+export { ensureEnvFile, generateSecret, loadEnv, readEnvFile, setEnvValue } from './env-file.ts'

@@ -1,0 +1,55 @@
+/**
+ * Serves an app over HTTP on Node with @hono/node-server (chosen by the
+ * benchmark in docs/benchmarks.md), and stops gracefully: no new connections,
+ * in-flight requests finish, then `onClose` runs (close the database there).
+ */
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
+import { createAdaptorServer } from '@hono/node-server'
+import type { App } from '../app/create-app.ts'
+
+export interface ServeOptions {
+  port?: number
+  host?: string
+  /** Runs once every in-flight request has finished. */
+  onClose?: () => Promise<void> | void
+}
+
+export interface RunningServer {
+  url: string
+  port: number
+  host: string
+  /** Stops accepting, waits for in-flight requests, then runs `onClose`. */
+  close(): Promise<void>
+}
+
+export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  const server = createAdaptorServer({
+    fetch: (request, env) => app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress }),
+    hostname: host,
+  }) as Server
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 8080, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  let closing: Promise<void> | undefined
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    host,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeIdleConnections()
+      }).then(() => options.onClose?.())
+      return closing
+    },
+  }
+}

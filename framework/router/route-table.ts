@@ -1,0 +1,110 @@
+/**
+ * The compiled route table. Matching is itty-router's: each bucket is an
+ * IttyRouter whose table holds our compiled regexes. Buckets are keyed by
+ * method and the first two static path segments, so a request is tested only
+ * against routes that could match it (itty tests every route of a table in
+ * turn; with 1,000 routes that would be 1,000 regexes a request).
+ */
+import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
+import { HttpError } from '../http/http-error.ts'
+import { BUCKET_DEPTH, leadingSegments, type PathPattern } from './path-pattern.ts'
+import { ROUTE_METHODS, type RouteMethod } from './types.ts'
+
+export interface TableEntry<T> {
+  method: RouteMethod
+  pattern: PathPattern
+  where: ReadonlyMap<string, RegExp>
+  value: T
+}
+
+export interface RouteMatch<T> {
+  value: T
+  /** Decoded values; an optional parameter that was not given is absent. */
+  params: Record<string, string>
+}
+
+interface MatchRequest {
+  method: string
+  url: string
+  params?: Record<string, string | undefined>
+}
+
+const ANY_METHOD_BUCKET = '*'
+
+export class RouteTable<T> {
+  private readonly buckets = new Map<string, IttyRouterType>()
+
+  constructor(entries: readonly TableEntry<T>[]) {
+    const byPrefix = new Map<string, number[]>()
+    entries.forEach((entry, index) => {
+      const key = entry.pattern.staticPrefix.join('/')
+      byPrefix.set(key, [...(byPrefix.get(key) ?? []), index])
+    })
+    for (const key of new Set(['', ...byPrefix.keys()])) {
+      // A bucket holds the routes whose static prefix leads its key ('', 'api', 'api/posts'), in definition order.
+      const segments = key === '' ? [] : key.split('/')
+      const indices = segments
+        .map((_, depth) => segments.slice(0, depth).join('/'))
+        .concat(key)
+        .flatMap((ancestor) => byPrefix.get(ancestor) ?? [])
+        .sort((a, b) => a - b)
+      for (const method of [...ROUTE_METHODS, ANY_METHOD_BUCKET]) {
+        const members = indices.map((i) => entries[i]!).filter((e) => e.method === 'ANY' || e.method === method)
+        if (members.length > 0) this.buckets.set(`${method} ${key}`, this.bucket(members))
+      }
+    }
+  }
+
+  /** The first route, in definition order, whose method, path and constraints match. */
+  async find(method: string, url: string, pathname: string): Promise<RouteMatch<T> | undefined> {
+    const bucketMethod = method === 'HEAD' ? 'GET' : (ROUTE_METHODS as readonly string[]).includes(method) ? method : ANY_METHOD_BUCKET
+    const segments = leadingSegments(pathname)
+    for (let depth = Math.min(segments.length, BUCKET_DEPTH); depth >= 0; depth--) {
+      const router = this.buckets.get(`${bucketMethod} ${segments.slice(0, depth).join('/')}`)
+      if (router !== undefined) return router.fetch({ method: 'GET', url } as MatchRequest as never)
+    }
+    return undefined
+  }
+
+  /** Methods under which the path exists, for 405's Allow header and OPTIONS. */
+  async allowedMethods(url: string, pathname: string): Promise<string[]> {
+    const allowed: string[] = []
+    for (const method of ROUTE_METHODS) {
+      if ((await this.find(method, url, pathname)) !== undefined) allowed.push(method)
+    }
+    if (allowed.includes('GET')) allowed.splice(1, 0, 'HEAD')
+    return allowed
+  }
+
+  private bucket(members: TableEntry<T>[]): IttyRouterType {
+    const router = IttyRouter()
+    for (const entry of members) {
+      const matcher = (request: MatchRequest): RouteMatch<T> | undefined => {
+        const params = decodeParams(request.params ?? {})
+        for (const [name, constraint] of entry.where) {
+          const value = params[name]
+          if (value !== undefined && !constraint.test(value)) return undefined
+        }
+        return { value: entry.value, params }
+      }
+      // Every member was already filtered by method, so each bucket compares "GET".
+      const routeEntry: RouteEntry = ['GET', entry.pattern.regex, [matcher as never], entry.pattern.regex.source]
+      router.routes.push(routeEntry)
+    }
+    return router
+  }
+}
+
+function decodeParams(raw: Record<string, string | undefined>): Record<string, string> {
+  const params: Record<string, string> = {}
+  for (const name in raw) {
+    const value = raw[name]
+    if (value === undefined) continue
+    try {
+      params[name] = value.includes('%') ? decodeURIComponent(value) : value
+    } catch {
+      throw new HttpError(400, `Malformed percent-encoding in path parameter "${name}"`)
+    }
+  }
+  return params
+}

@@ -1,0 +1,30 @@
+/**
+ * The hook a tracer plugs into. The framework calls `begin` for every request
+ * (404, 405, OPTIONS and 500 included) and `end` with the final response; in
+ * between, the request-scoped database handle and the middleware runner report
+ * to the recorder `begin` returned. Nothing here is shared between requests.
+ */
+import type { Context } from '../context/context.ts'
+import type { QueryRecord } from '../database/database.ts'
+
+export interface MiddlewareTiming {
+  name: string
+  /** Milliseconds from the start of the request. */
+  start_ms: number
+  /** Including everything the middleware awaited (its `next()` among it). */
+  duration_ms: number
+}
+
+export interface RequestRecorder {
+  /** performance.now() when the request began. */
+  readonly startedAt: number
+  recordQuery(query: QueryRecord): void
+  recordMiddleware(timing: MiddlewareTiming): void
+}
+
+export interface Tracer {
+  /** Returns undefined to leave this request untraced. */
+  begin(c: Context): RequestRecorder | undefined
+  /** Must not make the response wait: queue the record and return. */
+  end(c: Context, response: Response, recorder: RequestRecorder): void
+}

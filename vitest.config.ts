@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    // Tests run the sources; the spawned `svc` binary runs dist/ (built by `npm test`).
+    alias: [
+      { find: /^svc$/, replacement: source('./framework/index.ts') },
+      { find: /^svc\/node$/, replacement: source('./framework/node/index.ts') },
+      { find: /^svc\/testing$/, replacement: source('./framework/testing/index.ts') },
+    ],
+  },
+  test: {
+    include: ['framework/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts', 'examples/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+})
