@@ -4,7 +4,7 @@
  * in-flight requests finish, then `onClose` runs (close the database there).
  */
 import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import type { App } from '../app/create-app.ts'
 
@@ -39,6 +39,15 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
   })
   const { port } = server.address() as AddressInfo
   let closing: Promise<void> | undefined
+  // Node keeps a connection alive after a response that finishes once close()
+  // was called, so the stop would wait for the client to hang up (about 4 s
+  // with fetch). In-flight responses are therefore sent with `Connection: close`.
+  const inFlight = new Set<ServerResponse>()
+  server.on('request', (_request, response: ServerResponse) => {
+    if (closing !== undefined) response.setHeader('Connection', 'close')
+    inFlight.add(response)
+    response.once('close', () => inFlight.delete(response))
+  })
 
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -46,7 +55,14 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
     host,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()))
+        // Connections still reading a request body answered early (413) turn idle later.
+        const sweep = setInterval(() => server.closeIdleConnections(), 100)
+        server.close((error) => {
+          clearInterval(sweep)
+          if (error) reject(error)
+          else resolve()
+        })
+        for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close')
         server.closeIdleConnections()
       }).then(() => options.onClose?.())
       return closing

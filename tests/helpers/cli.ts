@@ -1,0 +1,150 @@
+/**
+ * Helpers for the CLI end-to-end tests: a throw-away copy of an example app
+ * in the OS temp dir, and the real built `svc` (`node dist/cli/bin.js`)
+ * spawned in it with `NO_COLOR=1` and a clean environment.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const SVC_BIN = join(REPO_ROOT, 'dist', 'cli', 'bin.js')
+
+/** Variables svc reads: never inherited from the developer's shell by a test. */
+const CONFIG_VARIABLES = [
+  'APP_ENV', 'APP_DEBUG', 'PORT', 'HOST', 'DATABASE_URL', 'DATABASE_AUTH_TOKEN', 'JWT_SECRET', 'JWT_TTL',
+  'JWT_REFRESH_TTL', 'JWT_ALGORITHM', 'JWT_ISSUER', 'JWT_AUDIENCE', 'CORS_ORIGINS', 'TRACE_PREFIX', 'BODY_LIMIT',
+  'TRUSTED_PROXIES', 'API_KEY', 'SVC_DEBUG', 'FORCE_COLOR',
+]
+
+export function assertBuilt(): void {
+  if (!existsSync(SVC_BIN)) throw new Error(`${SVC_BIN} is missing: run \`npm run build\` first (npm test does)`)
+}
+
+export interface AppCopy {
+  /** The copy's root: routes/, app/, database/, storage/, (.env once created). */
+  dir: string
+  path(...parts: string[]): string
+  read(...parts: string[]): string
+  write(relativePath: string, text: string): void
+  remove(): void
+}
+
+/**
+ * Copies `examples/<name>` into a fresh temp folder, without its runtime
+ * files, and makes `svc` and the repo's dependencies resolvable from it
+ * (`node_modules/svc` links to the repo, whose `exports` point at dist/).
+ */
+export function copyExampleApp(name = 'blog'): AppCopy {
+  const dir = mkdtempSync(join(tmpdir(), `svc-${name}-`))
+  const source = join(REPO_ROOT, 'examples', name)
+  cpSync(source, dir, {
+    recursive: true,
+    filter: (path) => !/[\\/](storage[\\/].+|\.env|node_modules)$/.test(path.slice(source.length)),
+  })
+  mkdirSync(join(dir, 'storage'), { recursive: true })
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `${name}-copy`, private: true, type: 'module' }, null, 2)}\n`)
+
+  const modules = join(dir, 'node_modules')
+  mkdirSync(modules)
+  symlinkSync(REPO_ROOT, join(modules, 'svc'), 'dir')
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    const target = join(REPO_ROOT, 'node_modules', dependency)
+    if (!existsSync(target)) continue
+    const link = join(modules, dependency)
+    mkdirSync(join(link, '..'), { recursive: true })
+    symlinkSync(target, link, 'dir')
+  }
+
+  return {
+    dir,
+    path: (...parts) => join(dir, ...parts),
+    read: (...parts) => readFileSync(join(dir, ...parts), 'utf8'),
+    write: (relativePath, text) => {
+      mkdirSync(join(dir, relativePath, '..'), { recursive: true })
+      writeFileSync(join(dir, relativePath), text)
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+export interface SvcResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+export interface SpawnOptions {
+  cwd: string
+  env?: Record<string, string>
+  timeoutMs?: number
+}
+
+function svcEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const name of CONFIG_VARIABLES) delete env[name]
+  return { ...env, NO_COLOR: '1', ...extra }
+}
+
+/** Starts `svc <args>` and returns the child (for long-running commands such as `serve`). */
+export function startSvc(args: string[], options: SpawnOptions): ChildProcessWithoutNullStreams {
+  assertBuilt()
+  return spawn(process.execPath, [SVC_BIN, ...args], { cwd: options.cwd, env: svcEnv(options.env) })
+}
+
+/** Runs `svc <args>` to completion. */
+export function spawnSvc(args: string[], options: SpawnOptions): Promise<SvcResult> {
+  const child = startSvc(args, options)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const timeoutMs = options.timeoutMs ?? 15_000
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`svc ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
+    }, timeoutMs)
+    child.once('error', reject)
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr })
+    })
+  })
+}
+
+/** Runs `svc <args> --json` and parses stdout, failing with stderr when the command failed. */
+export async function svcJson<T = any>(args: string[], options: SpawnOptions): Promise<T> {
+  const result = await spawnSvc([...args, '--json'], options)
+  if (result.code !== 0) throw new Error(`svc ${args.join(' ')} --json exited ${result.code}: ${result.stderr}`)
+  return JSON.parse(result.stdout) as T
+}
+
+/** Resolves with the first line of `stream` matching `pattern` (rejects if the stream ends first). */
+export function waitForLine(stream: NodeJS.ReadableStream, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let seen = ''
+    const timer = setTimeout(() => finish(new Error(`no line matching ${pattern} within ${timeoutMs} ms; got: ${seen}`)), timeoutMs)
+    const onData = (chunk: Buffer | string) => {
+      seen += chunk.toString()
+      for (const line of seen.split('\n')) {
+        const match = pattern.exec(line)
+        if (match !== null) return finish(undefined, match)
+      }
+    }
+    const onEnd = () => finish(new Error(`stream ended before a line matched ${pattern}; got: ${seen}`))
+    function finish(error: Error | undefined, match?: RegExpMatchArray) {
+      clearTimeout(timer)
+      stream.off('data', onData)
+      stream.off('end', onEnd)
+      if (error) reject(error)
+      else resolve(match!)
+    }
+    stream.on('data', onData)
+    stream.once('end', onEnd)
+  })
+}

@@ -1,0 +1,156 @@
+/**
+ * The JSON request body: parsed once and lazily; malformed JSON 400, a body
+ * over the limit 413 (counted on the bytes read, whatever Content-Length
+ * says), a non-JSON content type 415.
+ */
+import { request as httpRequest } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { createApp, defineRoutes, type App } from 'svc'
+import { testConfig } from '../helpers/app.ts'
+import { withServer } from '../helpers/server.ts'
+
+const LIMIT = 1024
+
+function bodyApp(): { app: App; reads: () => number } {
+  let reads = 0
+  const app = createApp({
+    config: testConfig({ BODY_LIMIT: String(LIMIT) }),
+    api: defineRoutes((r) => {
+      r.post('/echo', async (c) => {
+        const first = await c.body()
+        const second = await c.body()
+        reads++
+        return { body: first, same: first === second }
+      })
+      r.post('/ignore', () => 'did not read the body')
+    }),
+  })
+  return { app, reads: () => reads }
+}
+
+const post = (app: App, init: RequestInit & { path?: string }) =>
+  app.fetch(new Request(`http://localhost${init.path ?? '/api/echo'}`, { method: 'POST', ...init }))
+
+const json = { 'content-type': 'application/json' }
+
+function streamOf(chunks: number, chunkSize: number): ReadableStream<Uint8Array> {
+  let sent = 0
+  return new ReadableStream({
+    pull(controller) {
+      if (sent++ === chunks) return controller.close()
+      controller.enqueue(new Uint8Array(chunkSize).fill(0x20))
+    },
+  })
+}
+
+describe('JSON body', () => {
+  it('is parsed once, however often it is asked for', async () => {
+    const { app } = bodyApp()
+    const response = await post(app, { headers: json, body: JSON.stringify({ title: 'x', tags: [1, 2] }) })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ success: true, data: { body: { title: 'x', tags: [1, 2] }, same: true } })
+  })
+
+  it('accepts application/json with parameters and application/*+json', async () => {
+    const { app } = bodyApp()
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+      const response = await post(app, { headers: { 'content-type': type }, body: '{"a":1}' })
+      expect(response.status, type).toBe(200)
+    }
+  })
+
+  it('an empty body is {}', async () => {
+    const { app } = bodyApp()
+    const response = await post(app, { headers: json, body: '' })
+    expect((await response.json()).data.body).toEqual({})
+    const none = await post(app, {})
+    expect((await none.json()).data.body).toEqual({})
+  })
+
+  it('malformed JSON: 400 envelope', async () => {
+    const { app } = bodyApp()
+    const response = await post(app, { headers: json, body: '{"title": ' })
+    expect(response.status).toBe(400)
+    const body = await response.json()
+    expect(body).toMatchObject({ success: false, code: 400 })
+    expect(body.error).toMatch(/^Malformed JSON body/)
+  })
+
+  it('invalid UTF-8: 400', async () => {
+    const { app } = bodyApp()
+    const response = await post(app, { headers: json, body: new Uint8Array([0x22, 0xff, 0xfe, 0x22]) })
+    expect(response.status).toBe(400)
+    expect((await response.json()).error).toMatch(/not valid UTF-8/)
+  })
+
+  it('a non-JSON content type: 415 naming what was sent', async () => {
+    const { app } = bodyApp()
+    const form = await post(app, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' })
+    expect(form.status).toBe(415)
+    expect(await form.json()).toMatchObject({ success: false, code: 415, error: expect.stringContaining('application/x-www-form-urlencoded') })
+    const missing = await post(app, { body: new Uint8Array([0x7b, 0x7d]) })
+    expect(missing.status).toBe(415)
+    expect((await missing.json()).error).toContain('no Content-Type')
+  })
+
+  it('a route that does not read the body does not care about its type', async () => {
+    const { app } = bodyApp()
+    const response = await post(app, { path: '/api/ignore', headers: { 'content-type': 'text/plain' }, body: 'hello' })
+    expect(response.status).toBe(200)
+  })
+})
+
+describe('body limit', () => {
+  it('a body exactly at the limit is read', async () => {
+    const { app } = bodyApp()
+    const body = JSON.stringify({ s: 'x'.repeat(LIMIT - 8) })
+    expect(body.length).toBe(LIMIT)
+    expect((await post(app, { headers: json, body })).status).toBe(200)
+  })
+
+  it('a big Content-Length: 413 before anything is read', async () => {
+    const { app, reads } = bodyApp()
+    const response = await post(app, { headers: { ...json, 'content-length': String(10 * 1024 * 1024) }, body: '{}' })
+    expect(response.status).toBe(413)
+    expect(await response.json()).toMatchObject({ success: false, code: 413, error: `Payload Too Large: the body limit is ${LIMIT} bytes` })
+    expect(reads()).toBe(0)
+  })
+
+  it('a lying (small) Content-Length: 413 on the bytes actually read', async () => {
+    const { app } = bodyApp()
+    const response = await post(app, { headers: { ...json, 'content-length': '2' }, body: JSON.stringify({ s: 'x'.repeat(LIMIT) }) })
+    expect(response.status).toBe(413)
+  })
+
+  it('no Content-Length (a stream): 413 on the bytes actually read', async () => {
+    const { app } = bodyApp()
+    const response = await post(app, { headers: json, body: streamOf(8, 256), duplex: 'half' } as RequestInit)
+    expect(response.status).toBe(413)
+    expect((await response.json()).code).toBe(413)
+  })
+
+  it('a chunked body over the limit through the real server: 413', async () => {
+    const { app } = bodyApp()
+    await withServer(app, async (server) => {
+      const { status, body, chunked } = await new Promise<{ status: number; body: string; chunked: boolean }>((resolve, reject) => {
+        const request = httpRequest(`${server.url}/api/echo`, { method: 'POST', headers: json }, (response) => {
+          let text = ''
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+          response.on('end', () => resolve({ status: response.statusCode!, body: text, chunked: sentChunked }))
+        })
+        const sentChunked = request.getHeader('content-length') === undefined
+        request.on('error', reject)
+        // 16 chunks of 256 bytes: four times the limit, never announced in a Content-Length.
+        let sent = 0
+        const writeNext = () => {
+          if (sent++ === 16) return request.end()
+          request.write(' '.repeat(256), () => setImmediate(writeNext))
+        }
+        writeNext()
+      })
+      expect(chunked).toBe(true)
+      expect(status).toBe(413)
+      expect(JSON.parse(body)).toMatchObject({ success: false, code: 413 })
+    })
+  })
+})
