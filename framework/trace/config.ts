@@ -1,0 +1,115 @@
+/**
+ * Trace settings, read from the same flat environment as the rest of the
+ * config (`TRACE_*`). See docs/traces.md for each one.
+ */
+import { ConfigError, type EnvRecord } from '../config/config.ts'
+
+/** `all` keeps every request; the others keep what any listed mode selects. */
+export type TraceMode = 'all' | 'errors' | 'slow' | 'sample' | 'off'
+
+export interface TraceConfig {
+  modes: ReadonlySet<TraceMode>
+  /** libSQL URL of the trace store; undefined = `file:<storage>/traces.sqlite`. */
+  databaseUrl: string | undefined
+  databaseAuthToken: string | undefined
+  /** `slow` mode and `--slow` without a value: requests at least this long (ms). */
+  slowMs: number
+  /** `sample` mode: the share of requests kept, 0..1 (5xx are always kept). */
+  sampleRate: number
+  /** Traces older than this are pruned automatically (0 = never by age). */
+  retentionDays: number
+  /** At most this many traces are kept, the oldest pruned first (0 = no limit). */
+  maxTraces: number
+  /** Hard bound of traces waiting to be written; beyond it new ones are dropped and counted. */
+  bufferSize: number
+  /** Traces written per transaction. */
+  batchSize: number
+  /** A batch is written at the latest this long after its first trace arrived. */
+  flushMs: number
+  /** Request and response bodies are cut at this many bytes. */
+  bodyLimit: number
+  /** A statement shape run this many times in one request is an N+1 finding. */
+  nPlusOneThreshold: number
+  /** Header names (lower case) whose values are redacted. */
+  redactHeaders: ReadonlySet<string>
+  /** JSON body fields and query parameters (lower case) whose values are redacted, at any depth. */
+  redactFields: ReadonlySet<string>
+}
+
+export const DEFAULT_REDACTED_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-api-key', 'proxy-authorization', 'x-auth-token']
+export const DEFAULT_REDACTED_FIELDS = [
+  'password',
+  'password_confirmation',
+  'current_password',
+  'new_password',
+  'token',
+  'access_token',
+  'refresh_token',
+  'secret',
+  'client_secret',
+  'api_key',
+  'apikey',
+]
+
+export function resolveTraceConfig(vars: EnvRecord = {}): TraceConfig {
+  return {
+    modes: modes(vars),
+    databaseUrl: text(vars, 'TRACE_DATABASE_URL'),
+    databaseAuthToken: text(vars, 'TRACE_DATABASE_AUTH_TOKEN'),
+    slowMs: number(vars, 'TRACE_SLOW_MS', 500, 0, 3_600_000),
+    sampleRate: number(vars, 'TRACE_SAMPLE_RATE', 1, 0, 1),
+    retentionDays: number(vars, 'TRACE_RETENTION_DAYS', 7, 0, 3650),
+    maxTraces: int(vars, 'TRACE_MAX_TRACES', 100_000, 0, 100_000_000),
+    bufferSize: int(vars, 'TRACE_BUFFER_SIZE', 5000, 1, 1_000_000),
+    batchSize: int(vars, 'TRACE_BATCH_SIZE', 200, 1, 10_000),
+    flushMs: int(vars, 'TRACE_FLUSH_MS', 250, 1, 60_000),
+    bodyLimit: int(vars, 'TRACE_BODY_LIMIT', 16_384, 0, 16_777_216),
+    nPlusOneThreshold: int(vars, 'TRACE_N_PLUS_ONE', 5, 2, 1_000_000),
+    redactHeaders: new Set([...DEFAULT_REDACTED_HEADERS, ...list(vars, 'TRACE_REDACT_HEADERS')]),
+    redactFields: new Set([...DEFAULT_REDACTED_FIELDS, ...list(vars, 'TRACE_REDACT_FIELDS')]),
+  }
+}
+
+function modes(vars: EnvRecord): Set<TraceMode> {
+  const raw = list(vars, 'TRACE_MODE')
+  if (raw.length === 0) return new Set(['all'])
+  const allowed: TraceMode[] = ['all', 'errors', 'slow', 'sample', 'off']
+  for (const mode of raw) {
+    if (!(allowed as string[]).includes(mode)) {
+      throw new ConfigError('TRACE_MODE', `expected all, errors, slow, sample or off (or a comma-separated mix), got "${mode}"`)
+    }
+  }
+  if (raw.includes('off') && raw.length > 1) throw new ConfigError('TRACE_MODE', '"off" cannot be combined with other modes')
+  return new Set(raw as TraceMode[])
+}
+
+function text(vars: EnvRecord, name: string): string | undefined {
+  const value = vars[name]?.trim()
+  return value === undefined || value === '' ? undefined : value
+}
+
+function number(vars: EnvRecord, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(vars, name)
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(name, `expected a number from ${min} to ${max}, got "${raw}"`)
+  }
+  return value
+}
+
+function int(vars: EnvRecord, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(vars, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function list(vars: EnvRecord, name: string): string[] {
+  return (text(vars, name) ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item !== '')
+}

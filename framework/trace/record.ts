@@ -1,0 +1,82 @@
+/**
+ * The trace record: what svc stores for every request. The CLI prints it
+ * as is (`svc log:trace <id> --json`); `cli/contract/traces.ts` declares the
+ * same shape (`TraceRecordJson`) with its JSON Schema, and a test keeps the two equal.
+ */
+
+/** The text that replaces every redacted value. */
+export const REDACTED = '[REDACTED]'
+
+export type QueryArgs = unknown[] | Record<string, unknown> | null
+
+export interface TraceQuery {
+  sql: string
+  args: QueryArgs
+  duration_ms: number
+  rows: number
+  start_ms: number
+  last_insert_rowid: number | null
+  error: string | null
+}
+
+export interface TraceMiddleware {
+  name: string
+  start_ms: number
+  duration_ms: number
+}
+
+export interface TraceSourceLocation {
+  file: string
+  line: number
+  column: number
+}
+
+export interface TraceException {
+  class: string
+  message: string
+  status: number
+  errors: Record<string, string[]> | null
+  location: TraceSourceLocation | null
+}
+
+export interface NPlusOneFinding {
+  shape: string
+  count: number
+  total_ms: number
+}
+
+export interface CapturedBody {
+  content: unknown
+  size: number
+  truncated: boolean
+}
+
+export interface TraceResponse {
+  status: number
+  headers: Record<string, string>
+  body: CapturedBody
+}
+
+export interface TraceRecord {
+  trace_id: string
+  method: string
+  path: string
+  query: string
+  route: string | null
+  status_code: number
+  headers: Record<string, string>
+  body: CapturedBody
+  queries: TraceQuery[]
+  middleware: TraceMiddleware[]
+  exception: TraceException | null
+  trace: string[] | null
+  duration_ms: number
+  memory_mb: number | null
+  n_plus_one: NPlusOneFinding[]
+  ip: string | null
+  timestamp: string
+  user_id: number | string | null
+  response: TraceResponse
+}
+
+export const emptyBody = (): CapturedBody => ({ content: null, size: 0, truncated: false })

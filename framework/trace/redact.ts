@@ -1,0 +1,134 @@
+/**
+ * Redaction. Values of sensitive headers, JSON fields and query parameters
+ * are replaced by `[REDACTED]`, and each value removed is remembered as a
+ * secret: a last pass replaces any occurrence of a secret anywhere in the
+ * record (SQL parameters that came from a password field, a token echoed in
+ * an exception message...). Runs in the writer, never on the request path.
+ */
+import { REDACTED } from './record.ts'
+
+/** Values shorter than this are redacted only where they are the whole value, never inside other text. */
+const MIN_SUBSTRING_SECRET = 6
+
+export class Redactor {
+  readonly secrets = new Set<string>()
+
+  constructor(
+    private readonly headerNames: ReadonlySet<string>,
+    private readonly fieldNames: ReadonlySet<string>,
+  ) {}
+
+  headers(headers: Headers): Record<string, string> {
+    const out: Record<string, string> = {}
+    headers.forEach((value, name) => {
+      if (this.headerNames.has(name)) {
+        this.remember(value)
+        const space = value.indexOf(' ')
+        if (space > 0) this.remember(value.slice(space + 1).trim()) // Bearer <token>
+        for (const part of value.split(/[;,]/)) {
+          const equals = part.indexOf('=')
+          if (equals > 0) this.remember(part.slice(equals + 1).trim()) // cookie values
+        }
+        out[name] = REDACTED
+      } else out[name] = value
+    })
+    return out
+  }
+
+  /** `a=1&token=xyz` with named parameters redacted (kept in their order, encoded as they came). */
+  queryString(search: string): string {
+    if (search === '' || search === '?') return ''
+    const raw = search.startsWith('?') ? search.slice(1) : search
+    return raw
+      .split('&')
+      .map((pair) => {
+        const equals = pair.indexOf('=')
+        const name = safeDecode(equals === -1 ? pair : pair.slice(0, equals)).toLowerCase()
+        if (equals === -1 || !this.fieldNames.has(name)) return pair
+        this.remember(safeDecode(pair.slice(equals + 1)))
+        return `${pair.slice(0, equals)}=${REDACTED}`
+      })
+      .join('&')
+  }
+
+  /** A deep copy of a JSON value with named fields redacted, at any depth. */
+  json(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.json(item))
+    if (value === null || typeof value !== 'object') return value
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) {
+      const field = (value as Record<string, unknown>)[key]
+      if (this.fieldNames.has(key.toLowerCase()) && field !== null && field !== undefined && field !== '') {
+        this.rememberDeep(field)
+        out[key] = REDACTED
+      } else out[key] = this.json(field)
+    }
+    return out
+  }
+
+  /** Text that may be cut JSON or a form body: named fields are redacted by pattern. */
+  text(text: string): string {
+    let out = text.replace(/"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s"]+)/g, (whole, key: string, colon: string, value: string) => {
+      if (!this.fieldNames.has(key.toLowerCase())) return whole
+      this.remember(value.startsWith('"') ? value.replace(/^"|"$/g, '') : value)
+      return `"${key}"${colon}"${REDACTED}"`
+    })
+    out = out.replace(/(^|&)([^=&\s]+)=([^&]*)/g, (whole, lead: string, key: string, value: string) => {
+      if (!this.fieldNames.has(safeDecode(key).toLowerCase())) return whole
+      this.remember(safeDecode(value))
+      return `${lead}${key}=${REDACTED}`
+    })
+    return out
+  }
+
+  /** Replaces every remembered secret anywhere in a JSON-like value (in place for objects, returns the result). */
+  scrub<T>(value: T): T {
+    if (this.secrets.size === 0) return value
+    return this.scrubValue(value) as T
+  }
+
+  private scrubValue(value: unknown): unknown {
+    if (typeof value === 'string') return this.scrubString(value)
+    if (typeof value === 'number' || typeof value === 'bigint') {
+      return this.secrets.has(String(value)) ? REDACTED : value
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.scrubValue(value[i])
+      return value
+    }
+    if (value !== null && typeof value === 'object') {
+      const object = value as Record<string, unknown>
+      for (const key of Object.keys(object)) object[key] = this.scrubValue(object[key])
+      return object
+    }
+    return value
+  }
+
+  private scrubString(text: string): string {
+    if (this.secrets.has(text)) return REDACTED
+    let out = text
+    for (const secret of this.secrets) {
+      if (secret.length >= MIN_SUBSTRING_SECRET && out.includes(secret)) out = out.split(secret).join(REDACTED)
+    }
+    return out
+  }
+
+  private remember(value: string): void {
+    if (value !== '' && value !== REDACTED) this.secrets.add(value)
+  }
+
+  private rememberDeep(value: unknown): void {
+    if (typeof value === 'string') this.remember(value)
+    else if (typeof value === 'number' || typeof value === 'boolean') this.remember(String(value))
+    else if (Array.isArray(value)) value.forEach((item) => this.rememberDeep(item))
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach((item) => this.rememberDeep(item))
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * svc's tracer: records every request (or those the configured modes select)
+ * into a trace store, without making any request wait for a write.
+ *
+ * @example
+ * const store = new TraceStore(await openTraceDatabase(...))
+ * const tracer = createTracer({ sink: store, config: resolveTraceConfig(env) })
+ * const app = createApp({ ..., tracer, plugins: [tracer.plugin] })
+ * // on shutdown: await tracer.close()
+ */
+import type { AppPlugin } from '../app/create-app.ts'
+import type { Context } from '../context/context.ts'
+import { RequestCapture, snapshot } from './capture.ts'
+import type { TraceConfig } from './config.ts'
+import type { RequestRecorder, Tracer } from './recorder.ts'
+import type { TraceSink } from './store.ts'
+import { TraceWriter, type WriterStats } from './writer.ts'
+
+export interface TracerOptions {
+  sink: TraceSink
+  config: TraceConfig
+  /** A store failure (the trace is lost, the request is not affected). Default: console.error, at most once a minute. */
+  onError?: (error: unknown) => void
+  /** For tests: the random source of `sample` mode. */
+  random?: () => number
+}
+
+export interface SvcTracer extends Tracer {
+  readonly config: TraceConfig
+  /** Counts of the writer, as `/health/ready` shows them under `checks.traces`. */
+  stats(): WriterStats & { modes: string[] }
+  /** Writes every accepted trace now. */
+  flush(): Promise<void>
+  /** Refuses new traces and writes the accepted ones (graceful stop). */
+  close(): Promise<void>
+  /** Adds the `traces` health check (drop counts in `/health/ready`). */
+  readonly plugin: AppPlugin
+}
+
+export function createTracer(options: TracerOptions): SvcTracer {
+  const { config } = options
+  const modes = config.modes
+  const off = modes.has('off')
+  const all = modes.has('all')
+  const random = options.random ?? Math.random
+  const writer = new TraceWriter(options.sink, config, options.onError ?? throttledConsoleError())
+
+  function keep(c: Context, status: number, durationMs: number): boolean {
+    if (all) return true
+    if (modes.has('errors') && (status >= 400 || c.error !== undefined)) return true
+    if (modes.has('slow') && durationMs >= config.slowMs) return true
+    if (modes.has('sample') && (status >= 500 || random() < config.sampleRate)) return true
+    return false
+  }
+
+  const stats = () => ({ ...writer.stats, modes: [...modes] })
+
+  return {
+    config,
+    begin(): RequestRecorder | undefined {
+      return off ? undefined : new RequestCapture()
+    },
+    end(c: Context, response: Response, recorder: RequestRecorder): void {
+      const capture = recorder as RequestCapture
+      if (!all && !keep(c, response.status, performance.now() - capture.startedAt)) return
+      writer.push(snapshot(c, response, capture, config.bodyLimit))
+    },
+    stats,
+    flush: () => writer.flush(),
+    close: () => writer.close(),
+    plugin: {
+      name: 'traces',
+      healthChecks: {
+        async traces() {
+          const { accepted, written, dropped, failed, pending, capacity, high_water } = writer.stats
+          return { modes: [...modes], accepted, written, dropped, failed, pending, capacity, high_water }
+        },
+      },
+    },
+  }
+}
+
+function throttledConsoleError(): (error: unknown) => void {
+  let last = 0
+  return (error) => {
+    const now = Date.now()
+    if (now - last < 60_000) return
+    last = now
+    console.error(`svc traces: a trace could not be written: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { defineRoutes, REDACTED, TRACE_HEADER } from 'svc'
+import { request, tracedApp, type TracedApp } from './helpers.ts'
+
+const PASSWORD = 'hunter2-correct-horse-battery'
+const BEARER = 'eyJhbGciOiJIUzI1NiJ9.secret-bearer-payload.sig'
+const COOKIE = 'session-cookie-value-4242'
+const API_KEY = 'ak_live_9f8e7d6c5b4a'
+const ISSUED_TOKEN = 'issued-refresh-token-0123456789'
+const QUERY_TOKEN = 'query-string-token-abcdef'
+const CUSTOM = 'custom-field-secret-777'
+
+const api = defineRoutes((r) => {
+  r.post('/login', async (c) => {
+    const input = (await c.body()) as { email: string; password: string }
+    // The parameter comes from a redacted field: it must not reach the store either.
+    await c.db.execute('select ? as email, ? as password', [input.email, input.password])
+    await c.db.execute('select ? as token', [ISSUED_TOKEN])
+    return c.json(
+      { token: BEARER, refresh_token: ISSUED_TOKEN, user: { email: input.email } },
+      { headers: { 'set-cookie': `sid=${COOKIE}; HttpOnly` } },
+    )
+  })
+  r.get('/echo', async (c) => {
+    await c.db.execute('select ? as t', [c.query.get('token')])
+    throw new Error(`failed for token ${c.query.get('token')}`)
+  })
+})
+
+let traced: TracedApp | undefined
+afterEach(async () => {
+  await traced?.close()
+  traced = undefined
+})
+
+/** Every byte the trace store wrote: the database file and its WAL. */
+function storageBytes(dir: string): string {
+  return readdirSync(dir)
+    .filter((file) => file.startsWith('traces.sqlite'))
+    .map((file) => readFileSync(join(dir, file)).toString('latin1'))
+    .join('\n')
+}
+
+describe('redaction', () => {
+  it('no secret value reaches the trace database, in any form', async () => {
+    traced = await tracedApp({ api, vars: { APP_DEBUG: 'true' }, traceVars: { TRACE_REDACT_FIELDS: 'pin_code', TRACE_REDACT_HEADERS: 'x-custom-secret' } })
+    const login = await traced.app.fetch(
+      request('POST', '/api/login', {
+        json: { email: 'ada@example.com', password: PASSWORD, password_confirmation: PASSWORD, nested: { pin_code: CUSTOM } },
+        headers: { authorization: `Bearer ${BEARER}`, cookie: `sid=${COOKIE}`, 'x-api-key': API_KEY, 'x-custom-secret': CUSTOM },
+      }),
+    )
+    expect(login.status).toBe(200)
+    const echo = await traced.app.fetch(request('GET', `/api/echo?token=${QUERY_TOKEN}&page=2`))
+    expect(echo.status).toBe(500)
+    await traced.tracer.flush()
+
+    const record = (await traced.store.get(login.headers.get(TRACE_HEADER)!))!
+    expect(record.headers.authorization).toBe(REDACTED)
+    expect(record.headers.cookie).toBe(REDACTED)
+    expect(record.headers['x-api-key']).toBe(REDACTED)
+    expect(record.headers['x-custom-secret']).toBe(REDACTED)
+    expect(record.body.content).toEqual({
+      email: 'ada@example.com',
+      password: REDACTED,
+      password_confirmation: REDACTED,
+      nested: { pin_code: REDACTED },
+    })
+    expect(record.queries[0]!.args).toEqual(['ada@example.com', REDACTED])
+    expect(record.queries[1]!.args).toEqual([REDACTED])
+    expect(record.response.headers['set-cookie']).toBe(REDACTED)
+    expect(record.response.body.content).toMatchObject({ data: { token: REDACTED, refresh_token: REDACTED, user: { email: 'ada@example.com' } } })
+
+    const echoRecord = (await traced.store.get(echo.headers.get(TRACE_HEADER)!))!
+    expect(echoRecord.query).toBe(`token=${REDACTED}&page=2`)
+    expect(echoRecord.queries[0]!.args).toEqual([REDACTED])
+    expect(echoRecord.exception!.message).toBe(`failed for token ${REDACTED}`)
+
+    await traced.tracer.close()
+    traced.store.close()
+    const bytes = storageBytes(traced.dir)
+    expect(bytes).toContain('ada@example.com') // the search itself works
+    for (const secret of [PASSWORD, BEARER, COOKIE, API_KEY, ISSUED_TOKEN, QUERY_TOKEN, CUSTOM]) {
+      expect(bytes.includes(secret), `${secret} found in the trace database`).toBe(false)
+    }
+  })
+
+  it('redacts named fields in a body cut at the limit', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '60' } })
+    const response = await traced.app.fetch(
+      request('POST', '/api/login', { json: { email: 'a@b.c', password: PASSWORD, padding: 'x'.repeat(200) } }),
+    )
+    await traced.tracer.flush()
+    const record = (await traced.store.get(response.headers.get(TRACE_HEADER)!))!
+    expect(record.body.truncated).toBe(true)
+    expect(record.body.content).toContain(`"password":"${REDACTED}"`)
+    expect(JSON.stringify(record)).not.toContain(PASSWORD)
+  })
+})

@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { defineRoutes, TRACE_HEADER, type TraceRecord, type TraceSink } from 'svc'
+import { request, tracedApp, type TracedApp } from './helpers.ts'
+import { startServer } from '../helpers/server.ts'
+
+const api = defineRoutes((r) => {
+  r.get('/ping/{n}', async (c) => {
+    await c.db.execute('select ?', [Number(c.params.n)])
+    return { n: Number(c.params.n) }
+  })
+  r.get('/slow', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    return { slow: true }
+  })
+  r.get('/fail', () => {
+    throw new Error('nope')
+  })
+  r.get('/missing', () => new Response(null, { status: 404 }))
+})
+
+/** A sink that holds every write until released, recording what it got. */
+class GatedSink implements TraceSink {
+  written: TraceRecord[] = []
+  writes = 0
+  private gate: Promise<void>
+  private open!: () => void
+  constructor(private readonly inner: TraceSink) {
+    this.gate = new Promise((resolve) => (this.open = resolve))
+  }
+  release(): void {
+    this.open()
+  }
+  async write(records: readonly TraceRecord[], dropped: number): Promise<void> {
+    this.writes++
+    await this.gate
+    this.written.push(...records)
+    await this.inner.write(records, dropped)
+  }
+  prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
+    return this.inner.prune(options)
+  }
+}
+
+let traced: TracedApp | undefined
+afterEach(async () => {
+  await traced?.close()
+  traced = undefined
+})
+
+describe('batch writer', () => {
+  it('writes every trace exactly once under concurrent load, in batches', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_BATCH_SIZE: '25', TRACE_BUFFER_SIZE: '1000' } })
+    const responses = await Promise.all(Array.from({ length: 300 }, (_, n) => traced!.app.fetch(request('GET', `/api/ping/${n}`))))
+    const ids = responses.map((response) => response.headers.get(TRACE_HEADER)!)
+    await traced.tracer.flush()
+    const rows = await traced.store.search({})
+    expect(rows).toHaveLength(300)
+    expect(new Set(rows.map((row) => row.trace_id))).toEqual(new Set(ids))
+    const stats = traced.tracer.stats()
+    expect(stats).toMatchObject({ accepted: 300, written: 300, dropped: 0, failed: 0, pending: 0 })
+  })
+
+  it('never holds more than its bound when the store is slow: drops and counts the rest', async () => {
+    let sink: GatedSink | undefined
+    traced = await tracedApp({
+      api,
+      traceVars: { TRACE_BUFFER_SIZE: '40', TRACE_BATCH_SIZE: '10' },
+      sink: (store) => (sink = new GatedSink(store)),
+    })
+    for (let n = 0; n < 100; n++) {
+      const response = await traced.app.fetch(request('GET', `/api/ping/${n}`))
+      expect(response.status).toBe(200) // requests are never held up by the store
+      expect(traced.tracer.stats().pending).toBeLessThanOrEqual(40)
+    }
+    const stats = traced.tracer.stats()
+    expect(stats.accepted).toBe(40)
+    expect(stats.dropped).toBe(60)
+    expect(stats.high_water).toBe(40)
+    const ready = await traced.app.fetch(request('GET', '/health/ready'))
+    const health = ((await ready.json()) as { data: { checks: { traces: Record<string, unknown> } } }).data.checks.traces
+    expect(health).toMatchObject({ status: 'ok', dropped: 60, capacity: 40, pending: 40 }) // the probe's own trace is dropped after it answers
+    sink!.release()
+    await traced.tracer.flush()
+    expect(sink!.written).toHaveLength(40)
+    expect(new Set(sink!.written.map((record) => record.trace_id)).size).toBe(40)
+    expect(await traced.store.droppedCount()).toBe(61)
+  })
+
+  it('loses nothing accepted at a graceful stop of the server', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_FLUSH_MS: '60000', TRACE_BATCH_SIZE: '10000' } })
+    const t = traced
+    let closedWithPending = -1
+    const server = await startServer(t.app, {
+      onClose: async () => {
+        closedWithPending = t.tracer.stats().pending
+        await t.tracer.close()
+      },
+    })
+    const ids = await Promise.all(
+      Array.from({ length: 50 }, async (_, n) => (await fetch(`${server.url}/api/ping/${n}`)).headers.get(TRACE_HEADER)!),
+    )
+    expect(await t.store.count()).toBe(0) // nothing flushed yet: the flush interval is a minute
+    await server.close()
+    expect(closedWithPending).toBe(50)
+    const rows = await t.store.search({})
+    expect(new Set(rows.map((row) => row.trace_id))).toEqual(new Set(ids))
+    expect(t.tracer.stats()).toMatchObject({ written: 50, pending: 0, dropped: 0 })
+  })
+})
+
+describe('modes', () => {
+  async function kept(traceVars: Record<string, string>): Promise<string[]> {
+    const t = await tracedApp({ api, traceVars })
+    try {
+      for (const path of ['/api/ping/1', '/api/slow', '/api/fail', '/api/missing', '/api/ping/2']) await t.app.fetch(request('GET', path))
+      await t.tracer.flush()
+      return (await t.store.search({ order: 'oldest' })).map((row) => `${row.path} ${row.status_code}`)
+    } finally {
+      await t.close()
+    }
+  }
+
+  it('all, errors, slow, a mix, off', async () => {
+    expect(await kept({})).toHaveLength(5)
+    expect(await kept({ TRACE_MODE: 'errors' })).toEqual(['/api/fail 500', '/api/missing 404'])
+    expect(await kept({ TRACE_MODE: 'slow', TRACE_SLOW_MS: '200' })).toEqual(['/api/slow 200'])
+    expect(await kept({ TRACE_MODE: 'errors,slow', TRACE_SLOW_MS: '200' })).toEqual(['/api/slow 200', '/api/fail 500', '/api/missing 404'])
+    expect(await kept({ TRACE_MODE: 'off' })).toEqual([])
+  })
+
+  it('sample keeps the configured share, and every 5xx', async () => {
+    expect(await kept({ TRACE_MODE: 'sample', TRACE_SAMPLE_RATE: '0' })).toEqual(['/api/fail 500'])
+    expect(await kept({ TRACE_MODE: 'sample', TRACE_SAMPLE_RATE: '1' })).toHaveLength(5)
+  })
+})
+
+describe('retention', () => {
+  it('prunes by age and by count', async () => {
+    traced = await tracedApp({ api })
+    for (let n = 0; n < 5; n++) await traced.app.fetch(request('GET', `/api/ping/${n}`))
+    await traced.tracer.flush()
+    expect(await traced.store.prune({ maxTraces: 3 })).toBe(2)
+    expect(await traced.store.count()).toBe(3)
+    expect(await traced.store.prune({ olderThanMs: Date.now() + 1000 })).toBe(3)
+    expect(await traced.store.count()).toBe(0)
+  })
+
+  it('the writer prunes automatically to TRACE_MAX_TRACES', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_MAX_TRACES: '4', TRACE_BATCH_SIZE: '1' } })
+    for (let n = 0; n < 10; n++) {
+      await traced.app.fetch(request('GET', `/api/ping/${n}`))
+      await traced.tracer.flush()
+    }
+    const paths = (await traced.store.search({ order: 'oldest' })).map((row) => row.path)
+    expect(paths).toEqual(['/api/ping/6', '/api/ping/7', '/api/ping/8', '/api/ping/9'])
+  })
+})
