@@ -44,4 +44,28 @@ export type {
 } from './router/types.ts'
 export type { MiddlewareTiming, RequestRecorder, Tracer } from './trace/recorder.ts'
 export { createTraceId, TRACE_ID_PATTERN } from './trace/trace-id.ts'
+export {
+  createTracer,
+  resolveTraceConfig,
+  TraceStore,
+  TraceWriter,
+  Redactor,
+  sqlShape,
+  detectNPlusOne,
+  statusRanges,
+  REDACTED,
+  type SvcTracer,
+  type TracerOptions,
+  type TraceConfig,
+  type TraceMode,
+  type TraceFilter,
+  type TraceRow,
+  type TraceSink,
+  type WriterStats,
+  type TraceRecord,
+  type TraceQuery,
+  type TraceException,
+  type NPlusOneFinding,
+  type CapturedBody,
+} from './trace/index.ts'
 export { validateWith } from './validation/validate.ts'

@@ -107,6 +107,11 @@ export class Context {
     return this.parsedBody as Promise<T>
   }
 
+  /** The body as `body()` parsed it, if anything asked for it (the tracer records it from here). */
+  get parsedBodyIfRead(): Promise<unknown> | undefined {
+    return this.parsedBody
+  }
+
   /**
    * Validates the JSON body with any Standard Schema (valibot, zod, arktype...);
    * failures answer 422 with `errors: { field: [messages] }`.

@@ -14,6 +14,8 @@ export interface QueryRecord {
   args: InArgs | undefined
   duration_ms: number
   rows: number
+  /** The rowid an insert created (traces use it to find the statements that touched a row). */
+  lastInsertRowid?: number
   error?: string
 }
 
@@ -56,7 +58,7 @@ class ObservedDatabase implements Database {
       const results =
         this.executor === this.client ? await this.client.batch(stmts, 'write') : await (this.executor as Transaction).batch(stmts)
       const each = (performance.now() - started) / Math.max(1, stmts.length)
-      stmts.forEach((stmt, i) => this.report(stmt, each, results[i]?.rows.length ?? 0))
+      stmts.forEach((stmt, i) => this.report(stmt, each, results[i]?.rows.length ?? 0, undefined, results[i]))
       return results
     } catch (error) {
       this.report(stmts[0] ?? { sql: '' }, performance.now() - started, 0, error)
@@ -93,7 +95,7 @@ class ObservedDatabase implements Database {
     const started = performance.now()
     try {
       const result = await run()
-      this.report(stmt, performance.now() - started, result.rows.length)
+      this.report(stmt, performance.now() - started, result.rows.length, undefined, result)
       return result
     } catch (error) {
       this.report(stmt, performance.now() - started, 0, error)
@@ -101,9 +103,10 @@ class ObservedDatabase implements Database {
     }
   }
 
-  private report(stmt: { sql: string; args?: InArgs }, duration: number, rows: number, error?: unknown): void {
+  private report(stmt: { sql: string; args?: InArgs }, duration: number, rows: number, error?: unknown, result?: ResultSet): void {
     if (this.observer === undefined) return
     const record: QueryRecord = { sql: stmt.sql, args: stmt.args, duration_ms: round(duration), rows }
+    if (result?.lastInsertRowid !== undefined && result.rowsAffected > 0) record.lastInsertRowid = Number(result.lastInsertRowid)
     if (error !== undefined) record.error = error instanceof Error ? error.message : String(error)
     this.observer(record)
   }

@@ -23,11 +23,22 @@ export interface ErrorEnvelope {
   [detail: string]: unknown
 }
 
+// The text of each JSON response svc built, so the tracer records it without cloning the stream.
+const responseTexts = new WeakMap<Response, string>()
+
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body)
+  const response = new Response(text, {
     status,
     headers: { 'content-type': JSON_TYPE, ...headers },
   })
+  responseTexts.set(response, text)
+  return response
+}
+
+/** The body text of a response built by `jsonResponse`, undefined for any other. */
+export function knownResponseText(response: Response): string | undefined {
+  return responseTexts.get(response)
 }
 
 export function successEnvelope<T>(data: T, message?: string): SuccessEnvelope<T> {

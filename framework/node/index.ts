@@ -5,3 +5,4 @@
 export { serve, type RunningServer, type ServeOptions } from './serve.ts'
 export { openDatabase, databaseUrl, DEFAULT_BUSY_TIMEOUT_MS, type OpenDatabaseOptions } from './database.ts'
 export { ensureEnvFile, generateSecret, loadEnv, readEnvFile, setEnvValue } from './env-file.ts'
+export { openTraceStore, traceDatabaseUrl, TRACE_DATABASE_FILE, type OpenTraceStoreOptions } from './traces.ts'
