@@ -22,7 +22,10 @@ export const commands: CommandEntry[] = [
   { name: 'migrate:rollback', group: 'Database', description: 'Roll back the last batch of migrations', load: lazy(() => import('./commands/migrate/rollback.ts')) },
   { name: 'migrate:status', group: 'Database', description: 'Show which migrations ran', load: lazy(() => import('./commands/migrate/status.ts')) },
   { name: 'migrate:fresh', group: 'Database', description: 'Drop all tables and migrate again', load: lazy(() => import('./commands/migrate/fresh.ts')) },
-  { name: 'key:generate', group: 'Security', description: 'Generate a JWT secret into .env', load: lazy(() => import('./commands/key/generate.ts')) },
+  { name: 'key:generate', group: 'Security', description: 'Generate a JWT secret into .env (--rs256: an RS256 key pair in storage/keys)', load: lazy(() => import('./commands/key/generate.ts')) },
+  { name: 'make:auth', group: 'Generators', description: 'Auth migrations: users, refresh tokens, one-time tokens, security events, rate limits', load: lazy(() => import('./commands/make/auth.ts')) },
+  { name: 'make:apikey-table', group: 'Generators', description: 'Migration of the api_keys table (scoped API keys)', load: lazy(() => import('./commands/make/apikey-table.ts')) },
+  { name: 'make:apikey', group: 'Generators', description: 'Create a scoped API key: make:apikey <name> <scopes> <days>', load: lazy(() => import('./commands/make/apikey.ts')) },
 ]
 
 export function findCommand(name: string): CommandEntry | undefined {

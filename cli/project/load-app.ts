@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { ConfigError, createApp, resolveConfig, type App, type AppConfig, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { loadEnv, openDatabase } from '../../framework/node/index.ts'
+import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
+import { loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
@@ -62,16 +62,33 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    const app = createApp({ ...kernel, config, database, api, web })
+    const app = createApp({ ...kernel, config, database, api, web, plugins: withAuth(project, kernel.plugins) })
     return { app, config, database, close: async () => database?.close() }
   } catch (error) {
     database?.close()
     if (error instanceof CliError) throw error
+    if (error instanceof ConfigError) {
+      throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, { hint: `fix ${error.variable} in ${project.envFile} or the environment` })
+    }
     throw new CliError('E_APP_LOAD', `Cannot load the app: ${(error as Error).message}`, {
       hint: 'fix the error above in your routes or kernel (SVC_DEBUG=1 shows the stack)',
       cause: error,
     })
   }
+}
+
+/**
+ * Authentication is on in every app: the auth plugin (mails to
+ * storage/logs/mail.log, RS256 keys from storage/keys/) comes first, unless
+ * the kernel lists its own `authPlugin({...})`.
+ */
+function withAuth(project: Project, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+  if (plugins.some(isAuthPlugin)) return plugins
+  const auth = authPlugin({
+    mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')),
+    keys: readJwtKeyFiles(project.storageDir),
+  })
+  return [auth, ...plugins]
 }
 
 async function loadDefault<T>(importFile: ImportFile, path: string): Promise<T | undefined> {

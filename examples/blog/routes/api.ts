@@ -10,9 +10,11 @@ export default defineRoutes((r) => {
     r.get('/posts/{id}', posts.showPost).where('id', /\d+/)
     // Reached only when {id} above is not numeric: a failed constraint falls through.
     r.get('/posts/{slug}', posts.showPostBySlug).where('slug', /[a-z0-9-]+/)
-    r.post('/posts', posts.createPost)
-    r.put('/posts/{id}', posts.updatePost).where('id', /\d+/)
-    r.delete('/posts/{id}', posts.deletePost).where('id', /\d+/)
+    // Writing needs a bearer token (POST /api/auth/login); creating is limited to 10 a minute per user.
+    r.post('/posts', posts.createPost).middleware('auth', 'throttle:10,1')
+    r.put('/posts/{id}', posts.updatePost).where('id', /\d+/).middleware('auth')
+    // Only admins delete.
+    r.delete('/posts/{id}', posts.deletePost).where('id', /\d+/).middleware('auth:admin')
   })
 
   r.version(2, (r) => {

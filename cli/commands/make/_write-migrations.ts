@@ -1,0 +1,32 @@
+/** Writes framework-defined migrations (auth, api keys) as files of the app, once. */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { renderMigrationFile, type MigrationSource } from '../../../framework/index.ts'
+import { migrationsDir } from '../../project/migrations.ts'
+import type { Project } from '../../project/project.ts'
+
+export interface MakeMigrationsJson {
+  /** Paths relative to the project folder. */
+  written: string[]
+  /** Migrations the app already has (a file with the same name after the timestamp). */
+  skipped: string[]
+}
+
+export function writeMigrationFiles(project: Project, sources: readonly MigrationSource[], command: string, force: boolean): MakeMigrationsJson {
+  const dir = migrationsDir(project)
+  mkdirSync(dir, { recursive: true })
+  const existing = readdirSync(dir)
+  const result: MakeMigrationsJson = { written: [], skipped: [] }
+  for (const source of sources) {
+    const suffix = source.name.replace(/^\d+_/, '')
+    const present = existing.find((file) => file.replace(/^\d+_/, '').replace(/\.(ts|js|mjs)$/, '') === suffix)
+    const target = join(dir, present ?? `${source.name}.ts`)
+    if (present !== undefined && !force) {
+      result.skipped.push(relative(project.root, target))
+      continue
+    }
+    if (!existsSync(target) || force) writeFileSync(target, renderMigrationFile(source, command))
+    result.written.push(relative(project.root, target))
+  }
+  return result
+}

@@ -1,0 +1,109 @@
+/**
+ * `authPlugin()`: the auth routes, `GET /.well-known/jwks.json` (RS256), and
+ * the aliases `auth`, `auth:<roles>`, `verified`, `throttle:<max>,<minutes>`,
+ * `apikey` and `apikey:<scopes>`. Apps run by the `svc` CLI get it by default;
+ * with `createApp` elsewhere, add it yourself:
+ *
+ * @example
+ * const app = createApp({ config, database, api, plugins: [authPlugin({ mailer })] })
+ */
+import type { AppPlugin, AppPluginSpec } from '../app/create-app.ts'
+import type { AppServices } from '../middleware/aliases.ts'
+import { consoleMailer, type Mailer } from '../mail/index.ts'
+import { apiKey, scopedApiKey } from '../middleware/api-key/index.ts'
+import { databaseThrottleStore } from '../middleware/throttle/database-store.ts'
+import { parseThrottleArgs, throttle } from '../middleware/throttle/index.ts'
+import { memoryThrottleStore } from '../middleware/throttle/memory-store.ts'
+import type { ThrottleStore } from '../middleware/throttle/store.ts'
+import { defineRoutes } from '../router/define-routes.ts'
+import { systemClock, type Clock } from './clock.ts'
+import type { AuthCore } from './core.ts'
+import { importSigningKeys, resolveKeyMaterial, type JwtKeyMaterial, type SigningKeys } from './keys.ts'
+import { authenticate, requireVerifiedEmail } from './middleware.ts'
+import { createPasswordHasher, type PasswordHasher } from './passwords.ts'
+import { authRoutes } from './routes.ts'
+import { resolveAuthSettings } from './settings.ts'
+import { createTokenService } from './tokens.ts'
+
+export interface AuthPluginOptions {
+  /** Where verification and reset mails go; `consoleMailer()` by default (the CLI passes the mail.log driver). */
+  mailer?: Mailer
+  /** Time as auth sees it (tests move it). */
+  clock?: Clock
+  /** RS256 PEM keys read from files (`storage/keys/`); environment values win. */
+  keys?: JwtKeyMaterial
+  /** Replaces the argon2id hasher built from `PASSWORD_HASH_*`. */
+  hasher?: PasswordHasher
+  /** Replaces the store chosen by `THROTTLE_STORE`. */
+  throttleStore?: ThrottleStore
+}
+
+export const AUTH_PLUGIN_NAME = 'auth'
+const AUTH_PLUGIN = Symbol.for('svc.auth-plugin')
+
+export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
+  const build = (services: AppServices): AppPlugin => {
+    const { config, database } = services
+    const settings = resolveAuthSettings(config)
+    const clock = options.clock ?? systemClock
+
+    // With a database the app serves requests: bad key settings stop it now.
+    // Without one (route:list) only the route table is built.
+    let keys: () => Promise<SigningKeys>
+    if (database !== undefined) {
+      const imported = importSigningKeys(config, resolveKeyMaterial(config, options.keys))
+      imported.catch(() => {})
+      keys = () => imported
+    } else {
+      let lazy: Promise<SigningKeys> | undefined
+      keys = () => (lazy ??= Promise.resolve().then(() => importSigningKeys(config, resolveKeyMaterial(config, options.keys))))
+    }
+
+    const throttleStore =
+      options.throttleStore ??
+      (settings.throttleStore === 'database' && database !== undefined ? databaseThrottleStore(database) : memoryThrottleStore())
+    const core: AuthCore = {
+      config,
+      settings,
+      clock,
+      keys,
+      tokens: createTokenService(config, keys, clock),
+      hasher: options.hasher ?? createPasswordHasher(settings.password),
+      mailer: options.mailer ?? consoleMailer(),
+      throttleStore,
+    }
+
+    return {
+      name: AUTH_PLUGIN_NAME,
+      aliases: {
+        auth: (roles) => authenticate(core, roles),
+        verified: () => requireVerifiedEmail,
+        throttle: (args) => throttle({ ...parseThrottleArgs(args), store: throttleStore, clock }),
+        apikey: (scopes) => {
+          if (scopes.length > 0) return scopedApiKey({ scopes, clock })
+          if (config.apiKey === undefined) throw new Error('API_KEY is not set; the apikey alias compares x-api-key with it')
+          return apiKey({ key: config.apiKey })
+        },
+      },
+      api: authRoutes(core),
+      ...(config.jwtAlgorithm === 'RS256'
+        ? {
+            web: defineRoutes((r) => {
+              r.get('/.well-known/jwks.json', async function jwks() {
+                const { jwks } = await keys()
+                return new Response(JSON.stringify(jwks), {
+                  headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
+                })
+              })
+            }),
+          }
+        : {}),
+    }
+  }
+  return Object.assign(build, { [AUTH_PLUGIN]: true })
+}
+
+/** True for what `authPlugin()` returns (or a plugin object named `auth`). */
+export function isAuthPlugin(spec: AppPluginSpec): boolean {
+  return typeof spec === 'function' ? AUTH_PLUGIN in spec : spec.name === AUTH_PLUGIN_NAME
+}

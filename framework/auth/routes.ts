@@ -1,0 +1,281 @@
+/**
+ * The authentication routes (under `/api/auth`), exactly as the spec's
+ * table; bodies are JSON. See docs/authentication.md for every status.
+ */
+import type { Context } from '../context/context.ts'
+import type { Database } from '../database/database.ts'
+import { HttpError, ValidationError } from '../http/http-error.ts'
+import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
+import { isoAt, type AuthCore } from './core.ts'
+import { sha256Hex } from './digest.ts'
+import { unauthenticated } from './middleware.ts'
+import { consumeOneTimeToken, createOneTimeToken } from './one-time-tokens.ts'
+import { claimRefreshToken, findRefreshToken, insertRefreshToken, revokeFamily, revokeUserRefreshTokens } from './refresh-tokens.ts'
+import { recordSecurityEvent } from './security-events.ts'
+import { TokenError, type TokenPair } from './tokens.ts'
+import {
+  findUserAccess,
+  findUserByEmail,
+  incrementTokenVersion,
+  insertUser,
+  markEmailVerified,
+  recordLoginFailure,
+  recordLoginSuccess,
+  resetPassword,
+  type UserAccess,
+} from './users.ts'
+import { validateEmail, validateLogin, validateRefresh, validateRegister, validateResetPassword, validateToken } from './validation.ts'
+
+export const INVALID_CREDENTIALS = 'Invalid credentials'
+export const FORGOT_PASSWORD_MESSAGE = 'If that email address is registered, a password reset link has been sent to it.'
+
+export function authRoutes(core: AuthCore): RouteDefinition {
+  const { clock, hasher, tokens, settings, mailer } = core
+  const lockoutMs = settings.lockoutMinutes * 60_000
+  const { maxAttempts, decayMinutes } = settings.loginThrottle
+
+  /** Signs a pair and stores the refresh token (in `familyId`, or a new family). */
+  async function issuePair(db: Database, user: UserAccess, familyId?: string): Promise<TokenPair> {
+    const access = await tokens.sign(user.id, user.token_version, 'access')
+    const refresh = await tokens.sign(user.id, user.token_version, 'refresh')
+    await insertRefreshToken(db, {
+      id: refresh.jti,
+      userId: user.id,
+      familyId: familyId ?? crypto.randomUUID(),
+      tokenHash: await sha256Hex(refresh.token),
+      expiresAt: isoAt(refresh.expiresAt),
+      now: isoAt(clock.now()),
+    })
+    return pair(access.token, refresh.token)
+  }
+
+  function pair(access: string, refresh: string): TokenPair {
+    return { token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: core.config.jwtTtl }
+  }
+
+  function locked(untilMs: number): HttpError {
+    const seconds = Math.max(1, Math.ceil((untilMs - clock.now()) / 1000))
+    const minutes = Math.ceil(seconds / 60)
+    return new HttpError(423, `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+      details: { retry_after: seconds },
+      headers: { 'Retry-After': String(seconds) },
+    })
+  }
+
+  /** Runs mail work after the answer (Workers: `waitUntil`), so timing does not reveal whether an account exists. */
+  function inBackground(c: Context, work: () => Promise<void>): void {
+    const task = work().catch((error: unknown) => console.error(`[svc auth] sending mail failed: ${(error as Error).message}`))
+    c.executionCtx?.waitUntil(task)
+  }
+
+  async function sendVerification(db: Database, user: { id: number; email: string; name: string }): Promise<void> {
+    const now = clock.now()
+    const token = await createOneTimeToken(db, {
+      userId: user.id,
+      purpose: 'verify_email',
+      now: isoAt(now),
+      expiresAt: isoAt(now + settings.emailVerificationTtlMinutes * 60_000),
+    })
+    await mailer.send({
+      to: user.email,
+      subject: 'Verify your email address',
+      text: [
+        `Hello ${user.name},`,
+        '',
+        'Confirm your email address by opening this link:',
+        settings.verifyEmailUrl.replace('{token}', encodeURIComponent(token)),
+        '',
+        `Or send POST /api/auth/verify-email with {"token": "${token}"}.`,
+        `The link works once and expires in ${settings.emailVerificationTtlMinutes} minutes.`,
+      ].join('\n'),
+    })
+  }
+
+  async function register(c: Context): Promise<Response> {
+    const input = validateRegister(await c.body())
+    const db = c.db
+    if ((await findUserByEmail(db, input.email)) !== undefined) throw emailTaken()
+    const now = isoAt(clock.now())
+    const user = await insertUser(db, { name: input.name, email: input.email, password: await hasher.hash(input.password) }, now)
+    if (user === undefined) throw emailTaken()
+    inBackground(c, () => sendVerification(db, user))
+    const tokenPair = await issuePair(db, user)
+    return c.json(
+      { ...tokenPair, user: { id: user.id, name: user.name, email: user.email } },
+      { status: 201, message: 'User registered successfully' },
+    )
+  }
+
+  async function login(c: Context): Promise<Response> {
+    const input = validateLogin(await c.body())
+    const db = c.db
+    const nowMs = clock.now()
+    const now = isoAt(nowMs)
+    const user = await findUserByEmail(db, input.email)
+    if (user === undefined) {
+      await hasher.verifyDummy(input.password)
+      // Unknown emails lock like real accounts do, so a lockout does not tell that an account exists.
+      const failures = await core.throttleStore.hit(`auth-login-failures:${input.email.toLowerCase()}`, lockoutMs, nowMs)
+      if (failures.count >= settings.lockoutAttempts) throw locked(failures.resetAt)
+      throw unauthenticated(INVALID_CREDENTIALS, false)
+    }
+    if (user.locked_until !== null && user.locked_until > now) throw locked(Date.parse(user.locked_until))
+    if (!(await hasher.verify(user.password, input.password))) {
+      const failure = await recordLoginFailure(db, user.id, {
+        now,
+        threshold: settings.lockoutAttempts,
+        lockUntil: isoAt(nowMs + lockoutMs),
+      })
+      if (failure.lockedUntil !== null && failure.lockedUntil > now) {
+        await recordSecurityEvent(db, {
+          type: 'account_locked',
+          userId: user.id,
+          ip: c.ip,
+          details: { attempts: failure.attempts, locked_until: failure.lockedUntil },
+          now,
+        })
+        throw locked(Date.parse(failure.lockedUntil))
+      }
+      throw unauthenticated(INVALID_CREDENTIALS, false)
+    }
+    if (user.status !== 1) throw new HttpError(403, 'Account is inactive')
+    const rehashed = hasher.needsRehash(user.password) ? await hasher.hash(input.password) : undefined
+    await recordLoginSuccess(db, user.id, rehashed, now)
+    const tokenPair = await issuePair(db, user)
+    return c.json(
+      { ...tokenPair, user: { id: user.id, name: user.name, email: user.email } },
+      { message: 'Login successful' },
+    )
+  }
+
+  async function refresh(c: Context): Promise<Response> {
+    const input = validateRefresh(await c.body())
+    const db = c.db
+    let claims
+    try {
+      claims = await tokens.verify(input.refresh_token, 'refresh')
+    } catch (error) {
+      if (error instanceof TokenError) throw unauthenticated(error.message, true)
+      throw error
+    }
+    const user = await findUserAccess(db, claims.sub)
+    if (user === undefined) throw unauthenticated('Invalid token', true)
+    if (user.token_version !== claims.ver) throw unauthenticated('Token has been revoked', true)
+    if (user.status !== 1) throw new HttpError(403, 'Account is inactive')
+
+    const now = isoAt(clock.now())
+    const tokenHash = await sha256Hex(input.refresh_token)
+    const access = await tokens.sign(user.id, user.token_version, 'access')
+    const next = await tokens.sign(user.id, user.token_version, 'refresh')
+    const familyId = await claimRefreshToken(db, tokenHash, next.jti, now)
+    if (familyId === undefined) {
+      const record = await findRefreshToken(db, tokenHash)
+      if (record?.revoked_reason === 'rotated') {
+        const revoked = await revokeFamily(db, record.family_id, 'reuse', now)
+        await recordSecurityEvent(db, {
+          type: 'refresh_token_reuse',
+          userId: record.user_id,
+          ip: c.ip,
+          details: { family_id: record.family_id, token_id: record.id, revoked },
+          now,
+        })
+      }
+      if (record?.revoked_reason === 'rotated' || record?.revoked_reason === 'reuse') {
+        throw unauthenticated('Refresh token reuse detected: this session has been revoked, log in again', true)
+      }
+      throw unauthenticated('Refresh token has been revoked', true)
+    }
+    await insertRefreshToken(db, {
+      id: next.jti,
+      userId: user.id,
+      familyId,
+      tokenHash: await sha256Hex(next.token),
+      expiresAt: isoAt(next.expiresAt),
+      now,
+    })
+    return c.json(pair(access.token, next.token))
+  }
+
+  async function logout(c: Context): Promise<Response> {
+    const now = isoAt(clock.now())
+    await incrementTokenVersion(c.db, c.user!.id, now)
+    await revokeUserRefreshTokens(c.db, c.user!.id, 'logout', now)
+    return c.json(null, { message: 'Logged out successfully' })
+  }
+
+  function me(c: Context) {
+    const { id, name, email, role } = c.user!
+    return { id, name, email, role }
+  }
+
+  async function verifyEmail(c: Context): Promise<Response> {
+    const { token } = validateToken(await c.body())
+    const now = isoAt(clock.now())
+    const userId = await consumeOneTimeToken(c.db, token, 'verify_email', now)
+    if (userId === undefined) throw new ValidationError({ token: ['This verification token is invalid or has expired.'] })
+    await markEmailVerified(c.db, userId, now)
+    return c.json(null, { message: 'Email address verified' })
+  }
+
+  async function forgotPassword(c: Context): Promise<Response> {
+    const { email } = validateEmail(await c.body())
+    const db = c.db
+    const user = await findUserByEmail(db, email)
+    if (user !== undefined && user.status === 1) {
+      inBackground(c, async () => {
+        const now = clock.now()
+        const token = await createOneTimeToken(db, {
+          userId: user.id,
+          purpose: 'reset_password',
+          now: isoAt(now),
+          expiresAt: isoAt(now + settings.passwordResetTtlMinutes * 60_000),
+        })
+        await mailer.send({
+          to: user.email,
+          subject: 'Reset your password',
+          text: [
+            `Hello ${user.name},`,
+            '',
+            'Someone asked to reset the password of your account. If it was you, open this link:',
+            settings.resetPasswordUrl.replace('{token}', encodeURIComponent(token)).replace('{email}', encodeURIComponent(user.email)),
+            '',
+            `Or send POST /api/auth/reset-password with {"token": "${token}", "password": "...", "password_confirmation": "..."}.`,
+            `The link works once and expires in ${settings.passwordResetTtlMinutes} minutes. If it was not you, ignore this mail.`,
+          ].join('\n'),
+        })
+      })
+    }
+    return c.json(null, { message: FORGOT_PASSWORD_MESSAGE })
+  }
+
+  async function resetPasswordRoute(c: Context): Promise<Response> {
+    const input = validateResetPassword(await c.body())
+    const db = c.db
+    const password = await hasher.hash(input.password)
+    const now = isoAt(clock.now())
+    const userId = await consumeOneTimeToken(db, input.token, 'reset_password', now)
+    if (userId === undefined) throw new ValidationError({ token: ['This password reset token is invalid or has expired.'] })
+    await resetPassword(db, userId, password, now)
+    await revokeUserRefreshTokens(db, userId, 'password_reset', now)
+    return c.json(null, { message: 'Your password has been reset' })
+  }
+
+  Object.defineProperty(resetPasswordRoute, 'name', { value: 'resetPassword' })
+
+  return defineRoutes((r) => {
+    r.group({ prefix: 'auth' }, (r) => {
+      r.post('/register', register)
+      r.post('/login', login).throttle(maxAttempts, decayMinutes)
+      r.post('/refresh', refresh)
+      r.post('/logout', logout).middleware('auth')
+      r.get('/me', me).middleware('auth')
+      r.post('/verify-email', verifyEmail)
+      r.post('/forgot-password', forgotPassword).throttle(6, 1)
+      r.post('/reset-password', resetPasswordRoute)
+    })
+  })
+}
+
+function emailTaken(): ValidationError {
+  return new ValidationError({ email: ['The email has already been taken.'] })
+}

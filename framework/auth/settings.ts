@@ -1,0 +1,88 @@
+/**
+ * Auth settings read from the app's environment (`config.vars`), beside the
+ * JWT values `resolveConfig` already parsed. Every one has a default; a bad
+ * value is a ConfigError naming the variable, raised when the app is created.
+ */
+import { ConfigError, type AppConfig } from '../config/config.ts'
+
+export interface PasswordHashParams {
+  /** Memory in KiB (OWASP: 19456 = 19 MiB). */
+  memoryKib: number
+  iterations: number
+  parallelism: number
+}
+
+export interface AuthSettings {
+  password: PasswordHashParams
+  lockoutAttempts: number
+  lockoutMinutes: number
+  loginThrottle: { maxAttempts: number; decayMinutes: number }
+  passwordResetTtlMinutes: number
+  emailVerificationTtlMinutes: number
+  /** Where the links in mails point (`APP_URL`, default `http://HOST:PORT`). */
+  appUrl: string
+  /** The link in verification mails; `{token}` is replaced (`AUTH_VERIFY_EMAIL_URL`). */
+  verifyEmailUrl: string
+  /** The link in reset mails; `{token}` and `{email}` are replaced (`AUTH_RESET_PASSWORD_URL`). */
+  resetPasswordUrl: string
+  throttleStore: 'memory' | 'database'
+}
+
+/** OWASP's first argon2id configuration: m=19 MiB, t=2, p=1. */
+export const OWASP_ARGON2ID: PasswordHashParams = { memoryKib: 19_456, iterations: 2, parallelism: 1 }
+
+export function resolveAuthSettings(config: AppConfig): AuthSettings {
+  const vars = config.vars
+  const appUrl = (
+    text(vars, 'APP_URL') ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`
+  ).replace(/\/+$/, '')
+  const parallelism = int(vars, 'PASSWORD_HASH_PARALLELISM', OWASP_ARGON2ID.parallelism, 1, 16)
+  return {
+    password: {
+      memoryKib: int(vars, 'PASSWORD_HASH_MEMORY_KIB', OWASP_ARGON2ID.memoryKib, 8 * parallelism, 4 * 1024 * 1024),
+      iterations: int(vars, 'PASSWORD_HASH_ITERATIONS', OWASP_ARGON2ID.iterations, 1, 100),
+      parallelism,
+    },
+    lockoutAttempts: int(vars, 'AUTH_LOCKOUT_ATTEMPTS', 5, 1, 1000),
+    lockoutMinutes: int(vars, 'AUTH_LOCKOUT_MINUTES', 15, 1, 525_600),
+    loginThrottle: pair(vars, 'AUTH_LOGIN_THROTTLE', { maxAttempts: 60, decayMinutes: 1 }),
+    passwordResetTtlMinutes: int(vars, 'AUTH_PASSWORD_RESET_TTL_MINUTES', 60, 1, 10_080),
+    emailVerificationTtlMinutes: int(vars, 'AUTH_EMAIL_VERIFICATION_TTL_MINUTES', 1440, 1, 43_200),
+    appUrl,
+    verifyEmailUrl: text(vars, 'AUTH_VERIFY_EMAIL_URL') ?? `${appUrl}/verify-email?token={token}`,
+    resetPasswordUrl: text(vars, 'AUTH_RESET_PASSWORD_URL') ?? `${appUrl}/reset-password?token={token}&email={email}`,
+    throttleStore: storeKind(vars),
+  }
+}
+
+type Vars = AppConfig['vars']
+
+function text(vars: Vars, name: string): string | undefined {
+  const value = vars[name]?.trim()
+  return value === undefined || value === '' ? undefined : value
+}
+
+function int(vars: Vars, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(vars, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function pair(vars: Vars, name: string, fallback: { maxAttempts: number; decayMinutes: number }) {
+  const raw = text(vars, name)
+  if (raw === undefined) return fallback
+  const match = /^(\d+)\s*,\s*(\d+)$/.exec(raw)
+  if (match === null || Number(match[1]) < 1 || Number(match[2]) < 1) {
+    throw new ConfigError(name, `expected "<max_attempts>,<decay_minutes>" (two whole numbers from 1), got "${raw}"`)
+  }
+  return { maxAttempts: Number(match[1]), decayMinutes: Number(match[2]) }
+}
+
+function storeKind(vars: Vars): 'memory' | 'database' {
+  const raw = text(vars, 'THROTTLE_STORE') ?? 'memory'
+  if (raw !== 'memory' && raw !== 'database') throw new ConfigError('THROTTLE_STORE', `expected memory or database, got "${raw}"`)
+  return raw
+}

@@ -1,0 +1,103 @@
+/**
+ * Access and refresh tokens (JWT, jose). Verification accepts the configured
+ * algorithm only (never the header's own `alg`, never `none`), requires
+ * sub/iat/exp/jti, a token type (`typ`: access or refresh, neither accepted
+ * for the other) and the token version (`ver`), and iss/aud when configured.
+ */
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
+import type { AppConfig } from '../config/config.ts'
+import type { Clock } from './clock.ts'
+import type { SigningKeys } from './keys.ts'
+
+export type TokenType = 'access' | 'refresh'
+
+export interface TokenClaims {
+  /** The user id. */
+  sub: number
+  jti: string
+  typ: TokenType
+  /** The user's token_version when the token was issued. */
+  ver: number
+  iat: number
+  exp: number
+}
+
+export interface SignedToken {
+  token: string
+  jti: string
+  /** Milliseconds since the epoch. */
+  expiresAt: number
+}
+
+export interface TokenPair {
+  token: string
+  refresh_token: string
+  token_type: 'Bearer'
+  expires_in: number
+}
+
+/** Why a token was refused; always answered as 401. */
+export class TokenError extends Error {
+  readonly reason: 'expired' | 'invalid'
+  constructor(reason: 'expired' | 'invalid', message: string) {
+    super(message)
+    this.name = 'TokenError'
+    this.reason = reason
+  }
+}
+
+/** Longer than any token svc issues: refused before parsing. */
+const MAX_TOKEN_LENGTH = 8192
+
+export interface TokenService {
+  sign(userId: number, tokenVersion: number, type: TokenType): Promise<SignedToken>
+  verify(token: string, expected: TokenType): Promise<TokenClaims>
+}
+
+export function createTokenService(config: AppConfig, keys: () => Promise<SigningKeys>, clock: Clock): TokenService {
+  const ttl: Record<TokenType, number> = { access: config.jwtTtl, refresh: config.jwtRefreshTtl }
+
+  return {
+    async sign(userId, tokenVersion, type) {
+      const { algorithm, signingKey, kid } = await keys()
+      const now = Math.floor(clock.now() / 1000)
+      const jti = crypto.randomUUID()
+      const jwt = new SignJWT({ typ: type, ver: tokenVersion })
+        .setProtectedHeader(kid === undefined ? { alg: algorithm, typ: 'JWT' } : { alg: algorithm, typ: 'JWT', kid })
+        .setSubject(String(userId))
+        .setIssuedAt(now)
+        .setNotBefore(now)
+        .setExpirationTime(now + ttl[type])
+        .setJti(jti)
+      if (config.jwtIssuer !== undefined) jwt.setIssuer(config.jwtIssuer)
+      if (config.jwtAudience !== undefined) jwt.setAudience(config.jwtAudience)
+      return { token: await jwt.sign(signingKey), jti, expiresAt: (now + ttl[type]) * 1000 }
+    },
+
+    async verify(token, expected) {
+      if (token.length > MAX_TOKEN_LENGTH) throw new TokenError('invalid', 'Invalid token')
+      const { algorithm, verificationKey } = await keys()
+      let payload: JWTPayload
+      try {
+        ;({ payload } = await jwtVerify(token, verificationKey, {
+          algorithms: [algorithm],
+          currentDate: new Date(clock.now()),
+          requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+          ...(config.jwtIssuer === undefined ? {} : { issuer: config.jwtIssuer }),
+          ...(config.jwtAudience === undefined ? {} : { audience: config.jwtAudience }),
+        }))
+      } catch (error) {
+        if (error instanceof errors.JWTExpired) throw new TokenError('expired', 'Token has expired')
+        throw new TokenError('invalid', 'Invalid token')
+      }
+      const { sub, jti, typ, ver, iat, exp } = payload as JWTPayload & { typ?: unknown; ver?: unknown }
+      if (typ !== expected) {
+        throw new TokenError('invalid', expected === 'access' ? 'Invalid token: not an access token' : 'Invalid token: not a refresh token')
+      }
+      if (typeof sub !== 'string' || !/^[1-9]\d{0,15}$/.test(sub) || typeof jti !== 'string' || !Number.isSafeInteger(ver) || (ver as number) < 0) {
+        throw new TokenError('invalid', 'Invalid token')
+      }
+      return { sub: Number(sub), jti, typ: expected, ver: ver as number, iat: iat!, exp: exp! }
+    },
+  }
+}

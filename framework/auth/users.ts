@@ -1,0 +1,112 @@
+/** Queries on `users`. Each takes the request's database handle (so it is traced). */
+import type { Database } from '../database/database.ts'
+
+export interface UserRecord {
+  id: number
+  name: string
+  email: string
+  password: string
+  role: string
+  status: number
+  token_version: number
+  login_attempts: number
+  locked_until: string | null
+  email_verified_at: string | null
+}
+
+/** What the auth middleware reads on every request: one primary-key lookup. */
+export interface UserAccess {
+  id: number
+  name: string
+  email: string
+  role: string
+  status: number
+  token_version: number
+  email_verified_at: string | null
+}
+
+export async function findUserByEmail(db: Database, email: string): Promise<UserRecord | undefined> {
+  const result = await db.execute(
+    'select id, name, email, password, role, status, token_version, login_attempts, locked_until, email_verified_at from users where email = ?',
+    [email],
+  )
+  return result.rows[0] as unknown as UserRecord | undefined
+}
+
+export async function findUserAccess(db: Database, id: number): Promise<UserAccess | undefined> {
+  const result = await db.execute(
+    'select id, name, email, role, status, token_version, email_verified_at from users where id = ?',
+    [id],
+  )
+  return result.rows[0] as unknown as UserAccess | undefined
+}
+
+/** Inserts a user; undefined when the email is taken (also when another request took it a moment ago). */
+export async function insertUser(
+  db: Database,
+  user: { name: string; email: string; password: string },
+  now: string,
+): Promise<UserAccess | undefined> {
+  try {
+    const result = await db.execute(
+      `insert into users (name, email, password, created_at, updated_at) values (?, ?, ?, ?, ?)
+       returning id, name, email, role, status, token_version, email_verified_at`,
+      [user.name, user.email, user.password, now, now],
+    )
+    return result.rows[0] as unknown as UserAccess
+  } catch (error) {
+    if (/UNIQUE constraint failed: users\.email/i.test((error as Error).message)) return undefined
+    throw error
+  }
+}
+
+/**
+ * Counts one failed login atomically. A lock that has run out starts the
+ * count again; reaching `threshold` locks the account until `lockUntil`.
+ */
+export async function recordLoginFailure(
+  db: Database,
+  id: number,
+  options: { now: string; threshold: number; lockUntil: string },
+): Promise<{ attempts: number; lockedUntil: string | null }> {
+  const { now, threshold, lockUntil } = options
+  const result = await db.execute(
+    `update users set
+       login_attempts = case when locked_until is not null and locked_until <= ?1 then 1 else login_attempts + 1 end,
+       locked_until = case
+         when (case when locked_until is not null and locked_until <= ?1 then 1 else login_attempts + 1 end) >= ?2 then ?3
+         when locked_until is not null and locked_until <= ?1 then null
+         else locked_until end
+     where id = ?4
+     returning login_attempts, locked_until`,
+    [now, threshold, lockUntil, id],
+  )
+  const row = result.rows[0]
+  return { attempts: Number(row?.login_attempts ?? 0), lockedUntil: (row?.locked_until as string | null) ?? null }
+}
+
+export async function recordLoginSuccess(db: Database, id: number, rehashed: string | undefined, now: string): Promise<void> {
+  if (rehashed === undefined) {
+    await db.execute('update users set login_attempts = 0, locked_until = null where id = ? and (login_attempts != 0 or locked_until is not null)', [id])
+  } else {
+    await db.execute('update users set login_attempts = 0, locked_until = null, password = ?, updated_at = ? where id = ?', [rehashed, now, id])
+  }
+}
+
+/** Logout and password reset: every token issued before carries an older version and is refused. */
+export async function incrementTokenVersion(db: Database, id: number, now: string): Promise<void> {
+  await db.execute('update users set token_version = token_version + 1, updated_at = ? where id = ?', [now, id])
+}
+
+/** A new password: also a new token version, no lock, and the mailbox proven. */
+export async function resetPassword(db: Database, id: number, password: string, now: string): Promise<void> {
+  await db.execute(
+    `update users set password = ?, token_version = token_version + 1, login_attempts = 0, locked_until = null,
+       email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = ?`,
+    [password, now, now, id],
+  )
+}
+
+export async function markEmailVerified(db: Database, id: number, now: string): Promise<void> {
+  await db.execute('update users set email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = ?', [now, now, id])
+}

@@ -1,0 +1,74 @@
+/**
+ * The mail interface auth sends its links through. Drivers: `memoryMailer`
+ * (tests, previews), `consoleMailer` (any runtime), and on Node `logMailer`
+ * from `svc/node`, which appends to `storage/logs/mail.log` (the default of
+ * apps run by the `svc` CLI). An SMTP driver comes later.
+ *
+ * @example
+ * const mailer = memoryMailer()
+ * await mailer.send({ to: 'ada@example.com', subject: 'Hi', text: 'Hello' })
+ * mailer.messages[0].subject // 'Hi'
+ */
+
+export interface MailMessage {
+  to: string
+  subject: string
+  text: string
+  html?: string
+}
+
+export interface Mailer {
+  readonly name: string
+  send(message: MailMessage): Promise<void>
+}
+
+export interface MemoryMailer extends Mailer {
+  readonly messages: MailMessage[]
+  /** Resolves with the first message (already sent or still to come) that matches. */
+  waitFor(match: (message: MailMessage) => boolean): Promise<MailMessage>
+}
+
+export function memoryMailer(): MemoryMailer {
+  const messages: MailMessage[] = []
+  const waiting: Array<{ match: (message: MailMessage) => boolean; resolve: (message: MailMessage) => void }> = []
+  return {
+    name: 'memory',
+    messages,
+    async send(message) {
+      messages.push(message)
+      for (const waiter of [...waiting]) {
+        if (waiter.match(message)) {
+          waiting.splice(waiting.indexOf(waiter), 1)
+          waiter.resolve(message)
+        }
+      }
+    },
+    waitFor(match) {
+      const found = messages.find(match)
+      if (found !== undefined) return Promise.resolve(found)
+      return new Promise((resolve) => waiting.push({ match, resolve }))
+    },
+  }
+}
+
+/** Writes each message to the console (`console.info`): for runtimes without files. */
+export function consoleMailer(): Mailer {
+  return {
+    name: 'console',
+    async send(message) {
+      console.info(formatMail(message, new Date()))
+    },
+  }
+}
+
+/** The text form of a message, as the log drivers write it. */
+export function formatMail(message: MailMessage, at: Date): string {
+  return [
+    `--- mail ${at.toISOString()}`,
+    `To: ${message.to}`,
+    `Subject: ${message.subject}`,
+    '',
+    message.text,
+    '',
+  ].join('\n')
+}
