@@ -15,7 +15,7 @@ export {
 export type { ClientAddressResolver } from './app/client-address.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
 export { Context, type AuthUser, type MatchedRoute, type ExecutionContextLike } from './context/context.ts'
-export { createDatabase, type Database, type QueryObserver, type QueryRecord, type ResultSet, type Statement } from './database/database.ts'
+export { createDatabase, type Database, type DatabaseOptions, type QueryObserver, type QueryRecord, type ResultSet, type Statement } from './database/database.ts'
 export {
   migrate,
   migrateFresh,

@@ -5,6 +5,7 @@
  * handle that reports every statement it runs.
  */
 import type { Client, InArgs, InStatement, ResultSet, Transaction } from '@libsql/client'
+import { isReadOnly, WriteGate } from './write-gate.ts'
 
 export type { ResultSet } from '@libsql/client'
 export type Statement = string | { sql: string; args?: InArgs }
@@ -35,7 +36,15 @@ export interface Database {
 
 type Executor = Pick<Client, 'execute' | 'batch'> | Transaction
 
-export function createDatabase(client: Client): Database {
+export interface DatabaseOptions {
+  /** How long a write waits for this process's open transaction before failing (see WriteGate); default 5000. */
+  lockWaitMs?: number
+}
+
+const gates = new WeakMap<Client, WriteGate>()
+
+export function createDatabase(client: Client, options: DatabaseOptions = {}): Database {
+  gates.set(client, new WriteGate(options.lockWaitMs ?? 5000))
   return new ObservedDatabase(client, client, undefined)
 }
 
@@ -48,11 +57,13 @@ class ObservedDatabase implements Database {
 
   async execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
+    if (this.executor === this.client && !isReadOnly(stmt.sql) && this.gate.busy) await this.gate.idle()
     return this.observe(stmt, () => this.executor.execute(stmt))
   }
 
   async batch(statements: Statement[]): Promise<ResultSet[]> {
     const stmts = statements.map((statement) => toStatement(statement))
+    if (this.executor === this.client && this.gate.busy) await this.gate.idle()
     const started = performance.now()
     try {
       const results =
@@ -69,17 +80,19 @@ class ObservedDatabase implements Database {
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     // Already inside one: SQLite has no nested transactions, the outer one covers the work.
     if (this.executor !== this.client) return work(this)
-    const tx = await this.client.transaction('write')
-    try {
-      const result = await work(new ObservedDatabase(this.client, tx, this.observer))
-      await tx.commit()
-      return result
-    } catch (error) {
-      if (!tx.closed) await tx.rollback().catch(() => {})
-      throw error
-    } finally {
-      tx.close()
-    }
+    return this.gate.exclusive(async () => {
+      const tx = await this.client.transaction('write')
+      try {
+        const result = await work(new ObservedDatabase(this.client, tx, this.observer))
+        await tx.commit()
+        return result
+      } catch (error) {
+        if (!tx.closed) await tx.rollback().catch(() => {})
+        throw error
+      } finally {
+        tx.close()
+      }
+    })
   }
 
   withObserver(observer: QueryObserver): Database {
@@ -88,6 +101,12 @@ class ObservedDatabase implements Database {
 
   close(): void {
     this.client.close()
+  }
+
+  private get gate(): WriteGate {
+    let gate = gates.get(this.client)
+    if (gate === undefined) gates.set(this.client, (gate = new WriteGate(5000)))
+    return gate
   }
 
   private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>): Promise<ResultSet> {

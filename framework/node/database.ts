@@ -47,5 +47,5 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await client.execute('pragma journal_mode = wal')
     await client.execute('pragma foreign_keys = on')
   }
-  return createDatabase(client)
+  return createDatabase(client, { lockWaitMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
 }
