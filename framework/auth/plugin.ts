@@ -86,6 +86,8 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
         },
       },
       api: authRoutes(core),
+      // A key that passed the start-up checks but cannot be imported shows up in /health/ready.
+      ...(database === undefined ? {} : { healthChecks: { jwt_keys: async () => ({ algorithm: (await keys()).algorithm }) } }),
       ...(config.jwtAlgorithm === 'RS256'
         ? {
             web: defineRoutes((r) => {

@@ -95,11 +95,14 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const input = validateRegister(await c.body())
     const db = c.db
     if ((await findUserByEmail(db, input.email)) !== undefined) throw emailTaken()
-    const now = isoAt(clock.now())
-    const user = await insertUser(db, { name: input.name, email: input.email, password: await hasher.hash(input.password) }, now)
-    if (user === undefined) throw emailTaken()
+    const password = await hasher.hash(input.password)
+    // One transaction: a user is never left without the tokens the answer promised.
+    const { user, tokenPair } = await db.transaction(async (tx) => {
+      const user = await insertUser(tx, { name: input.name, email: input.email, password }, isoAt(clock.now()))
+      if (user === undefined) throw emailTaken()
+      return { user, tokenPair: await issuePair(tx, user) }
+    })
     inBackground(c, () => sendVerification(db, user))
-    const tokenPair = await issuePair(db, user)
     return c.json(
       { ...tokenPair, user: { id: user.id, name: user.name, email: user.email } },
       { status: 201, message: 'User registered successfully' },
@@ -167,7 +170,15 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const tokenHash = await sha256Hex(input.refresh_token)
     const access = await tokens.sign(user.id, user.token_version, 'access')
     const next = await tokens.sign(user.id, user.token_version, 'refresh')
-    const familyId = await claimRefreshToken(db, tokenHash, next.jti, now)
+    const nextHash = await sha256Hex(next.token)
+    // Claim and replacement commit together: a reuse seen by a concurrent request revokes the replacement too.
+    const familyId = await db.transaction(async (tx) => {
+      const family = await claimRefreshToken(tx, tokenHash, next.jti, now)
+      if (family !== undefined) {
+        await insertRefreshToken(tx, { id: next.jti, userId: user.id, familyId: family, tokenHash: nextHash, expiresAt: isoAt(next.expiresAt), now })
+      }
+      return family
+    })
     if (familyId === undefined) {
       const record = await findRefreshToken(db, tokenHash)
       if (record?.revoked_reason === 'rotated') {
@@ -185,14 +196,6 @@ export function authRoutes(core: AuthCore): RouteDefinition {
       }
       throw unauthenticated('Refresh token has been revoked', true)
     }
-    await insertRefreshToken(db, {
-      id: next.jti,
-      userId: user.id,
-      familyId,
-      tokenHash: await sha256Hex(next.token),
-      expiresAt: isoAt(next.expiresAt),
-      now,
-    })
     return c.json(pair(access.token, next.token))
   }
 
