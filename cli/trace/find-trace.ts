@@ -1,0 +1,16 @@
+/** Finds one trace by id, or by the start of an id (as long as it is unambiguous). */
+import type { TraceRecord, TraceStore } from '../../framework/index.ts'
+import { CliError } from '../output/cli-error.ts'
+
+export async function findTrace(store: TraceStore, id: string): Promise<TraceRecord> {
+  const exact = await store.get(id)
+  if (exact !== undefined) return exact
+  const matches = id.length >= 6 ? await store.idsStartingWith(id, 2) : []
+  if (matches.length === 1) return (await store.get(matches[0]!))!
+  if (matches.length > 1) {
+    throw new CliError('E_TRACE_AMBIGUOUS', `More than one trace id starts with "${id}"`, { hint: 'give more characters of the id' })
+  }
+  throw new CliError('E_TRACE_NOT_FOUND', `No trace with id "${id}"`, {
+    hint: 'svc trace:list shows recent ones (traces older than TRACE_RETENTION_DAYS are pruned)',
+  })
+}

@@ -1,0 +1,65 @@
+/**
+ * The project's trace store and tracer, as the CLI opens them: settings from
+ * `TRACE_*` in `.env` and the environment, the store at
+ * `storage/traces.sqlite` unless `TRACE_DATABASE_URL` says otherwise.
+ */
+import { ConfigError, createTracer, resolveTraceConfig, type AppConfig, type SvcTracer, type TraceConfig, type TraceStore } from '../../framework/index.ts'
+import { openTraceStore } from '../../framework/node/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import { loadConfig } from '../project/load-app.ts'
+import type { Project } from '../project/project.ts'
+
+export function projectTraceConfig(project: Project, config: AppConfig): TraceConfig {
+  try {
+    return resolveTraceConfig(config.vars)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {
+        hint: `fix ${error.variable} in ${project.envFile} or the environment (see docs/traces.md)`,
+      })
+    }
+    throw error
+  }
+}
+
+export async function openProjectTraceStore(project: Project, config: AppConfig = loadConfig(project)): Promise<TraceStore> {
+  const traceConfig = projectTraceConfig(project, config)
+  try {
+    return await openTraceStore({
+      url: traceConfig.databaseUrl,
+      authToken: traceConfig.databaseAuthToken,
+      storageDir: project.storageDir,
+      projectDir: project.root,
+    })
+  } catch (error) {
+    throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
+      hint: 'check TRACE_DATABASE_URL (and TRACE_DATABASE_AUTH_TOKEN for a libsql:// server)',
+    })
+  }
+}
+
+export interface ProjectTracer {
+  tracer: SvcTracer
+  store: TraceStore
+  /** Writes every accepted trace, then closes the store. */
+  close(): Promise<void>
+}
+
+/** The tracer `svc serve` (and every command that builds the app) attaches; undefined when TRACE_MODE=off. */
+export async function openProjectTracer(project: Project, config: AppConfig): Promise<ProjectTracer | undefined> {
+  const traceConfig = projectTraceConfig(project, config)
+  if (traceConfig.modes.has('off')) return undefined
+  const store = await openProjectTraceStore(project, config)
+  const tracer = createTracer({ sink: store, config: traceConfig })
+  return {
+    tracer,
+    store,
+    async close() {
+      try {
+        await tracer.close()
+      } finally {
+        store.close()
+      }
+    },
+  }
+}

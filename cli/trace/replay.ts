@@ -1,0 +1,289 @@
+/**
+ * Replay: rebuilds a traced request and sends it to the app built from the
+ * current code (in process, `app.fetch`), or to a server (`--url`).
+ * Redacted credentials cannot be sent as they were: they are left out and
+ * listed, unless `--as=<email>` signs a fresh token or `--set` gives a value.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { REDACTED, TRACE_HEADER, type TraceRecord } from '../../framework/index.ts'
+import type { ReplayRequestJson, ReplayResponseJson } from '../contract/traces.ts'
+import { CliError } from '../output/cli-error.ts'
+import { loadApp, type LoadedApp, type LoadOptions } from '../project/load-app.ts'
+import type { Project } from '../project/project.ts'
+import { signAccessToken, type UserRef } from './sign-as.ts'
+
+/** Not replayed: the transport sets them, or they would make the diff unreadable. */
+const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'accept-encoding', 'upgrade', 'expect'])
+export const REPLAY_HEADER = 'x-svc-replay-of'
+
+export interface RequestOptions {
+  /** `http(s)://host:port`: send there instead of in process. */
+  url?: string
+  https?: boolean
+  /** `field=value` pairs: dotted paths into the JSON body (`user.name=Ada`, `tags.0=x`). */
+  sets?: string[]
+}
+
+export interface PreparedRequest {
+  request: ReplayRequestJson
+  /** Where redacted values were, not replaced yet (`header authorization`, `body.password`, `query token`). */
+  redacted: string[]
+}
+
+export function prepareRequest(record: TraceRecord, options: RequestOptions = {}): PreparedRequest {
+  const redacted: string[] = []
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(record.headers)) {
+    if (TRANSPORT_HEADERS.has(name)) continue
+    if (value === REDACTED) {
+      redacted.push(`header ${name}`)
+      continue
+    }
+    headers[name] = value
+  }
+  headers[REPLAY_HEADER] = record.trace_id
+
+  let body: unknown = record.body.content
+  if (record.body.truncated) {
+    throw new CliError('E_TRACE_TRUNCATED', `The body of ${record.trace_id} was cut at the trace body limit (${record.body.size} bytes in all): it cannot be replayed as it was`, {
+      hint: 'raise TRACE_BODY_LIMIT for the next recording, or send the request yourself',
+    })
+  }
+  for (const assignment of options.sets ?? []) body = applySet(body, assignment)
+  if (body !== null && typeof body === 'object') findRedacted(body, 'body', redacted)
+
+  const query = record.query
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      if (pair.endsWith(`=${REDACTED}`)) redacted.push(`query ${pair.slice(0, pair.indexOf('='))}`)
+      return pair
+    })
+    .join('&')
+  const base = targetBase(options)
+  const text = body === null || body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body)
+  if (text !== null && headers['content-type'] === undefined && typeof body !== 'string') headers['content-type'] = 'application/json'
+  return {
+    request: { method: record.method, url: `${base}${record.path}${query === '' ? '' : `?${query}`}`, headers, body: text },
+    redacted,
+  }
+}
+
+export function targetBase(options: Pick<RequestOptions, 'url' | 'https'>): string {
+  if (options.url === undefined) return options.https ? 'https://localhost' : 'http://localhost'
+  let url = options.url.trim().replace(/\/+$/, '')
+  if (!/^https?:\/\//.test(url)) url = `${options.https ? 'https' : 'http'}://${url}`
+  else if (options.https) url = url.replace(/^http:/, 'https:')
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`
+  } catch {
+    throw new CliError('E_BAD_OPTION', `--url takes http(s)://host[:port], got "${options.url}"`)
+  }
+}
+
+/** `a.b.0=value`: the value is JSON when it parses (`3`, `true`, `null`, `{"x":1}`), else a string. */
+export function applySet(body: unknown, assignment: string): unknown {
+  const equals = assignment.indexOf('=')
+  if (equals <= 0) throw new CliError('E_BAD_OPTION', `--set takes field=value, got "${assignment}"`)
+  const path = assignment.slice(0, equals).split('.')
+  const raw = assignment.slice(equals + 1)
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    value = raw
+  }
+  if (typeof body === 'string') throw new CliError('E_BAD_OPTION', '--set works on JSON bodies; this request\'s body is text')
+  const root: Record<string, unknown> = body !== null && typeof body === 'object' ? structuredClone(body as Record<string, unknown>) : {}
+  let node: Record<string, unknown> = root
+  path.forEach((key, i) => {
+    if (i === path.length - 1) node[key] = value
+    else {
+      const next = node[key]
+      if (next === null || typeof next !== 'object') node[key] = /^\d+$/.test(path[i + 1]!) ? [] : {}
+      node = node[key] as Record<string, unknown>
+    }
+  })
+  return root
+}
+
+function findRedacted(value: unknown, path: string, out: string[]): void {
+  if (value === REDACTED) out.push(path)
+  else if (Array.isArray(value)) value.forEach((item, i) => findRedacted(item, `${path}.${i}`, out))
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) findRedacted(child, `${path}.${key}`, out)
+  }
+}
+
+/** Opens the request as JSON in $VISUAL / $EDITOR and reads back what was saved. */
+export function editRequest(request: ReplayRequestJson): ReplayRequestJson {
+  const editor = process.env.VISUAL || process.env.EDITOR
+  if (!editor) throw new CliError('E_NO_EDITOR', '--edit needs an editor', { hint: 'set EDITOR (for example EDITOR=nano)' })
+  const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'))
+  const file = join(dir, 'request.json')
+  try {
+    const editable = { ...request, body: parseMaybeJson(request.body) }
+    writeFileSync(file, `${JSON.stringify(editable, null, 2)}\n`)
+    const result = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit' })
+    if (result.status !== 0) throw new CliError('E_EDIT_ABORTED', `The editor exited with ${result.status ?? result.signal}: nothing replayed`)
+    let edited: { method?: unknown; url?: unknown; headers?: unknown; body?: unknown }
+    try {
+      edited = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (error) {
+      throw new CliError('E_EDIT_INVALID', `The edited request is not valid JSON: ${(error as Error).message}`)
+    }
+    if (typeof edited.method !== 'string' || typeof edited.url !== 'string' || typeof edited.headers !== 'object' || edited.headers === null) {
+      throw new CliError('E_EDIT_INVALID', 'The edited request needs method (string), url (string) and headers (object)')
+    }
+    const body = edited.body === null || edited.body === undefined ? null : typeof edited.body === 'string' ? edited.body : JSON.stringify(edited.body)
+    return { method: edited.method.toUpperCase(), url: edited.url, headers: edited.headers as Record<string, string>, body }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function parseMaybeJson(text: string | null): unknown {
+  if (text === null) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** The request as a shell command. */
+export function commandLine(request: ReplayRequestJson, format: 'curl' | 'httpie', insecure: boolean): string {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
+  const headers = Object.entries(request.headers)
+  if (format === 'curl') {
+    return [
+      'curl',
+      ...(insecure ? ['-k'] : []),
+      '-X',
+      request.method,
+      quote(request.url),
+      ...headers.flatMap(([name, value]) => ['-H', quote(`${name}: ${value}`)]),
+      ...(request.body === null ? [] : ['--data-raw', quote(request.body)]),
+    ].join(' ')
+  }
+  return [
+    'http',
+    ...(insecure ? ['--verify=no'] : []),
+    ...(request.body === null ? [] : ['--raw', quote(request.body)]),
+    request.method,
+    quote(request.url),
+    ...headers.map(([name, value]) => quote(`${name}:${value}`)),
+  ].join(' ')
+}
+
+/** Sends prepared requests: to the app in process (built once), or to a server. */
+export class ReplayTarget {
+  private loaded: Promise<LoadedApp> | undefined
+  /** Work the app left running after answering (`executionCtx.waitUntil`): awaited before closing. */
+  private readonly background: Promise<unknown>[] = []
+
+  constructor(
+    private readonly project: Project,
+    private readonly options: { url?: string; insecure?: boolean; load?: LoadOptions } = {},
+  ) {}
+
+  get name(): string {
+    return this.options.url === undefined ? 'in-process' : targetBase(this.options)
+  }
+
+  app(): Promise<LoadedApp> {
+    this.loaded ??= loadApp(this.project, this.options.load)
+    return this.loaded
+  }
+
+  /** A fresh token for `--as` (or the trace's user in regression), signed with the app's settings. */
+  async tokenFor(user: UserRef): Promise<string> {
+    const loaded = await this.app()
+    if (loaded.database === undefined) throw new CliError('E_AS_NO_DATABASE', '--as needs the app database')
+    return signAccessToken(this.project, loaded.config, loaded.database, user)
+  }
+
+  async send(request: ReplayRequestJson, clientAddress = '127.0.0.1'): Promise<ReplayResponseJson> {
+    const started = performance.now()
+    if (this.options.url !== undefined) {
+      const response = await sendOverHttp(request, this.options.insecure === true)
+      return { ...response, duration_ms: round(performance.now() - started) }
+    }
+    const loaded = await this.app()
+    const response = await loaded.app.fetch(
+      new Request(request.url, { method: request.method, headers: request.headers, body: request.body ?? undefined }),
+      { clientAddress },
+      { waitUntil: (promise) => void this.background.push(promise) },
+    )
+    const text = await response.text()
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, name) => (headers[name] = value))
+    return {
+      status: response.status,
+      headers,
+      body: parseBody(text, headers['content-type']),
+      duration_ms: round(performance.now() - started),
+      trace_id: response.headers.get(TRACE_HEADER),
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.background)
+    if (this.loaded !== undefined) await (await this.loaded).close()
+  }
+}
+
+function sendOverHttp(request: ReplayRequestJson, insecure: boolean): Promise<Omit<ReplayResponseJson, 'duration_ms'>> {
+  const url = new URL(request.url)
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      url,
+      { method: request.method, headers: request.headers, ...(url.protocol === 'https:' ? { rejectUnauthorized: !insecure } : {}) },
+      (incoming) => {
+        const chunks: Buffer[] = []
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+        incoming.on('end', () => {
+          const headers: Record<string, string> = {}
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+          }
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers,
+            body: parseBody(Buffer.concat(chunks).toString('utf8'), headers['content-type']),
+            trace_id: headers[TRACE_HEADER.toLowerCase()] ?? null,
+          })
+        })
+        incoming.on('error', reject)
+      },
+    )
+    outgoing.on('error', (error) =>
+      reject(new CliError('E_REPLAY_SEND', `Cannot reach ${url.origin}: ${error.message}`, { hint: 'is the server running? (svc serve)' })),
+    )
+    if (request.body !== null) outgoing.write(request.body)
+    outgoing.end()
+  })
+}
+
+export function parseBody(text: string, type: string | undefined): unknown {
+  if (text === '') return null
+  if (type?.includes('json')) {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return text
+    }
+  }
+  return text
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000
+}

@@ -1,0 +1,166 @@
+/** The replay flow shared by log:replay, api:why (--fix, --diff, --force) and fix. */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import type { TraceRecord } from '../../framework/index.ts'
+import type { ReplayJson, ResponseDiffJson } from '../contract/traces.ts'
+import { CliError } from '../output/cli-error.ts'
+import { color, printLine, printNote } from '../output/print.ts'
+import { loadConfig } from '../project/load-app.ts'
+import type { Project } from '../project/project.ts'
+import { compareResponses } from './compare.ts'
+import { commandLine, editRequest, prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
+import type { RecordedCase } from './regression-api.ts'
+import { formatMs, statusColor } from './summary.ts'
+
+export interface ReplayOptions {
+  url?: string
+  https?: boolean
+  insecure?: boolean
+  sets?: string[]
+  as?: string
+  edit?: boolean
+  force?: boolean
+  format?: string
+  diff?: boolean
+  test?: boolean
+}
+
+export const replayArgs = {
+  url: { type: 'string', description: 'Send to this server (http://host:port) instead of the app in process', valueHint: 'url' },
+  https: { type: 'boolean', description: 'Use https', default: false },
+  insecure: { type: 'boolean', description: 'With https: accept any certificate', default: false },
+  set: { type: 'string', description: 'Change a body field before sending: --set field=value (dotted paths; repeatable)', valueHint: 'field=value' },
+  as: { type: 'string', description: 'Sign a fresh access token for this user (development only)', valueHint: 'email' },
+  edit: { type: 'boolean', description: 'Edit the request in $EDITOR before sending', default: false },
+  force: { type: 'boolean', description: 'Send even in production (side effects happen)', default: false },
+  format: { type: 'string', description: 'Print the request as a curl or httpie command instead of sending', valueHint: 'curl|httpie' },
+  diff: { type: 'boolean', description: 'Compare the new response with the recorded one', default: false },
+  test: { type: 'boolean', description: 'Write a vitest regression test for this request', default: false },
+} as const
+
+/** Every `--set` (citty keeps only the last one of a repeated option). */
+export function setsFrom(rawArgs: readonly string[]): string[] {
+  const sets: string[] = []
+  rawArgs.forEach((arg, i) => {
+    if (arg === '--set' && rawArgs[i + 1] !== undefined) sets.push(rawArgs[i + 1]!)
+    else if (arg.startsWith('--set=')) sets.push(arg.slice('--set='.length))
+  })
+  return sets
+}
+
+export async function runReplay(project: Project, record: TraceRecord, options: ReplayOptions): Promise<ReplayJson> {
+  if (options.format !== undefined && options.format !== 'curl' && options.format !== 'httpie') {
+    throw new CliError('E_BAD_OPTION', `--format takes curl or httpie, got "${options.format}"`)
+  }
+  const config = loadConfig(project)
+  const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets })
+  let { request } = prepared
+  let redacted = prepared.redacted
+  const target = new ReplayTarget(project, { url: options.url, insecure: options.insecure })
+  try {
+    if (options.as !== undefined) {
+      request.headers.authorization = `Bearer ${await target.tokenFor({ email: options.as })}`
+      redacted = redacted.filter((place) => place !== 'header authorization')
+    }
+    if (options.edit) request = editRequest(request)
+    const production = config.env === 'production'
+    const dryRun = options.format !== undefined || (production && options.force !== true)
+    const json: ReplayJson = {
+      trace_id: record.trace_id,
+      target: target.name,
+      dry_run: dryRun,
+      request,
+      redacted,
+      response: null,
+      diff: null,
+      command: options.format === undefined ? null : commandLine(request, options.format as 'curl' | 'httpie', options.insecure === true),
+      test_file: null,
+    }
+    if (!dryRun) {
+      json.response = await target.send(request, record.ip ?? '127.0.0.1')
+      json.diff = compareResponses(
+        { status: record.response.status, headers: record.response.headers, body: record.response.body.content, truncated: record.response.body.truncated },
+        json.response,
+      )
+    }
+    if (options.test) json.test_file = writeRegressionTest(project, record, request, options.as)
+    return json
+  } finally {
+    await target.close()
+  }
+}
+
+function writeRegressionTest(project: Project, record: TraceRecord, request: ReplayJson['request'], as: string | undefined): string {
+  const url = new URL(request.url)
+  const slug = `${record.method}-${record.path}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60)
+  const file = join(project.root, 'tests', 'regression', `${slug}-${record.trace_id.slice(-8)}.test.ts`)
+  const headers = { ...request.headers }
+  delete headers[REPLAY_HEADER]
+  if (as !== undefined) delete headers.authorization
+  const recorded: RecordedCase = {
+    trace_id: record.trace_id,
+    request: { method: request.method, path: `${url.pathname}${url.search}`, headers, body: request.body },
+    response: {
+      status: record.response.status,
+      headers: record.response.headers,
+      body: record.response.body.content,
+      truncated: record.response.body.truncated,
+    },
+    ...(as === undefined ? {} : { as }),
+  }
+  const depth = relative(dirname(file), project.root).split(/[\\/]/).map(() => '..').join('/')
+  const title = `${record.method} ${url.pathname}${url.search} answers ${record.response.status} as recorded in ${record.trace_id}`
+  const source = `/**
+ * Regression test written by \`svc log:replay ${record.trace_id} --test\` (${new Date().toISOString()}).
+ * Replays the recorded request against the app built from the current code
+ * and compares the response with the recorded one; ids, timestamps, tokens
+ * and trace ids may differ (the volatile-field rule in svc's docs/traces.md).
+ */
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+import { replayRecorded, type RecordedCase } from 'svc/regression'
+
+const recorded: RecordedCase = ${JSON.stringify(recorded, null, 2)}
+
+it(${JSON.stringify(title)}, async () => {
+  const diff = await replayRecorded(fileURLToPath(new URL(${JSON.stringify(`${depth}/`)}, import.meta.url)), recorded)
+  expect(diff.changed, JSON.stringify(diff, null, 2)).toBe(false)
+})
+`
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, source)
+  return relative(project.root, file).split('\\').join('/')
+}
+
+export function printReplay(json: ReplayJson, options: { diff?: boolean }): void {
+  if (json.redacted.length > 0) {
+    printNote(`Not replayed as recorded (redacted in the trace): ${json.redacted.join(', ')}. Use --as=<email> for a token, --set for body fields.`)
+  }
+  if (json.command !== null) return printLine(json.command)
+  if (json.dry_run) {
+    printLine(color.yellow('Dry run (APP_ENV=production): nothing sent. --force sends it, with its side effects.'))
+    printLine(`${json.request.method} ${json.request.url}`)
+    for (const [name, value] of Object.entries(json.request.headers)) printLine(`  ${name}: ${value}`)
+    if (json.request.body !== null) printLine(`\n${json.request.body}`)
+  }
+  const response = json.response
+  if (response !== null) {
+    printLine(
+      `${json.request.method} ${json.request.url} ${color.dim(`(${json.target})`)} => ${statusColor(response.status)(String(response.status))} in ${formatMs(response.duration_ms)}${response.trace_id ? color.dim(`  trace ${response.trace_id}`) : ''}`,
+    )
+    if (!options.diff) printLine(typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2))
+  }
+  if (options.diff && json.diff !== null) printLine(diffText(json.diff))
+  if (json.test_file !== null) printLine(`Wrote ${json.test_file} (run it with npx vitest run ${json.test_file})`)
+}
+
+export function diffText(diff: ResponseDiffJson): string {
+  if (!diff.changed) return color.green('Same response as recorded (volatile fields ignored).')
+  const lines = [color.yellow('Response differs from the recorded one:')]
+  if (diff.status !== null) lines.push(`  status: ${color.red(String(diff.status.recorded))} => ${color.green(String(diff.status.current))}`)
+  for (const change of diff.headers) lines.push(`  header ${change.name}: ${color.red(String(change.recorded))} => ${color.green(String(change.current))}`)
+  for (const change of diff.body) {
+    lines.push(`  body ${change.path || '(whole)'}: ${color.red(JSON.stringify(change.recorded))} => ${color.green(JSON.stringify(change.current))}`)
+  }
+  return lines.join('\n')
+}

@@ -1,0 +1,43 @@
+/**
+ * `--as=<email>`: a fresh access token for a user of the app's database, so
+ * that a trace whose Authorization header was redacted can be replayed.
+ * Development and test only: in production it is refused.
+ */
+import type { AppConfig, Database } from '../../framework/index.ts'
+import { systemClock } from '../../framework/auth/clock.ts'
+import { importSigningKeys, resolveKeyMaterial } from '../../framework/auth/keys.ts'
+import { createTokenService } from '../../framework/auth/tokens.ts'
+import { readJwtKeyFiles } from '../../framework/node/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import type { Project } from '../project/project.ts'
+
+export interface UserRef {
+  email?: string
+  id?: number | string
+}
+
+export async function signAccessToken(project: Project, config: AppConfig, db: Database, user: UserRef): Promise<string> {
+  if (config.env === 'production') {
+    throw new CliError('E_AS_PRODUCTION', '--as signs tokens only in development and test (APP_ENV=production here)', {
+      hint: 'replay against a development copy, or print the request with --format=curl and add a real token yourself',
+    })
+  }
+  let row: { id: number; token_version: number; status: number } | undefined
+  try {
+    const result =
+      user.email !== undefined
+        ? await db.execute('select id, token_version, status from users where email = ?', [user.email])
+        : await db.execute('select id, token_version, status from users where id = ?', [Number(user.id)])
+    row = result.rows[0] as unknown as typeof row
+  } catch (error) {
+    throw new CliError('E_AS_NO_USERS', `Cannot read the users table: ${(error as Error).message}`, { hint: 'run svc migrate' })
+  }
+  if (row === undefined) {
+    throw new CliError('E_AS_UNKNOWN_USER', `No user ${user.email ?? `#${user.id}`} in the app's database`, {
+      hint: 'register the user first (POST /api/auth/register), or pick another --as',
+    })
+  }
+  const keys = importSigningKeys(config, resolveKeyMaterial(config, readJwtKeyFiles(project.storageDir)))
+  const tokens = createTokenService(config, () => keys, systemClock)
+  return (await tokens.sign(Number(row.id), Number(row.token_version), 'access')).token
+}

@@ -1,0 +1,71 @@
+/** Rows and records as the contract's documents, and the human one-line view. */
+import type { TraceRecord, TraceRow } from '../../framework/index.ts'
+import type { TraceSummaryJson } from '../contract/traces.ts'
+import { color } from '../output/print.ts'
+
+export function summaryOfRow(row: TraceRow): TraceSummaryJson {
+  return {
+    trace_id: row.trace_id,
+    method: row.method,
+    path: row.path,
+    route: row.route,
+    status_code: Number(row.status_code),
+    duration_ms: Number(row.duration_ms),
+    ip: row.ip,
+    timestamp: new Date(Number(row.started_at)).toISOString(),
+    user_id: userId(row.user_id),
+    exception: row.exception,
+    query_count: Number(row.query_count),
+    n_plus_one: Number(row.n_plus_one) > 0,
+  }
+}
+
+export function summaryOfRecord(record: TraceRecord): TraceSummaryJson {
+  return {
+    trace_id: record.trace_id,
+    method: record.method,
+    path: record.path,
+    route: record.route,
+    status_code: record.status_code,
+    duration_ms: record.duration_ms,
+    ip: record.ip,
+    timestamp: record.timestamp,
+    user_id: record.user_id,
+    exception: record.exception?.class ?? null,
+    query_count: record.queries.length,
+    n_plus_one: record.n_plus_one.length > 0,
+  }
+}
+
+function userId(value: string | null): number | string | null {
+  if (value === null) return null
+  return /^\d+$/.test(value) ? Number(value) : value
+}
+
+export function statusColor(status: number): (text: string) => string {
+  if (status >= 500) return color.red
+  if (status >= 400) return color.yellow
+  if (status >= 300) return color.cyan
+  return color.green
+}
+
+export function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 1)} ms`
+}
+
+/** `2026-01-02 10:11:12  GET  /api/posts  200  3.1 ms  svc_ab12...` */
+export function summaryLine(summary: TraceSummaryJson): string[] {
+  const when = summary.timestamp.replace('T', ' ').slice(0, 19)
+  const flags = [summary.exception ? color.red(summary.exception) : '', summary.n_plus_one ? color.yellow('N+1') : ''].filter(Boolean).join(' ')
+  return [
+    color.dim(when),
+    summary.method,
+    summary.path,
+    statusColor(summary.status_code)(String(summary.status_code)),
+    formatMs(summary.duration_ms),
+    summary.trace_id,
+    flags,
+  ]
+}
+
+export const SUMMARY_HEADERS = ['TIME', 'METHOD', 'PATH', 'STATUS', 'DURATION', 'TRACE ID', '']

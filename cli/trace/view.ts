@@ -1,0 +1,83 @@
+/** The human view of one trace (`svc log:trace <id>`). */
+import type { CapturedBody, TraceRecord } from '../../framework/index.ts'
+import { color } from '../output/print.ts'
+import { formatMs, statusColor } from './summary.ts'
+
+const BAR_WIDTH = 30
+
+export function traceView(record: TraceRecord): string {
+  const lines: string[] = []
+  const status = statusColor(record.status_code)
+  const url = record.query === '' ? record.path : `${record.path}?${record.query}`
+  lines.push(`${color.bold(`${record.method} ${url}`)}  ${status(String(record.status_code))}  ${formatMs(record.duration_ms)}`)
+  lines.push(
+    color.dim(
+      [
+        record.trace_id,
+        record.timestamp,
+        `route ${record.route ?? '(none)'}`,
+        `ip ${record.ip ?? '-'}`,
+        `user ${record.user_id ?? '-'}`,
+        record.memory_mb === null ? '' : `memory ${record.memory_mb} MB`,
+      ]
+        .filter(Boolean)
+        .join('  '),
+    ),
+  )
+
+  lines.push('', color.bold('Request headers'))
+  for (const [name, value] of Object.entries(record.headers)) lines.push(`  ${name}: ${value}`)
+  lines.push('', color.bold('Request body'), ...indent(bodyText(record.body)))
+
+  const totalSql = record.queries.reduce((sum, query) => sum + query.duration_ms, 0)
+  lines.push('', color.bold(`SQL (${record.queries.length} ${record.queries.length === 1 ? 'query' : 'queries'}, ${formatMs(totalSql)})`))
+  if (record.queries.length === 0) lines.push('  (none)')
+  record.queries.forEach((query, i) => {
+    const args = query.args === null ? '' : `  ${color.dim(JSON.stringify(query.args))}`
+    const rows = query.error === null ? color.dim(`${query.rows} row${query.rows === 1 ? '' : 's'}`) : color.red(`error: ${query.error}`)
+    lines.push(`  ${String(i + 1).padStart(2)}. ${formatMs(query.duration_ms).padStart(9)}  ${query.sql.replace(/\s+/g, ' ')}${args}  ${rows}`)
+  })
+
+  lines.push('', color.bold('Middleware timeline'))
+  if (record.middleware.length === 0) lines.push('  (none)')
+  const total = Math.max(record.duration_ms, 0.001)
+  for (const step of record.middleware) {
+    const offset = Math.min(BAR_WIDTH - 1, Math.round((step.start_ms / total) * BAR_WIDTH))
+    const width = Math.max(1, Math.min(BAR_WIDTH - offset, Math.round((step.duration_ms / total) * BAR_WIDTH)))
+    const bar = ' '.repeat(offset) + '█'.repeat(width) + ' '.repeat(BAR_WIDTH - offset - width)
+    lines.push(`  +${formatMs(step.start_ms).padStart(9)}  ${color.cyan(bar)}  ${step.name} ${color.dim(formatMs(step.duration_ms))}`)
+  }
+
+  if (record.exception !== null) {
+    const where = record.exception.location ? ` at ${record.exception.location.file}:${record.exception.location.line}:${record.exception.location.column}` : ''
+    lines.push('', color.bold('Exception'), `  ${color.red(`${record.exception.class}: ${record.exception.message}`)} (${record.exception.status})${where}`)
+    if (record.exception.errors) {
+      for (const [field, messages] of Object.entries(record.exception.errors)) lines.push(`    ${field}: ${messages.join('; ')}`)
+    }
+  }
+  if (record.trace !== null) {
+    lines.push('', color.bold('Stack trace'), ...record.trace.map((line) => `  ${color.dim(line)}`))
+  }
+
+  lines.push('', color.bold('N+1 detection'))
+  if (record.n_plus_one.length === 0) lines.push('  none')
+  for (const finding of record.n_plus_one) {
+    lines.push(`  ${color.yellow(`${finding.count}x`)} ${finding.shape}  ${color.dim(`total ${formatMs(finding.total_ms)}`)}`)
+  }
+
+  lines.push('', color.bold(`Response ${status(String(record.response.status))}`))
+  for (const [name, value] of Object.entries(record.response.headers)) lines.push(`  ${name}: ${value}`)
+  lines.push(...indent(bodyText(record.response.body)))
+  lines.push('', `${color.bold('Total')} ${formatMs(record.duration_ms)}`)
+  return lines.join('\n')
+}
+
+export function bodyText(body: CapturedBody): string {
+  if (body.content === null && body.size === 0) return '(empty)'
+  const text = typeof body.content === 'string' ? body.content : JSON.stringify(body.content, null, 2)
+  return body.truncated ? `${text}\n… [truncated: ${body.size} bytes in all]` : text
+}
+
+function indent(text: string): string[] {
+  return text.split('\n').map((line) => `  ${line}`)
+}
