@@ -10,6 +10,7 @@ import { loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framewo
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
+import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
 
 export interface LoadOptions {
   importFile?: ImportFile
@@ -17,12 +18,17 @@ export interface LoadOptions {
   overrides?: EnvRecord
   /** False for commands that only describe the app (route:list): no database is opened or created. */
   withDatabase?: boolean
+  /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
+  trace?: boolean
 }
 
 export interface LoadedApp {
   app: App
   config: AppConfig
   database: Database | undefined
+  /** The request tracer and its store (see docs/traces.md); undefined when not traced. */
+  tracing: ProjectTracer | undefined
+  /** Flushes the traces, then closes the stores. */
   close(): Promise<void>
 }
 
@@ -58,13 +64,24 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   const importFile = options.importFile ?? importWithJiti
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
+  let tracing: ProjectTracer | undefined
   try {
+    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config)
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    const app = createApp({ ...kernel, config, database, api, web, plugins: withAuth(project, kernel.plugins) })
-    return { app, config, database, close: async () => database?.close() }
+    const plugins = [...withAuth(project, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
+    const close = async () => {
+      try {
+        await tracing?.close()
+      } finally {
+        database?.close()
+      }
+    }
+    return { app, config, database, tracing, close }
   } catch (error) {
+    await tracing?.close()
     database?.close()
     if (error instanceof CliError) throw error
     if (error instanceof ConfigError) {
