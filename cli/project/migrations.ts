@@ -64,7 +64,19 @@ export async function runSeeders(project: Project, db: Database, importFile: Imp
     const module = await importFile(join(dir, file))
     const run = (module.run ?? module.default) as unknown
     if (typeof run !== 'function') throw new CliError('E_BAD_SEEDER', `${file} exports no run(db) function`)
-    await (run as (db: Database) => Promise<void>)(db)
+    await withConsoleOnStderr(() => (run as (db: Database) => Promise<void>)(db))
   }
   return files.map((file) => basename(file, extname(file)))
+}
+
+/** What a seeder logs is progress for humans: stderr, so that `--json` keeps stdout one JSON document. */
+async function withConsoleOnStderr<T>(work: () => Promise<T>): Promise<T> {
+  const { log, info } = console
+  console.log = console.info = (...args: unknown[]) => console.error(...args)
+  try {
+    return await work()
+  } finally {
+    console.log = log
+    console.info = info
+  }
 }

@@ -1,0 +1,184 @@
+/**
+ * `svc migrate`, `migrate:status [--pending]`, `migrate:rollback [--step=N]`
+ * and `migrate:fresh [--seed]`, spawned in a temp copy of examples/blog, with
+ * their `--json` documents and what they leave in the database file.
+ */
+import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { basename, extname } from 'node:path'
+import { createClient } from '@libsql/client'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { copyExampleApp, spawnSvc, svcJson, type AppCopy } from '../helpers/cli.ts'
+
+let app: AppCopy
+let migrations: string[]
+let seeders: string[]
+
+const names = (dir: string) =>
+  readdirSync(dir)
+    .filter((file) => /\.(ts|js|mjs)$/.test(file))
+    .sort()
+    .map((file) => basename(file, extname(file)))
+
+beforeAll(() => {
+  app = copyExampleApp()
+  migrations = names(app.path('database', 'migrations'))
+  seeders = names(app.path('database', 'seeders'))
+})
+afterAll(() => app.remove())
+
+const EXTRA = '20990101000000_create_comments_table'
+const BROKEN = '20990102000000_add_broken_index'
+
+beforeEach(() => {
+  // Each test starts from no database and the example's own migrations.
+  for (const file of readdirSync(app.path('storage'))) if (file.startsWith('database.sqlite')) rmSync(app.path('storage', file))
+  for (const name of [EXTRA, BROKEN]) rmSync(app.path('database', 'migrations', `${name}.ts`), { force: true })
+})
+
+const svc = (...args: string[]) => spawnSvc(args, { cwd: app.dir })
+const json = <T = any>(...args: string[]) => svcJson<T>(args, { cwd: app.dir })
+
+interface StatusJson {
+  migrations: Array<{ name: string; status: 'ran' | 'pending'; batch: number | null; ran_at: string | null }>
+}
+
+async function query(sql: string): Promise<Array<Record<string, unknown>>> {
+  const client = createClient({ url: `file:${app.path('storage', 'database.sqlite')}` })
+  try {
+    return (await client.execute(sql)).rows as unknown as Array<Record<string, unknown>>
+  } finally {
+    client.close()
+  }
+}
+
+const tables = async () =>
+  (await query("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")).map((row) => String(row.name))
+
+function addMigration(name: string, up: string, down: string): void {
+  app.write(
+    `database/migrations/${name}.ts`,
+    `import type { Database } from 'svc'\n` +
+      `export async function up(db: Database): Promise<void> {\n${up}\n}\n` +
+      `export async function down(db: Database): Promise<void> {\n${down}\n}\n`,
+  )
+}
+const addComments = () =>
+  addMigration(
+    EXTRA,
+    "  await db.execute('create table comments (id integer primary key, post_id integer not null, body text not null)')",
+    "  await db.execute('drop table comments')",
+  )
+
+describe('svc migrate', () => {
+  it('runs every pending migration as batch 1, creating storage/database.sqlite; a second run has nothing to do', async () => {
+    expect(migrations.length).toBeGreaterThan(0)
+    expect(await json('migrate')).toEqual({ ran: migrations })
+    expect(existsSync(app.path('storage', 'database.sqlite'))).toBe(true)
+    expect(await tables()).toContain('posts')
+    expect(await json('migrate')).toEqual({ ran: [] })
+    const human = await svc('migrate')
+    expect(human.code).toBe(0)
+    expect(human.stdout).toBe('Nothing to migrate.\n')
+  })
+
+  it('prints each migration it runs', async () => {
+    const { code, stdout } = await svc('migrate')
+    expect(code).toBe(0)
+    expect(stdout.trimEnd().split('\n')).toEqual(migrations.map((name) => `Migrated: ${name}`))
+  })
+
+  it('a failing migration stops the run: exit 1, its name and the SQL error; earlier ones stay applied', async () => {
+    await json('migrate')
+    addComments()
+    addMigration(
+      BROKEN,
+      "  await db.execute('create table half_done (id integer)')\n  await db.execute('create index broken on no_such_table (id)')",
+      '',
+    )
+    const { code, stdout, stderr } = await svc('migrate')
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(new RegExp(`error \\[E_MIGRATION\\]: Migration ${BROKEN} failed: .*no such table: (main\\.)?no_such_table`))
+    expect(stderr).toContain('fix: ')
+    expect(stderr).not.toMatch(/^\s+at /m) // no stack for a user error
+
+    const status = await json<StatusJson>('migrate:status')
+    expect(status.migrations.find((row) => row.name === EXTRA)).toMatchObject({ status: 'ran', batch: 2 })
+    expect(status.migrations.find((row) => row.name === BROKEN)).toMatchObject({ status: 'pending', batch: null })
+    expect(await tables()).toContain('comments')
+    expect(await tables()).not.toContain('half_done')
+  })
+})
+
+describe('svc migrate:status', () => {
+  it('--json before and after migrating; --pending lists only what has not run', async () => {
+    const before = await json<StatusJson>('migrate:status')
+    expect(before.migrations).toEqual(migrations.map((name) => ({ name, status: 'pending', batch: null, ran_at: null })))
+    expect((await json<StatusJson>('migrate:status', '--pending')).migrations.map((row) => row.name)).toEqual(migrations)
+
+    await json('migrate')
+    const after = await json<StatusJson>('migrate:status')
+    expect(after.migrations.map(({ name, status, batch }) => ({ name, status, batch }))).toEqual(
+      migrations.map((name) => ({ name, status: 'ran', batch: 1 })),
+    )
+    for (const row of after.migrations) expect(row.ran_at).toMatch(/^\d{4}-\d{2}-\d{2}T/)
+    expect(await json<StatusJson>('migrate:status', '--pending')).toEqual({ migrations: [] })
+  })
+
+  it('prints a table, and says so when nothing is pending', async () => {
+    await json('migrate')
+    addComments()
+    const table = await svc('migrate:status')
+    expect(table.code).toBe(0)
+    const lines = table.stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^STATUS +MIGRATION +BATCH$/)
+    expect(lines[1]).toMatch(new RegExp(`^Ran +${migrations[0]} +1$`))
+    expect(lines.at(-1)).toMatch(new RegExp(`^Pending +${EXTRA}$`))
+    await json('migrate')
+    expect((await svc('migrate:status', '--pending')).stdout).toBe('No pending migrations.\n')
+  })
+})
+
+describe('svc migrate:rollback', () => {
+  it('rolls back the last batch by default; --step=N rolls back N batches', async () => {
+    await json('migrate') // batch 1: the example's
+    addComments()
+    await json('migrate') // batch 2: comments
+    expect(await json('migrate:rollback')).toEqual({ rolled_back: [EXTRA] })
+    expect(await tables()).not.toContain('comments')
+    expect((await json<StatusJson>('migrate:status', '--pending')).migrations.map((row) => row.name)).toEqual([EXTRA])
+
+    await json('migrate') // batch 2 again
+    expect(await json('migrate:rollback', '--step=2')).toEqual({ rolled_back: [EXTRA, ...[...migrations].reverse()] })
+    expect(await tables()).toEqual(['migrations'])
+    expect(await json('migrate:rollback')).toEqual({ rolled_back: [] })
+    expect((await svc('migrate:rollback')).stdout).toBe('Nothing to roll back.\n')
+  })
+
+  it('--step takes a whole number from 1', async () => {
+    for (const step of ['0', 'two', '1.5']) {
+      const { code, stderr } = await svc('migrate:rollback', `--step=${step}`)
+      expect(code, step).toBe(1)
+      expect(stderr).toContain('error [E_BAD_OPTION]: --step takes a whole number of at least 1')
+    }
+  })
+})
+
+describe('svc migrate:fresh', () => {
+  it('drops every table and migrates again as batch 1', async () => {
+    await json('migrate')
+    addComments()
+    await json('migrate')
+    await query("insert into posts (title, slug) values ('gone', 'gone')")
+    expect(await json('migrate:fresh')).toEqual({ ran: [...migrations, EXTRA], seeded: [] })
+    expect((await query('select count(*) as n from posts'))[0]!.n).toBe(0)
+    const status = await json<StatusJson>('migrate:status')
+    expect(new Set(status.migrations.map((row) => row.batch))).toEqual(new Set([1]))
+  })
+
+  it('--seed runs the seeders; stdout stays one JSON document', async () => {
+    const result = await json('migrate:fresh', '--seed')
+    expect(result).toEqual({ ran: migrations, seeded: seeders })
+    expect(Number((await query('select count(*) as n from posts'))[0]!.n)).toBeGreaterThan(0)
+  })
+})

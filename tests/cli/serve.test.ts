@@ -1,0 +1,126 @@
+/**
+ * `svc serve` in a temp copy of examples/blog: the first run creates .env
+ * with a fresh secret, `--port 0` prints the URL it listens on, and SIGTERM
+ * lets a request in flight finish before the process exits 0. Also: config
+ * errors name the variable, a busy port is a clear error.
+ */
+import { createServer } from 'node:net'
+import { rmSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { copyExampleApp, spawnSvc, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
+
+let app: AppCopy
+beforeAll(() => {
+  app = copyExampleApp()
+  // A route that is still working when SIGTERM arrives, and finishes only after it.
+  app.write(
+    'routes/web.ts',
+    app
+      .read('routes', 'web.ts')
+      .replace(
+        /\}\)\s*$/,
+        `  r.get('/slow', async () => {
+    process.stderr.write('slow: started\\n')
+    await new Promise((resolve) => process.once('SIGTERM', resolve))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    return { slow: 'done' }
+  })
+})
+`,
+      ),
+  )
+})
+afterAll(() => app.remove())
+
+function exitOf(child: ReturnType<typeof startSvc>): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+}
+
+describe('svc serve', () => {
+  it('first run creates .env, serves on the printed URL, and stops gracefully on SIGTERM', async () => {
+    rmSync(app.path('.env'), { force: true })
+    const child = startSvc(['serve', '--port', '0'], { cwd: app.dir })
+    const exited = exitOf(child)
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    try {
+      const [, url] = await waitForLine(child.stdout, /^svc listening on (http:\/\/127\.0\.0\.1:\d+) \(development\)$/)
+      expect(stderr).toContain(`Created ${app.path('.env')} with a fresh JWT_SECRET`)
+      const secret = /^JWT_SECRET=(.*)$/m.exec(app.read('.env'))?.[1] ?? ''
+      expect(secret.length).toBeGreaterThanOrEqual(32)
+
+      const live = await fetch(`${url}/health/live`)
+      expect(live.status).toBe(200)
+      expect(await live.json()).toEqual({ success: true, data: { status: 'ok' } })
+      expect(live.headers.get('x-service-trace-id')).toMatch(/^svc_[0-9a-f]{32}$/)
+
+      const slow = fetch(`${url}/slow`)
+      await waitForLine(child.stderr, /^slow: started$/)
+      child.kill('SIGTERM')
+      const response = await slow
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ success: true, data: { slow: 'done' } })
+      expect(await exited).toBe(0)
+      expect(stderr).toContain('SIGTERM: finishing in-flight requests')
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+
+  it('a second run keeps the existing .env', async () => {
+    const before = app.read('.env')
+    const child = startSvc(['serve', '--port', '0'], { cwd: app.dir })
+    const exited = exitOf(child)
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    try {
+      await waitForLine(child.stdout, /^svc listening on /)
+      child.kill('SIGINT')
+      expect(await exited).toBe(0)
+      expect(stderr).not.toContain('Created')
+      expect(app.read('.env')).toBe(before)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+
+  it('a busy port: E_LISTEN with the fix, exit 1', async () => {
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (blocker.address() as { port: number }).port
+      const { code, stderr } = await spawnSvc(['serve', '--port', String(port)], { cwd: app.dir })
+      expect(code).toBe(1)
+      expect(stderr).toContain(`error [E_LISTEN]: Cannot listen on port ${port}`)
+      expect(stderr).toContain('--port')
+    } finally {
+      blocker.close()
+    }
+  })
+})
+
+describe('configuration errors name the variable', () => {
+  it.each([
+    ['PORT', 'eighty', 'serve'],
+    ['JWT_SECRET', 'too-short', 'serve'],
+    ['APP_DEBUG', 'perhaps', 'route:list'],
+    ['TRACE_PREFIX', 'no spaces', 'migrate'],
+  ])('%s=%s: `svc %s` exits 1 with E_CONFIG naming it', async (variable, value, command) => {
+    const { code, stderr } = await spawnSvc([command], { cwd: app.dir, env: { [variable]: value } })
+    expect(code).toBe(1)
+    expect(stderr).toContain(`error [E_CONFIG]: Invalid configuration: ${variable}: `)
+    expect(stderr).toContain(`fix: fix ${variable} in ${app.path('.env')} or the environment`)
+  })
+
+  it('a bad value in .env is reported the same way', async () => {
+    const before = app.read('.env')
+    try {
+      app.write('.env', `${before}\nJWT_TTL=1h\n`)
+      const { code, stderr } = await spawnSvc(['route:list'], { cwd: app.dir })
+      expect(code).toBe(1)
+      expect(stderr).toContain('error [E_CONFIG]: Invalid configuration: JWT_TTL: expected a whole number, got "1h"')
+    } finally {
+      app.write('.env', before)
+    }
+  })
+})
