@@ -18,6 +18,6 @@ export async function run(db: Database): Promise<void> {
       await hasher.hash(password),
       role,
     ])
-    if (result.rowsAffected === 1 && given === undefined) console.log(`Seeded ${role} ${email} with password ${password}`)
+    if (result.rowsAffected === 1 && given === undefined) console.warn(`Seeded ${role} ${email} with password ${password}`)
   }
 }

@@ -1,0 +1,137 @@
+/**
+ * Auth is on by default in apps loaded by the CLI (`loadApp`): the example
+ * blog gets /api/auth/*, protects its write routes with `auth`, deletes with
+ * `auth:admin`, throttles creation, mails to storage/logs/mail.log, and reads
+ * RS256 keys from storage/keys/.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { authPlugin, defineKernel, generateRsaKeyPair, migrate } from 'svc'
+import { writeJwtKeyFiles } from 'svc/node'
+import { createTestClient, type TestClient } from 'svc/testing'
+import { importNatively } from '../../cli/project/import-file.ts'
+import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
+import { loadMigrations } from '../../cli/project/migrations.ts'
+import { findProject, type Project } from '../../cli/project/project.ts'
+import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { PASSWORD, SECRET } from './helpers.ts'
+
+const ENV = `APP_ENV=test\nAPP_DEBUG=false\nJWT_SECRET=${SECRET}\nPASSWORD_HASH_MEMORY_KIB=64\nPASSWORD_HASH_ITERATIONS=1\n`
+
+let copy: AppCopy
+let project: Project
+let loaded: LoadedApp
+let client: TestClient
+
+beforeAll(async () => {
+  copy = copyExampleApp()
+  copy.write('.env', ENV)
+  project = findProject(copy.dir)
+  loaded = await loadApp(project, { importFile: importNatively })
+  await migrate(loaded.database!, await loadMigrations(project, importNatively))
+  client = createTestClient(loaded.app)
+})
+afterAll(async () => {
+  await loaded?.close()
+  copy?.remove()
+})
+
+async function register(email: string) {
+  const response = await client.post('/api/auth/register', { json: { name: email, email, password: PASSWORD, password_confirmation: PASSWORD } })
+  expect(response.status).toBe(201)
+  return { token: response.body.data.token as string, id: response.body.data.user.id as number }
+}
+
+describe('the blog with auth on by default', () => {
+  it('lists the auth routes beside its own', () => {
+    const routes = loaded.app.routes().map((route) => `${route.method} ${route.path} ${route.middleware.join(',')}`.trim())
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /api/auth/login throttle:60,1',
+        'GET /api/auth/me auth',
+        'POST /api/v1/posts auth,throttle:10,1',
+        'PUT /api/v1/posts/{id} auth',
+        'DELETE /api/v1/posts/{id} auth:admin',
+      ]),
+    )
+  })
+
+  it('reads posts without a token, writes with one, deletes as admin only', async () => {
+    expect((await client.get('/api/v1/posts')).status).toBe(200)
+    const anonymous = await client.post('/api/v1/posts', { json: { title: 'Nope' } })
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="api"')
+
+    const { token, id } = await register('writer@example.com')
+    const created = await client.post('/api/v1/posts', { json: { title: 'Hello auth' }, token })
+    expect(created.status).toBe(201)
+    expect(created.headers.get('ratelimit-limit')).toBe('10')
+    const postId = created.body.data.id
+    expect((await client.put(`/api/v1/posts/${postId}`, { json: { title: 'Edited' }, token })).status).toBe(200)
+    const denied = await client.delete(`/api/v1/posts/${postId}`, { token })
+    expect(denied.status).toBe(403)
+    expect(denied.body.error).toBe('Forbidden')
+    await loaded.database!.execute("update users set role = 'admin' where id = ?", [id])
+    expect((await client.delete(`/api/v1/posts/${postId}`, { token })).status).toBe(200)
+  })
+
+  it('throttles post creation at 10 a minute per user', async () => {
+    const { token } = await register('prolific@example.com')
+    const statuses = []
+    for (let i = 0; i < 11; i++) statuses.push((await client.post('/api/v1/posts', { json: { title: `Post ${i}` }, token })).status)
+    expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true)
+    expect(statuses[10]).toBe(429)
+  })
+
+  it('mails to storage/logs/mail.log by default', async () => {
+    await register('mailed@example.com')
+    const log = copy.path('storage', 'logs', 'mail.log')
+    await vi.waitFor(() => expect(existsSync(log) && readFileSync(log, 'utf8').includes('To: mailed@example.com')).toBe(true))
+    expect(readFileSync(log, 'utf8')).toMatch(/Subject: Verify your email address\n\nHello mailed@example\.com,/)
+  })
+})
+
+describe('loadApp and auth configuration', () => {
+  it('refuses to load without JWT_SECRET (E_CONFIG naming the variable)', async () => {
+    await expect(loadApp(project, { importFile: importNatively, overrides: { JWT_SECRET: '' } })).rejects.toMatchObject({
+      code: 'E_CONFIG',
+      message: expect.stringContaining('JWT_SECRET'),
+    })
+  })
+
+  it('describes routes without a database and without a secret (route:list)', async () => {
+    const described = await loadApp(project, { importFile: importNatively, overrides: { JWT_SECRET: '' }, withDatabase: false })
+    expect(described.app.routes().some((route) => route.path === '/api/auth/register')).toBe(true)
+    await described.close()
+  })
+
+  it('uses RS256 keys from storage/keys and serves the JWKS', async () => {
+    writeJwtKeyFiles(project.storageDir, await generateRsaKeyPair())
+    const rs = await loadApp(project, { importFile: importNatively, overrides: { JWT_ALGORITHM: 'RS256' } })
+    try {
+      const rsClient = createTestClient(rs.app)
+      const jwks = await rsClient.get('/.well-known/jwks.json')
+      expect(jwks.status).toBe(200)
+      expect(jwks.body.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256' })
+      const login = await rsClient.post('/api/auth/register', {
+        json: { name: 'R', email: 'rs@example.com', password: PASSWORD, password_confirmation: PASSWORD },
+      })
+      expect(login.status).toBe(201)
+      expect((await rsClient.get('/api/auth/me', { token: login.body.data.token })).status).toBe(200)
+    } finally {
+      await rs.close()
+    }
+  })
+
+  it('keeps a kernel’s own authPlugin instead of adding a second', async () => {
+    copy.write('app/kernel.ts', `import { authPlugin, defineKernel } from 'svc'\nexport default defineKernel({ plugins: [authPlugin()] })\n`)
+    try {
+      const custom = await loadApp(project, { importFile: importNatively })
+      expect(custom.app.routes().filter((route) => route.path === '/api/auth/login')).toHaveLength(1)
+      await custom.close()
+    } finally {
+      ;(await import('node:fs')).rmSync(copy.path('app', 'kernel.ts'))
+    }
+    expect(defineKernel({ plugins: [authPlugin()] }).plugins).toHaveLength(1)
+  })
+})

@@ -1,0 +1,127 @@
+/**
+ * The auth commands, spawned as the built `svc` in a temp copy of
+ * examples/blog: make:auth, make:apikey-table, make:apikey, key:generate
+ * --rs256; and the example's own auth migrations stay what make:auth writes.
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { createClient } from '@libsql/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH_MIGRATION_SOURCES, renderMigrationFile } from 'svc'
+import { copyExampleApp, REPO_ROOT, spawnSvc, svcJson, type AppCopy } from '../helpers/cli.ts'
+
+let app: AppCopy
+beforeAll(() => {
+  app = copyExampleApp()
+})
+afterAll(() => app.remove())
+
+const svc = (...args: string[]) => spawnSvc(args, { cwd: app.dir, timeoutMs: 30_000 })
+const json = <T = any>(...args: string[]) => svcJson<T>(args, { cwd: app.dir, timeoutMs: 30_000 })
+
+async function query(sql: string, args: any[] = []) {
+  const client = createClient({ url: `file:${app.path('storage', 'database.sqlite')}` })
+  try {
+    return (await client.execute({ sql, args })).rows
+  } finally {
+    client.close()
+  }
+}
+
+describe('the example app', () => {
+  it('has exactly the migrations make:auth writes', () => {
+    for (const source of AUTH_MIGRATION_SOURCES) {
+      const file = join(REPO_ROOT, 'examples', 'blog', 'database', 'migrations', `${source.name}.ts`)
+      expect(readFileSync(file, 'utf8'), source.name).toBe(renderMigrationFile(source, 'make:auth'))
+    }
+  })
+})
+
+describe('svc make:auth', () => {
+  it('writes the auth migrations once (skips them afterwards, --force rewrites)', async () => {
+    const dir = app.path('database', 'migrations')
+    for (const source of AUTH_MIGRATION_SOURCES) rmSync(join(dir, `${source.name}.ts`))
+    const first = await json('make:auth')
+    expect(first.written).toEqual(AUTH_MIGRATION_SOURCES.map((s) => `database/migrations/${s.name}.ts`))
+    expect(first.skipped).toEqual([])
+    expect(readdirSync(dir).filter((f) => f.includes('create_users_table'))).toHaveLength(1)
+    const second = await json('make:auth')
+    expect(second).toEqual({ written: [], skipped: first.written })
+    expect((await json('make:auth', '--force')).written).toEqual(first.written)
+
+    const human = await svc('make:auth')
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain('Exists  database/migrations/20260101000100_create_users_table.ts')
+    expect(human.stderr).toContain('svc migrate')
+  })
+
+  it('then migrate creates the tables', async () => {
+    expect((await json('migrate')).ran).toEqual(expect.arrayContaining(AUTH_MIGRATION_SOURCES.map((s) => s.name)))
+    const tables = (await query("select name from sqlite_master where type = 'table'")).map((row) => String(row.name))
+    expect(tables).toEqual(expect.arrayContaining(['users', 'refresh_tokens', 'one_time_tokens', 'security_events', 'rate_limits']))
+  })
+})
+
+describe('svc make:apikey-table and make:apikey', () => {
+  it('refuses make:apikey before the table exists, with the fix', async () => {
+    const result = await svc('make:apikey', 'billing', 'posts:read', '30')
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('error [E_NO_APIKEY_TABLE]')
+    expect(result.stderr).toContain('svc make:apikey-table, then svc migrate')
+  })
+
+  it('writes the migration, and make:apikey prints a key once and stores its hash', async () => {
+    const table = await json('make:apikey-table')
+    expect(table.written).toEqual(['database/migrations/20260101000600_create_api_keys_table.ts'])
+    await json('migrate')
+    const created = await json('make:apikey', 'billing', 'posts:read,posts:write', '30')
+    expect(created).toMatchObject({ name: 'billing', scopes: ['posts:read', 'posts:write'], id: expect.any(Number) })
+    expect(created.key).toMatch(/^svc_/)
+    const days = (Date.parse(created.expires_at) - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(29.9)
+    expect(days).toBeLessThanOrEqual(30)
+    const rows = await query('select * from api_keys')
+    expect(rows).toHaveLength(1)
+    expect(JSON.stringify(rows)).not.toContain(created.key)
+
+    const human = await svc('make:apikey', 'reporting', 'reports:read', '1')
+    expect(human.code).toBe(0)
+    expect(human.stdout.trim()).toMatch(/^svc_[A-Za-z0-9_-]+$/)
+    expect(human.stderr).toContain('only its hash is stored')
+  })
+
+  it.each([
+    [['make:apikey', 'x', 'posts:read', '0'], /days must be a whole number from 1 to 3650/],
+    [['make:apikey', 'x', 'posts:read', 'ten'], /days must be a whole number/],
+    [['make:apikey', 'x', 'bad scope!', '3'], /invalid scope "bad scope!"/],
+    [['make:apikey', 'x', ',', '3'], /at least one scope/],
+  ])('svc %j fails with E_BAD_ARGUMENT', async (args, message) => {
+    const result = await svc(...args)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('E_BAD_ARGUMENT')
+    expect(result.stderr).toMatch(message)
+  })
+})
+
+describe('svc key:generate --rs256', () => {
+  it('creates the key pair (private key 0600) and sets JWT_ALGORITHM=RS256; refuses to overwrite without --force', async () => {
+    const result = await json('key:generate', '--rs256')
+    expect(result).toMatchObject({ algorithm: 'RS256', private_key: null, written: app.path('.env') })
+    expect(readFileSync(result.private_key_file, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----\n/)
+    expect(readFileSync(result.public_key_file, 'utf8')).toMatch(/^-----BEGIN PUBLIC KEY-----\n/)
+    expect(statSync(result.private_key_file).mode & 0o777).toBe(0o600)
+    expect(app.read('.env')).toMatch(/^JWT_ALGORITHM=RS256$/m)
+
+    const original = readFileSync(result.private_key_file, 'utf8')
+    const again = await svc('key:generate', '--rs256')
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('E_KEY_EXISTS')
+    expect(readFileSync(result.private_key_file, 'utf8')).toBe(original)
+    const forced = await json('key:generate', '--rs256', '--force')
+    expect(readFileSync(forced.private_key_file, 'utf8')).not.toBe(original)
+
+    const shown = await json('key:generate', '--rs256', '--show')
+    expect(shown.private_key).toMatch(/BEGIN PRIVATE KEY/)
+    expect(shown.private_key_file).toBeNull()
+  })
+})
