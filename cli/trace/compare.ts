@@ -9,7 +9,7 @@
  * - body (JSON): compared value by value, except at volatile fields, where
  *   only the presence and the JSON type must match: `id`, `*_id`, `*_at`,
  *   `timestamp`, `token`, `refresh_token`, `access_token`, `jti`, `trace_id`,
- *   `expires_in`, and any string value that is a timestamp, UUID, JWT or
+ *   `expires_in`, `*_token`, `*_ms` (durations), and any string value that is a timestamp, UUID, JWT or
  *   trace id, or that was redacted in the trace.
  */
 import { REDACTED } from '../../framework/index.ts'
@@ -49,7 +49,7 @@ const VOLATILE_STRING = [
 
 export function isVolatileField(key: string): boolean {
   const name = key.toLowerCase()
-  return VOLATILE_FIELDS.has(name) || name.endsWith('_id') || name.endsWith('_at') || name.endsWith('_token')
+  return VOLATILE_FIELDS.has(name) || name.endsWith('_id') || name.endsWith('_at') || name.endsWith('_token') || name.endsWith('_ms')
 }
 
 export function isVolatileValue(value: unknown): boolean {

@@ -1,0 +1,52 @@
+import { defineCommand } from 'citty'
+import type { FixJson } from '../contract/traces.ts'
+import { cwdArg, jsonArg } from '../output/args.ts'
+import { color, printJson, printLine } from '../output/print.ts'
+import { findProject } from '../project/project.ts'
+import { findTrace } from '../trace/find-trace.ts'
+import { openProjectTraceStore } from '../trace/open-store.ts'
+import { diffText, replayArgs, runReplay, setsFrom } from '../trace/run-replay.ts'
+import { explainFailure } from '../trace/why.ts'
+
+const { test: _test, format: _format, diff: _diff, ...fixArgs } = replayArgs
+
+/** Exit codes: 0 fixed (now below 400), 1 still failing, 2 not sent (production dry run). */
+export default defineCommand({
+  args: {
+    id: { type: 'positional', required: true, description: 'Trace id of a failed request (or its start)' },
+    ...cwdArg,
+    ...jsonArg,
+    ...fixArgs,
+  },
+  async run({ args, rawArgs }) {
+    const project = findProject(args.cwd)
+    const store = await openProjectTraceStore(project)
+    let record
+    try {
+      record = await findTrace(store, args.id)
+    } finally {
+      store.close()
+    }
+    const replay = await runReplay(project, record, { ...args, sets: setsFrom(rawArgs), diff: true })
+    const current = replay.response?.status ?? null
+    const json: FixJson = {
+      trace_id: record.trace_id,
+      fixed: current !== null && current < 400,
+      recorded_status: record.status_code,
+      current_status: current,
+      dry_run: replay.dry_run,
+      diff: replay.diff,
+      failure: explainFailure(record, null),
+    }
+    process.exitCode = json.fixed ? 0 : json.dry_run ? 2 : 1
+    if (args.json) return printJson(json)
+    if (json.dry_run) return printLine(color.yellow('Dry run (APP_ENV=production): not sent. --force replays it, with its side effects.'))
+    if (replay.redacted.length > 0) printLine(color.dim(`Redacted in the trace and not replaced: ${replay.redacted.join(', ')} (use --as=<email> / --set)`))
+    printLine(
+      json.fixed
+        ? color.green(`Fixed: ${record.method} ${record.path} answered ${record.status_code} when recorded, ${current} now.`)
+        : color.red(`Still failing: ${record.method} ${record.path} answered ${record.status_code} when recorded, ${current} now.`),
+    )
+    if (json.diff !== null) printLine(diffText(json.diff))
+  },
+})

@@ -1,0 +1,209 @@
+/**
+ * api:why, debug:last and fix: what the router does with a request (which
+ * route matches and why the others do not), and why a traced request failed
+ * (which middleware refused it and for what reason).
+ */
+import { join } from 'node:path'
+import type { RouteDefinition, RouteDescription, TraceRecord } from '../../framework/index.ts'
+import { compilePath, leadingSegments } from '../../framework/router/path-pattern.ts'
+import type { FailureJson, FailureKind, RouteCandidateJson, RoutingJson } from '../contract/traces.ts'
+import { importWithJiti } from '../project/import-file.ts'
+import { loadApp } from '../project/load-app.ts'
+import type { Project } from '../project/project.ts'
+
+const MAX_CANDIDATES = 15
+const API_PREFIX = '/api'
+
+export interface AppRoutes {
+  routes: RouteDescription[]
+  /** Which of routes/api.ts and routes/web.ts define a fallback. */
+  fallback: { api: boolean; web: boolean }
+}
+
+export async function appRoutes(project: Project): Promise<AppRoutes> {
+  const loaded = await loadApp(project, { withDatabase: false })
+  try {
+    const fallbackOf = async (file: string) => {
+      try {
+        const module = await importWithJiti(join(project.appDir, 'routes', file))
+        return (module.default as RouteDefinition | undefined)?.fallback !== undefined
+      } catch {
+        return false
+      }
+    }
+    return { routes: loaded.app.routes(), fallback: { api: await fallbackOf('api.ts'), web: await fallbackOf('web.ts') } }
+  } finally {
+    await loaded.close()
+  }
+}
+
+export function explainRouting({ routes, fallback }: AppRoutes, method: string, rawPath: string): RoutingJson {
+  const upper = method.toUpperCase()
+  const path = rawPath.split('?')[0]!.split('#')[0]! || '/'
+  const requestSegments = leadingSegments(path)
+  const candidates: RouteCandidateJson[] = []
+  const allowed = new Set<string>()
+  let matched: RoutingJson['matched'] = null
+
+  for (const route of routes) {
+    const pattern = compilePath(route.path)
+    const match = pattern.regex.exec(path)
+    const related = route.path.split('/')[1] === path.split('/')[1]
+    if (match === null) {
+      if (!related) continue
+      const differs = pattern.staticPrefix.findIndex((segment, i) => requestSegments[i] !== segment)
+      if (differs !== -1) {
+        // Shown only when the prefix is the one difference (/api/v2/posts for /api/v1/posts).
+        const segments = path.split('/')
+        segments[differs + 1] = pattern.staticPrefix[differs]!
+        if (!pattern.regex.test(segments.join('/'))) continue
+        candidates.push({
+          method: route.method,
+          path: route.path,
+          reason: 'prefix',
+          detail: `prefix /${pattern.staticPrefix.join('/')} does not match: segment ${differs + 1} is "${requestSegments[differs] ?? '(none)'}", not "${pattern.staticPrefix[differs]}"`,
+        })
+      } else {
+        candidates.push({ method: route.method, path: route.path, reason: 'pattern', detail: patternDetail(route.path, path) })
+      }
+      continue
+    }
+    const params: Record<string, string> = {}
+    for (const [name, value] of Object.entries(match.groups ?? {})) if (value !== undefined) params[name] = safeDecode(value)
+    const failed = route.params.find((param) => {
+      const value = params[param.name]
+      return param.pattern !== null && value !== undefined && !new RegExp(param.pattern).test(value)
+    })
+    if (failed !== undefined) {
+      candidates.push({
+        method: route.method,
+        path: route.path,
+        reason: 'constraint',
+        detail: `{${failed.name}}: "${params[failed.name]}" does not match /${unanchor(failed.pattern!)}/`,
+      })
+      continue
+    }
+    const answers = route.method === 'ANY' || route.method === upper || (upper === 'HEAD' && route.method === 'GET')
+    if (!answers || upper === 'OPTIONS') {
+      if (route.method !== 'ANY') allowed.add(route.method)
+      if (upper !== 'OPTIONS') candidates.push({ method: route.method, path: route.path, reason: 'method', detail: `answers ${route.method}, not ${upper}` })
+      continue
+    }
+    matched = { method: route.method, path: route.path, params, middleware: route.middleware, handler: route.handler, source: route.source }
+    break
+  }
+
+  const allowedList = [...allowed]
+  if (allowedList.includes('GET')) allowedList.splice(allowedList.indexOf('GET') + 1, 0, 'HEAD')
+  const order: Record<string, number> = { constraint: 0, method: 1, pattern: 2, prefix: 3 }
+  const shown = candidates.sort((a, b) => order[a.reason]! - order[b.reason]!).slice(0, MAX_CANDIDATES)
+  if (matched !== null) return { outcome: 'matched', matched, candidates: shown, allowed: [] }
+  if (allowedList.length > 0) {
+    return { outcome: upper === 'OPTIONS' ? 'options' : 'method_not_allowed', matched: null, candidates: shown, allowed: [...allowedList, 'OPTIONS'] }
+  }
+  const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)
+  const hasFallback = isApi ? fallback.api || fallback.web : fallback.web || fallback.api
+  return { outcome: hasFallback ? 'fallback' : 'not_found', matched: null, candidates: shown, allowed: [] }
+}
+
+function patternDetail(routePath: string, path: string): string {
+  const routeSegments = routePath.split('/').filter(Boolean)
+  const pathSegments = path.split('/').filter(Boolean)
+  for (let i = 0; i < routeSegments.length; i++) {
+    const segment = routeSegments[i]!
+    if (segment.startsWith('{')) continue
+    if (pathSegments[i] !== segment) return `segment ${i + 1} is "${pathSegments[i] ?? '(none)'}", the route needs "${segment}"`
+  }
+  const required = routeSegments.filter((segment) => !segment.endsWith('?}')).length
+  return `the path has ${pathSegments.length} segment(s), the route takes ${required === routeSegments.length ? required : `${required} to ${routeSegments.length}`}`
+}
+
+function unanchor(source: string): string {
+  return source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+const AUTH_KINDS = new Set<FailureKind>(['missing_token', 'invalid_token', 'expired_token', 'token_version', 'inactive', 'role', 'api_key', 'throttle'])
+
+/** Why a traced request failed; null when it did not (status below 400 and nothing thrown). */
+export function explainFailure(record: TraceRecord, routing: RoutingJson | null, ttlSeconds?: number): FailureJson | null {
+  const exception = record.exception
+  if (record.status_code < 400 && exception === null) return null
+  const status = record.status_code
+  const message = exception?.message ?? `HTTP ${status}`
+  const kind = failureKind(record)
+  const routeMiddleware = routing?.matched?.middleware ?? []
+  const refusing = AUTH_KINDS.has(kind) ? ([...record.middleware].sort((a, b) => b.start_ms - a.start_ms)[0]?.name ?? null) : null
+  const roles = routeMiddleware.find((name) => name.startsWith('auth:'))?.slice('auth:'.length)
+  const throttleAlias = routeMiddleware.find((name) => name.startsWith('throttle:'))
+  const retryAfter = headerOf(record.response.headers, 'retry-after')
+  const where = exception?.location ? ` at ${exception.location.file}:${exception.location.line}:${exception.location.column}` : ''
+  const explanations: Record<FailureKind, string> = {
+    missing_token: 'No bearer token was sent: the auth middleware requires `Authorization: Bearer <token>`. Log in (POST /api/auth/login) and send the token; replay with --as=<email>.',
+    invalid_token: 'The bearer token was refused: malformed, bad signature, signed with another secret, or not an access token. Log in again for a fresh token (replay with --as=<email>).',
+    expired_token: `The access token had expired${ttlSeconds ? ` (JWT_TTL is ${ttlSeconds} s)` : ''}. Refresh it (POST /api/auth/refresh) or log in again.`,
+    token_version: "The token was revoked: the user's token_version changed after it was issued (logout or password reset). Log in again.",
+    inactive: 'The account is not active (users.status is not 1): the auth middleware refuses it with 403.',
+    role: `The user's role is not allowed on this route${roles ? ` (allowed: ${roles})` : ''}.`,
+    api_key: 'The x-api-key header was missing, wrong or lacks a scope the route needs.',
+    throttle: `Rate limit exceeded${throttleAlias ? ` (${throttleAlias}: max attempts, decay minutes)` : ''}${retryAfter ? `; retry after ${retryAfter} s` : ''}.`,
+    validation: `Validation failed: ${Object.entries(exception?.errors ?? {}).map(([field, messages]) => `${field}: ${messages.map((m) => m.replace(/\.$/, '')).join('; ')}`).join(', ') || message}.`,
+    bad_request: `The request was refused before the handler ran: ${message}.`,
+    not_found:
+      record.route !== null
+        ? `The route ${record.route} matched; its handler answered 404: ${message}${where}.`
+        : routing?.outcome === 'fallback'
+          ? `No route matches; the fallback answered: ${message}.`
+          : `No route matches ${record.method} ${record.path}.`,
+    method_not_allowed: `The path exists, but not for ${record.method}${routing && routing.allowed.length > 0 ? `: it allows ${routing.allowed.join(', ')}` : ''}.`,
+    exception: `The handler threw ${exception?.class ?? 'an error'}: ${message}${where}.`,
+    http_error: `${status} ${message}${where}.`,
+  }
+  return {
+    kind,
+    status,
+    message,
+    middleware: refusing,
+    explanation: explanations[kind],
+    errors: exception?.errors ?? null,
+    location: exception?.location ?? null,
+  }
+}
+
+export function failureKind(record: TraceRecord): FailureKind {
+  const status = record.status_code
+  const exception = record.exception
+  const message = (exception?.message ?? '').toLowerCase()
+  const challenge = (headerOf(record.response.headers, 'www-authenticate') ?? '').toLowerCase()
+  if (status === 401) {
+    if (message.includes('expired')) return 'expired_token'
+    if (message.includes('revoked') || message.includes('version')) return 'token_version'
+    if (message === 'unauthorized' || message.includes('api key')) return 'api_key'
+    if (message.includes('unauthenticated') || (challenge !== '' && !challenge.includes('invalid_token'))) return 'missing_token'
+    return 'invalid_token'
+  }
+  if (status === 403) {
+    if (message.includes('inactive') || message.includes('not active') || message.includes('disabled')) return 'inactive'
+    if (message.includes('scope') || record.response.body.content !== null && JSON.stringify(record.response.body.content).includes('missing_scopes')) return 'api_key'
+    return 'role'
+  }
+  if (status === 429) return 'throttle'
+  if (status === 422 || exception?.class === 'ValidationError') return 'validation'
+  if (status === 404) return 'not_found'
+  if (status === 405) return 'method_not_allowed'
+  if (status === 400 || status === 413 || status === 415) return 'bad_request'
+  if (exception !== null && exception.class !== 'HttpError' && status >= 500) return 'exception'
+  return 'http_error'
+}
+
+function headerOf(headers: Record<string, string>, name: string): string | null {
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) return headers[key]!
+  return null
+}
