@@ -1,0 +1,70 @@
+/**
+ * The language server's custom requests and notifications: their names and
+ * parameters. The results are the CLI's `--json` documents (see routes.ts and
+ * traces.ts), produced by running the CLI itself, never a second
+ * implementation. Imports types only, so the extension bundles it.
+ */
+import type { RouteListJson, ServerStatusJson } from './routes.ts'
+import type { ReplayJson, TraceJson, TraceListJson } from './traces.ts'
+
+/** Filters of `svc trace:list`, as its flags (absent = not filtered). */
+export interface TraceListParams {
+  status?: string
+  method?: string
+  path?: string
+  ip?: string
+  since?: string
+  /** Milliseconds, or true for the configured threshold. */
+  slow?: number | true
+  /** Exceptions only (`log:trace --error`). */
+  error?: boolean
+  limit?: number
+}
+
+export interface TraceParams {
+  id: string
+}
+
+export interface ReplayParams {
+  id: string
+  /** `--diff`: compare with the recorded response. */
+  diff?: boolean
+  /** `--force`: execute even in production (otherwise a dry run there). */
+  force?: boolean
+  /** `--format=curl|httpie`: only print the command. */
+  format?: 'curl' | 'httpie'
+  /** `--test`: write a vitest regression test. */
+  test?: boolean
+}
+
+/** Request name → [params, result]. */
+export interface SvcRequests {
+  'svc/status': [Record<string, never>, ServerStatusJson]
+  'svc/routes': [Record<string, never>, RouteListJson]
+  'svc/traces': [TraceListParams, TraceListJson]
+  'svc/trace': [TraceParams, TraceJson]
+  'svc/replay': [ReplayParams, ReplayJson]
+}
+
+export const SvcRequest = {
+  status: 'svc/status',
+  routes: 'svc/routes',
+  traces: 'svc/traces',
+  trace: 'svc/trace',
+  replay: 'svc/replay',
+} as const satisfies Record<string, keyof SvcRequests>
+
+/** Server → client: something changed; the client re-requests what it shows. */
+export const SvcNotification = {
+  /** Route files changed (params: `{}`): routes, CodeLens and diagnostics were refreshed. */
+  routesChanged: 'svc/routesChanged',
+  /** The trace store changed (params: `{}`). */
+  tracesChanged: 'svc/tracesChanged',
+} as const
+
+/** The `data` of a custom request's ResponseError: the CLI's error. */
+export interface SvcErrorData {
+  code: string
+  message: string
+  hint: string | null
+}

@@ -1,0 +1,82 @@
+/**
+ * Runs the CLI itself for every document the language server returns
+ * (`route:list --json`, `trace:list --json`, `replay <id> --json`...), so the
+ * editor shows exactly what the CLI prints: one implementation. A fresh
+ * process also sees edited route files (jiti's module cache would not).
+ */
+import { spawn } from 'node:child_process'
+import type { SvcErrorData } from '../contract/lsp.ts'
+
+export class CliCommandError extends Error {
+  readonly code: string
+  readonly hint: string | null
+
+  constructor(data: SvcErrorData) {
+    super(data.message)
+    this.name = 'CliCommandError'
+    this.code = data.code
+    this.hint = data.hint
+  }
+
+  toJSON(): SvcErrorData {
+    return { code: this.code, message: this.message, hint: this.hint }
+  }
+}
+
+export interface CliRunner {
+  /** Runs `svc <args> --json --cwd <root>` and parses stdout; a failure is a CliCommandError. */
+  json<T>(args: string[]): Promise<T>
+}
+
+export interface CliRunnerOptions {
+  /** The command that is `svc`: `[process.execPath, '/path/to/dist/cli/bin.js']` by default. */
+  command: string[]
+  /** The project folder (`--cwd`). */
+  root: string
+  env?: NodeJS.ProcessEnv
+  timeoutMs?: number
+}
+
+export function createCliRunner(options: CliRunnerOptions): CliRunner {
+  const [executable, ...prefix] = options.command
+  return {
+    json<T>(args: string[]): Promise<T> {
+      return new Promise((resolve, reject) => {
+        const child = spawn(executable!, [...prefix, ...args, '--json', '--cwd', options.root], {
+          cwd: options.root,
+          env: { ...process.env, ...options.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+        let stdout = ''
+        let stderr = ''
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+        const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 120_000)
+        child.on('error', (error) => {
+          clearTimeout(timer)
+          reject(new CliCommandError({ code: 'E_SPAWN', message: `Cannot run svc (${options.command.join(' ')}): ${error.message}`, hint: 'check the svc.command setting' }))
+        })
+        child.on('close', (exitCode, signal) => {
+          clearTimeout(timer)
+          if (exitCode === 0) {
+            try {
+              return resolve(JSON.parse(stdout) as T)
+            } catch {
+              return reject(new CliCommandError({ code: 'E_BAD_JSON', message: `svc ${args[0]} printed no JSON: ${stdout.slice(0, 200)}`, hint: null }))
+            }
+          }
+          reject(new CliCommandError(parseCliError(stderr, signal ? `svc ${args[0]} was stopped (${signal})` : `svc ${args[0]} failed (exit ${exitCode})`)))
+        })
+      })
+    },
+  }
+}
+
+/** `error [E_CODE]: message` and `  fix: hint`, as `reportError` prints them. */
+export function parseCliError(stderr: string, fallback: string): SvcErrorData {
+  const match = /^error \[([A-Z0-9_]+)\]: (.*)$/m.exec(stderr)
+  const hint = /^\s+fix: (.*)$/m.exec(stderr)?.[1] ?? null
+  if (match) return { code: match[1]!, message: match[2]!, hint }
+  const plain = /^error: (.*)$/m.exec(stderr)?.[1]
+  return { code: 'E_CLI', message: plain ?? (stderr.trim().split('\n').at(-1) || fallback), hint }
+}

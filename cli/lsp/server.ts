@@ -1,0 +1,327 @@
+/**
+ * `svc lsp --stdio`: the language server. It wires the plain handlers
+ * (handlers.ts) to a vscode-languageserver connection, keeps their state
+ * (route files, the route table, recent traces, alias checks), watches the
+ * route files and the trace store, and answers the custom requests with the
+ * CLI's own JSON (contract/lsp.ts).
+ */
+import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL, fileURLToPath } from 'node:url'
+import { createConnection, ProposedFeatures, ResponseError, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node'
+import { TextDocument } from 'vscode-languageserver-textdocument'
+import { SvcNotification, SvcRequest, type ReplayParams, type SvcErrorData, type TraceListParams, type TraceParams } from '../contract/lsp.ts'
+import type { RouteListJson, ServerStatusJson } from '../contract/routes.ts'
+import type { ReplayJson, TraceJson, TraceListJson } from '../contract/traces.ts'
+import { CliError } from '../output/cli-error.ts'
+import { findProject, type Project } from '../project/project.ts'
+import { cliVersion } from '../version.ts'
+import { checkAliases } from './alias-check.ts'
+import { CliCommandError, createCliRunner, type CliRunner } from './cli-runner.ts'
+import { codeLenses, definition, hover, workspaceDiagnostics, type ServerState } from './handlers.ts'
+import { parseRouteFile, routeFilePrefix, type RouteFileModel } from './route-file.ts'
+
+export interface LanguageServerOptions {
+  /** The command that is `svc` (default: this process' Node and script). */
+  cli?: string[]
+  /** For tests: a connection other than stdio. */
+  connection?: Connection
+}
+
+/** How many recent traces the CodeLens counts are computed from. */
+const TRACE_WINDOW = 1000
+
+export function startLanguageServer(options: LanguageServerOptions = {}): Connection {
+  const connection = options.connection ?? createConnection(ProposedFeatures.all)
+  const documents = new TextDocuments(TextDocument)
+  const workspace = new Workspace(connection, documents, options.cli ?? [process.execPath, process.argv[1]!])
+
+  connection.onInitialize((params) => {
+    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? (params.rootPath ? pathToFileURL(params.rootPath).href : null)
+    workspace.setRoot(folder ? fileURLToPath(folder) : process.cwd())
+    workspace.codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        codeLensProvider: { resolveProvider: false },
+        hoverProvider: true,
+        definitionProvider: true,
+      },
+      serverInfo: { name: 'svc', version: cliVersion() },
+    }
+  })
+  connection.onInitialized(() => void workspace.start())
+  connection.onShutdown(() => workspace.stop())
+
+  const documentOf = (uri: string) => documents.get(uri)
+  connection.onCodeLens((params) => {
+    const document = documentOf(params.textDocument.uri)
+    return document ? codeLenses(workspace.state, document) : []
+  })
+  connection.onHover((params) => {
+    const document = documentOf(params.textDocument.uri)
+    return document ? hover(workspace.state, document, params) : null
+  })
+  connection.onDefinition((params) => {
+    const document = documentOf(params.textDocument.uri)
+    return document ? definition(workspace.state, document, params) : null
+  })
+
+  connection.onRequest(SvcRequest.status, () => workspace.status())
+  connection.onRequest(SvcRequest.routes, () => workspace.cliRequest<RouteListJson>(['route:list']))
+  connection.onRequest(SvcRequest.traces, (params: TraceListParams) => workspace.cliRequest<TraceListJson>(traceListArgs(params ?? {})))
+  connection.onRequest(SvcRequest.trace, (params: TraceParams) => workspace.cliRequest<TraceJson>(['log:trace', requireId(params)]))
+  connection.onRequest(SvcRequest.replay, (params: ReplayParams) => workspace.cliRequest<ReplayJson>(replayArgs(params)))
+
+  documents.onDidChangeContent((change) => workspace.documentChanged(change.document.uri))
+  documents.onDidClose((change) => workspace.documentChanged(change.document.uri))
+  documents.listen(connection)
+  connection.listen()
+  return connection
+}
+
+/** `trace:list` with its filters, or `log:trace --error` (the search) when only exceptions are asked for. */
+export function traceListArgs(params: TraceListParams): string[] {
+  const args = [params.error ? 'log:trace' : 'trace:list']
+  if (params.error) args.push('--error')
+  for (const key of ['status', 'method', 'path', 'ip', 'since'] as const) {
+    const value = params[key]
+    if (typeof value === 'string' && value.trim() !== '') args.push(`--${key}=${value.trim()}`)
+  }
+  if (params.slow === true) args.push('--slow')
+  else if (typeof params.slow === 'number') args.push(`--slow=${params.slow}`)
+  if (typeof params.limit === 'number') args.push(`--limit=${params.limit}`)
+  return args
+}
+
+export function replayArgs(params: ReplayParams): string[] {
+  const args = ['replay', requireId(params)]
+  if (params.diff) args.push('--diff')
+  if (params.force) args.push('--force')
+  if (params.format) args.push(`--format=${params.format}`)
+  if (params.test) args.push('--test')
+  return args
+}
+
+function requireId(params: { id?: unknown } | undefined): string {
+  const id = params?.id
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]+$/.test(id)) {
+    throw new ResponseError<SvcErrorData>(-32602, 'A trace id is required', { code: 'E_BAD_ARGUMENTS', message: 'A trace id is required', hint: null })
+  }
+  return id
+}
+
+class Workspace {
+  root = process.cwd()
+  project: Project | null = null
+  projectError: SvcErrorData | null = null
+  codeLensRefresh = false
+  private runner: CliRunner | undefined
+  private readonly models = new Map<string, { text: string; model: RouteFileModel }>()
+  private routeTable: ServerState['routeTable'] = null
+  private appError: SvcErrorData | null = null
+  private traces: ServerState['traces'] = null
+  private aliasErrors = new Map<string, string | null>()
+  private watchers: FSWatcher[] = []
+  private timers = new Map<string, NodeJS.Timeout>()
+  private stopped = false
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly cli: string[],
+  ) {}
+
+  readonly state: ServerState = {
+    appDir: null,
+    routeFiles: [],
+    routeTable: null,
+    appError: null,
+    traces: null,
+    aliasErrors: new Map(),
+    model: (file) => this.model(file),
+    readFile: (file) => this.readFile(file),
+  }
+
+  setRoot(root: string): void {
+    this.root = root
+    this.runner = createCliRunner({ command: this.cli, root })
+  }
+
+  async start(): Promise<void> {
+    this.findProject()
+    await this.refreshRoutes()
+    await this.refreshTraces()
+    this.watch()
+  }
+
+  stop(): void {
+    this.stopped = true
+    for (const watcher of this.watchers) watcher.close()
+    for (const timer of this.timers.values()) clearTimeout(timer)
+    this.watchers = []
+  }
+
+  status(): ServerStatusJson {
+    const project = this.project
+    return {
+      state: project === null ? 'no_app' : this.appError !== null ? 'error' : 'ready',
+      app: project && { root: project.root, appDir: project.appDir, storageDir: project.storageDir },
+      error: this.projectError ?? this.appError,
+      routes: this.routeTable?.length ?? 0,
+      traces: this.traces?.length ?? null,
+      version: cliVersion(),
+    }
+  }
+
+  async cliRequest<T>(args: string[]): Promise<T> {
+    try {
+      return await this.runner!.json<T>(args)
+    } catch (error) {
+      if (error instanceof CliCommandError) throw new ResponseError<SvcErrorData>(1, error.message, error.toJSON())
+      throw error
+    }
+  }
+
+  documentChanged(uri: string): void {
+    if (!uri.startsWith('file:') || !this.state.routeFiles.includes(fileURLToPath(uri))) return
+    this.debounce('document', 200, async () => {
+      await this.refreshAliases()
+      this.publishDiagnostics()
+    })
+  }
+
+  private findProject(): void {
+    try {
+      this.project = findProject(this.root)
+      this.projectError = null
+    } catch (error) {
+      this.project = null
+      this.projectError = error instanceof CliError ? { code: error.code, message: error.message, hint: error.hint ?? null } : { code: 'E_NO_APP', message: (error as Error).message, hint: null }
+    }
+    const appDir = this.project?.appDir ?? null
+    this.state.appDir = appDir
+    this.state.routeFiles = appDir === null ? [] : ['api.ts', 'web.ts'].map((name) => join(appDir, 'routes', name)).filter((file) => existsSync(file))
+  }
+
+  private async refreshRoutes(): Promise<void> {
+    if (this.project === null) {
+      this.routeTable = null
+      this.appError = null
+    } else {
+      try {
+        this.routeTable = (await this.runner!.json<RouteListJson>(['route:list'])).routes
+        this.appError = null
+      } catch (error) {
+        this.routeTable = null
+        this.appError = error instanceof CliCommandError ? error.toJSON() : { code: 'E_APP_LOAD', message: (error as Error).message, hint: null }
+      }
+    }
+    this.state.routeTable = this.routeTable
+    this.state.appError = this.appError
+    await this.refreshAliases(true)
+    this.publishDiagnostics()
+    this.refreshLenses()
+  }
+
+  private async refreshTraces(): Promise<void> {
+    if (this.project === null) {
+      this.traces = null
+    } else {
+      try {
+        this.traces = (await this.runner!.json<TraceListJson>(['trace:list', `--limit=${TRACE_WINDOW}`])).traces
+      } catch {
+        this.traces = null // no trace store yet, or a CLI without the trace commands
+      }
+    }
+    this.state.traces = this.traces
+    this.refreshLenses()
+  }
+
+  /** Checks the aliases used in the route files (all of them again when `all`, e.g. after the kernel changed). */
+  private async refreshAliases(all = false): Promise<void> {
+    if (this.project === null) return
+    const used = new Set<string>()
+    for (const file of this.state.routeFiles) {
+      for (const route of this.model(file)?.routes ?? []) for (const middleware of route.middleware) if (middleware.alias) used.add(middleware.name)
+    }
+    const unknown = [...used].filter((alias) => all || !this.aliasErrors.has(alias))
+    if (unknown.length === 0) return
+    try {
+      const checked = await checkAliases(this.project, unknown)
+      this.aliasErrors = new Map([...(all ? [] : this.aliasErrors), ...checked])
+    } catch {
+      // The kernel itself does not load: the app-load diagnostic says so.
+    }
+    this.state.aliasErrors = this.aliasErrors
+  }
+
+  private publishDiagnostics(): void {
+    if (this.stopped) return
+    for (const [file, diagnostics] of workspaceDiagnostics(this.state)) {
+      void this.connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics })
+    }
+  }
+
+  private refreshLenses(): void {
+    if (this.stopped || !this.codeLensRefresh) return
+    void this.connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined)
+  }
+
+  private watch(): void {
+    const project = this.project
+    if (project === null) return
+    const onSource = () =>
+      this.debounce('routes', 300, async () => {
+        this.models.clear()
+        this.findProject()
+        await this.refreshRoutes()
+        void this.connection.sendNotification(SvcNotification.routesChanged, {})
+      })
+    for (const dir of ['routes', 'app'].map((name) => join(project.appDir, name))) {
+      if (existsSync(dir)) this.watchers.push(watch(dir, { recursive: true }, onSource))
+    }
+    if (existsSync(project.storageDir)) {
+      this.watchers.push(
+        watch(project.storageDir, (_event, name) => {
+          if (name === null || !String(name).startsWith('traces')) return
+          this.debounce('traces', 500, async () => {
+            await this.refreshTraces()
+            void this.connection.sendNotification(SvcNotification.tracesChanged, {})
+          })
+        }),
+      )
+    }
+  }
+
+  private debounce(key: string, ms: number, task: () => Promise<void>): void {
+    clearTimeout(this.timers.get(key))
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key)
+        if (!this.stopped) void task().catch((error) => this.connection.console.error(String(error)))
+      }, ms),
+    )
+  }
+
+  private model(file: string): RouteFileModel | null {
+    const text = this.readFile(file)
+    if (text === null) return null
+    const cached = this.models.get(file)
+    if (cached && cached.text === text) return cached.model
+    const model = parseRouteFile(text, routeFilePrefix(file))
+    this.models.set(file, { text, model })
+    return model
+  }
+
+  private readFile(file: string): string | null {
+    const open = this.documents.get(pathToFileURL(file).href)
+    if (open) return open.getText()
+    try {
+      return readFileSync(file, 'utf8')
+    } catch {
+      return null
+    }
+  }
+}

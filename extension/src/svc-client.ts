@@ -1,0 +1,100 @@
+/**
+ * The language client: starts `svc lsp --stdio` for the workspace folder and
+ * offers the custom requests with their contract types. Everything the
+ * extension shows comes through here, as the CLI printed it.
+ */
+import * as vscode from 'vscode'
+import { LanguageClient, ResponseError, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node'
+import { SvcNotification, SvcRequest, type SvcErrorData, type SvcRequests } from '../../cli/contract/lsp.ts'
+import { resolveServerCommand, type ServerCommand } from './server-command.ts'
+
+export class SvcClient implements vscode.Disposable {
+  private client: LanguageClient | undefined
+  private readonly routesChanged = new vscode.EventEmitter<void>()
+  private readonly tracesChanged = new vscode.EventEmitter<void>()
+  readonly onRoutesChanged = this.routesChanged.event
+  readonly onTracesChanged = this.tracesChanged.event
+  command: ServerCommand | undefined
+
+  constructor(
+    private readonly folder: vscode.WorkspaceFolder,
+    private readonly output: vscode.LogOutputChannel,
+  ) {}
+
+  async start(): Promise<void> {
+    const settings = vscode.workspace.getConfiguration('svc', this.folder.uri)
+    this.command = resolveServerCommand(this.folder.uri.fsPath, settings.get<string>('command', ''), settings.get<string>('nodePath', 'node'))
+    this.output.appendLine(`Starting ${this.command.command} ${this.command.args.join(' ')} (${this.command.origin}) in ${this.folder.uri.fsPath}`)
+    const run = { command: this.command.command, args: this.command.args, transport: TransportKind.stdio, options: { cwd: this.folder.uri.fsPath, shell: process.platform === 'win32' } }
+    const serverOptions: ServerOptions = { run, debug: run }
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'typescript', pattern: '**/routes/*.ts' },
+        { scheme: 'file', language: 'javascript', pattern: '**/routes/*.js' },
+      ],
+      workspaceFolder: this.folder,
+      outputChannel: this.output,
+      initializationFailedHandler: (error) => {
+        this.output.appendLine(`svc language server failed to initialize: ${String(error)}`)
+        return false
+      },
+    }
+    this.client = new LanguageClient('svc', 'svc language server', serverOptions, clientOptions)
+    await this.client.start()
+    this.client.onNotification(SvcNotification.routesChanged, () => this.routesChanged.fire())
+    this.client.onNotification(SvcNotification.tracesChanged, () => this.tracesChanged.fire())
+  }
+
+  get running(): boolean {
+    return this.client?.isRunning() ?? false
+  }
+
+  async request<K extends keyof SvcRequests>(method: K, params: SvcRequests[K][0]): Promise<SvcRequests[K][1]> {
+    if (!this.client) throw new Error('The svc language server is not running')
+    try {
+      return (await this.client.sendRequest(method, params)) as SvcRequests[K][1]
+    } catch (error) {
+      throw toSvcError(error)
+    }
+  }
+
+  status() {
+    return this.request(SvcRequest.status, {})
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client
+    this.client = undefined
+    if (client) await client.stop().catch(() => undefined)
+  }
+
+  dispose(): void {
+    void this.stop()
+    this.routesChanged.dispose()
+    this.tracesChanged.dispose()
+  }
+}
+
+/** A custom request's failure, with the CLI's code and hint. */
+export class SvcError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly hint: string | null,
+  ) {
+    super(message)
+  }
+}
+
+function toSvcError(error: unknown): Error {
+  if (error instanceof ResponseError) {
+    const data = error.data as SvcErrorData | undefined
+    return new SvcError(data?.message ?? error.message, data?.code ?? 'E_LSP', data?.hint ?? null)
+  }
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof SvcError) return `${error.message}${error.hint ? ` (fix: ${error.hint})` : ''}`
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,55 @@
+/**
+ * The trace detail webview's HTML: a shell that loads the bundled script and
+ * stylesheet from the media folder. Content Security Policy: nothing by
+ * default; styles from the webview's own source; scripts only with this
+ * load's nonce. No VS Code import: the Playwright test renders it as is.
+ */
+import { randomBytes } from 'node:crypto'
+
+export interface TraceDetailHtmlOptions {
+  /** `webview.cspSource`. */
+  cspSource: string
+  /** URIs (as strings) of media/trace-detail.js and media/trace-detail.css. */
+  scriptUri: string
+  styleUri: string
+  nonce: string
+  title: string
+}
+
+/** A fresh nonce from a cryptographic source, for each load of the page. */
+export function createNonce(): string {
+  return randomBytes(24).toString('base64')
+}
+
+export function traceDetailHtml(options: TraceDetailHtmlOptions): string {
+  const csp = [
+    "default-src 'none'",
+    `style-src ${options.cspSource}`,
+    `img-src ${options.cspSource} data:`,
+    `font-src ${options.cspSource}`,
+    `script-src 'nonce-${options.nonce}'`,
+  ].join('; ')
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${escapeAttribute(options.styleUri)}">
+  <title>${escapeText(options.title)}</title>
+</head>
+<body>
+  <main id="app" aria-live="polite"><p class="muted">Loading trace…</p></main>
+  <script nonce="${escapeAttribute(options.nonce)}" src="${escapeAttribute(options.scriptUri)}"></script>
+</body>
+</html>
+`
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;')
+}
