@@ -37,6 +37,7 @@ export const commands: CommandEntry[] = [
   { name: 'db:why', group: 'Database', description: 'The recorded statements that touched a row, newest first: db:why <table> <id>', load: lazy(() => import('./commands/db/why.ts')) },
   { name: 'test:regression', group: 'Testing', description: 'Replay recorded traces and report changed responses (--limit, --all); exits 1 on any change', load: lazy(() => import('./commands/test/regression.ts')) },
   { name: 'key:generate', group: 'Security', description: 'Generate a JWT secret into .env (--rs256: an RS256 key pair in storage/keys)', load: lazy(() => import('./commands/key/generate.ts')) },
+  { name: 'lsp', group: 'Editor', description: 'Language server for editors (svc lsp --stdio; the VS Code extension starts it)', load: lazy(() => import('./commands/lsp.ts')) },
   { name: 'make:auth', group: 'Generators', description: 'Auth migrations: users, refresh tokens, one-time tokens, security events, rate limits', load: lazy(() => import('./commands/make/auth.ts')) },
   { name: 'make:apikey-table', group: 'Generators', description: 'Migration of the api_keys table (scoped API keys)', load: lazy(() => import('./commands/make/apikey-table.ts')) },
   { name: 'make:apikey', group: 'Generators', description: 'Create a scoped API key: make:apikey <name> <scopes> <days>', load: lazy(() => import('./commands/make/apikey.ts')) },
