@@ -38,8 +38,6 @@ export default defineCommand({
         hint: 'pick another port with --port (0 chooses a free one)',
       })
     }
-    printLine(`svc listening on ${server.url} (${loaded.config.env})`)
-
     const stop = (signal: string) => {
       printNote(`${signal}: finishing in-flight requests...`)
       server.close().then(
@@ -52,5 +50,8 @@ export default defineCommand({
     }
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
+    // Announced only once the signal handlers are in place: whoever waits for
+    // this line may stop the server right after reading it.
+    printLine(`svc listening on ${server.url} (${loaded.config.env})`)
   },
 })

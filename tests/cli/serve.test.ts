@@ -67,8 +67,9 @@ describe('svc serve', () => {
     }
   })
 
-  it('a second run keeps the existing .env', async () => {
-    const before = app.read('.env')
+  it('an existing .env is kept as it is', async () => {
+    const before = `${app.read('.env.example').replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${'k'.repeat(40)}`)}# mine\n`
+    app.write('.env', before)
     const child = startSvc(['serve', '--port', '0'], { cwd: app.dir })
     const exited = exitOf(child)
     let stderr = ''
@@ -76,7 +77,7 @@ describe('svc serve', () => {
     try {
       await waitForLine(child.stdout, /^svc listening on /)
       child.kill('SIGINT')
-      expect(await exited).toBe(0)
+      expect(await exited, stderr).toBe(0)
       expect(stderr).not.toContain('Created')
       expect(app.read('.env')).toBe(before)
     } finally {
