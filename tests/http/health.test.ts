@@ -3,8 +3,10 @@
  * /health/ready runs every check (the database's `select 1` with its
  * duration) and answers 503 naming each failing one.
  */
+import { createServer } from 'node:net'
+import { createClient } from '@libsql/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createApp, type Database } from 'svc'
+import { createApp, createDatabase, type Database } from 'svc'
 import { openDatabase } from 'svc/node'
 import { createTestClient } from 'svc/testing'
 import { tempDir, testConfig } from '../helpers/app.ts'
@@ -52,6 +54,22 @@ describe('health probes', () => {
     expect(body.data.status).toBe('fail')
     expect(body.data.checks.database.status).toBe('fail')
     expect(body.data.checks.database.error).toMatch(/closed/i)
+  })
+
+  it('GET /health/ready => 503 naming the database when its server cannot be reached', async () => {
+    // A libSQL server URL on a port nobody listens on (taken, then freed).
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const port = (probe.address() as { port: number }).port
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+    const db = createDatabase(createClient({ url: `http://127.0.0.1:${port}` }))
+    cleanup.push(() => db.close())
+
+    const { status, body } = await createTestClient(createApp({ config: testConfig(), database: db })).get('/health/ready')
+    expect(status).toBe(503)
+    expect(body.error).toBe('Service Unavailable: database failed')
+    expect(body.data.checks.database.status).toBe('fail')
+    expect(body.data.checks.database.error.length).toBeGreaterThan(0)
   })
 
   it('names every failing check and keeps the passing ones', async () => {

@@ -217,6 +217,23 @@ const webPrefixGroups: Fixture = {
   },
 }
 
+/**
+ * Routes whose leading static segments differ: the table is split into buckets
+ * by method and the first two static segments, which must not change the
+ * definition order or hide a route defined at a shallower prefix.
+ */
+const buckets: Fixture = {
+  name: 'buckets',
+  web: (r) => {
+    r.get('/{section}/list', answer('generic.list'))
+    r.get('/posts/list', answer('posts.list'))
+    r.get('/posts/{id}', answer('posts.show')).where('id', /\d+/)
+    r.get('/a/b/c/d', answer('deep'))
+    r.get('/a/{x}/c', answer('a.x.c'))
+    r.get('/{page}', answer('page'))
+  },
+}
+
 /** CORS from CORS_ORIGINS, as an app configures it from .env. */
 const withCors: Fixture = {
   name: 'cors',
@@ -291,6 +308,14 @@ export const cases: ConformanceCase[] = [
   { rule: 'case', name: 'exact case matches', fixture: blog, request: get('/api/Case'), expect: { status: 200, handler: 'case.upper' } },
   { rule: 'case', name: 'other case does not match', fixture: blog, request: get('/api/case'), expect: { status: 404, handler: 'api.fallback' }, core: true },
   { rule: 'case', name: 'the /api prefix is case-sensitive too', fixture: blog, request: get('/API/posts'), expect: { status: 404, handler: 'web.fallback' } },
+
+  // Definition order across the table's buckets.
+  { rule: 'order', name: 'the first defined route wins, even with a shorter static prefix', fixture: buckets, request: get('/posts/list'), expect: { status: 200, handler: 'generic.list', params: { section: 'posts' } }, core: true },
+  { rule: 'order', name: 'a param route at the root answers under a static prefix other routes use', fixture: buckets, request: get('/posts'), expect: { status: 200, handler: 'page', params: { page: 'posts' } } },
+  { rule: 'order', name: 'a deeper static route', fixture: buckets, request: get('/a/b/c/d'), expect: { status: 200, handler: 'deep', params: {} } },
+  { rule: 'order', name: 'a param after one static segment, under a deeper static bucket', fixture: buckets, request: get('/a/b/c'), expect: { status: 200, handler: 'a.x.c', params: { x: 'b' } } },
+  { rule: 'order', name: 'a constrained route in a deeper bucket', fixture: buckets, request: get('/posts/12'), expect: { status: 200, handler: 'posts.show', params: { id: '12' } } },
+  { rule: 'order', name: 'nothing matches: 404', fixture: buckets, request: get('/posts/abc'), expect: { status: 404, error: /^Not Found$/ } },
 
   // Trailing slash: tolerated.
   { rule: 'trailing slash', name: 'static route', fixture: blog, request: get('/api/posts/'), expect: { status: 200, handler: 'posts.index' }, core: true },
