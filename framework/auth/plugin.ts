@@ -67,7 +67,7 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
       settings,
       clock,
       keys,
-      tokens: createTokenService(config, keys, clock),
+      tokens: createTokenService(config, keys, clock, settings.verifyCacheSize),
       hasher: options.hasher ?? createPasswordHasher(settings.password),
       mailer: options.mailer ?? consoleMailer(),
       throttleStore,

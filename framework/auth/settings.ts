@@ -26,6 +26,8 @@ export interface AuthSettings {
   /** The link in reset mails; `{token}` and `{email}` are replaced (`AUTH_RESET_PASSWORD_URL`). */
   resetPasswordUrl: string
   throttleStore: 'memory' | 'database'
+  /** Verified access tokens remembered per process (`JWT_VERIFY_CACHE_SIZE`, 0 turns it off). */
+  verifyCacheSize: number
 }
 
 /** OWASP's first argon2id configuration: m=19 MiB, t=2, p=1. */
@@ -52,6 +54,7 @@ export function resolveAuthSettings(config: AppConfig): AuthSettings {
     verifyEmailUrl: text(vars, 'AUTH_VERIFY_EMAIL_URL') ?? `${appUrl}/verify-email?token={token}`,
     resetPasswordUrl: text(vars, 'AUTH_RESET_PASSWORD_URL') ?? `${appUrl}/reset-password?token={token}&email={email}`,
     throttleStore: storeKind(vars),
+    verifyCacheSize: int(vars, 'JWT_VERIFY_CACHE_SIZE', 10_000, 0, 1_000_000),
   }
 }
 

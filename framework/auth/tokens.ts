@@ -54,8 +54,15 @@ export interface TokenService {
   verify(token: string, expected: TokenType): Promise<TokenClaims>
 }
 
-export function createTokenService(config: AppConfig, keys: () => Promise<SigningKeys>, clock: Clock): TokenService {
+/**
+ * @param cacheSize How many verified access tokens to remember (0: none). A
+ *   client sends the same access token until it expires; a token already
+ *   verified with this process's key skips the signature check (its
+ *   nbf/exp are still checked against the clock on every use).
+ */
+export function createTokenService(config: AppConfig, keys: () => Promise<SigningKeys>, clock: Clock, cacheSize = 0): TokenService {
   const ttl: Record<TokenType, number> = { access: config.jwtTtl, refresh: config.jwtRefreshTtl }
+  const verified = new Map<string, TokenClaims & { nbf: number }>()
 
   return {
     async sign(userId, tokenVersion, type) {
@@ -76,6 +83,14 @@ export function createTokenService(config: AppConfig, keys: () => Promise<Signin
 
     async verify(token, expected) {
       if (token.length > MAX_TOKEN_LENGTH) throw new TokenError('invalid', 'Invalid token')
+      if (expected === 'access' && cacheSize > 0) {
+        const known = verified.get(token)
+        if (known !== undefined) {
+          const now = Math.floor(clock.now() / 1000)
+          if (now >= known.nbf && now < known.exp) return { sub: known.sub, jti: known.jti, typ: known.typ, ver: known.ver, iat: known.iat, exp: known.exp }
+          verified.delete(token)
+        }
+      }
       const { algorithm, verificationKey } = await keys()
       let payload: JWTPayload
       try {
@@ -97,7 +112,13 @@ export function createTokenService(config: AppConfig, keys: () => Promise<Signin
       if (typeof sub !== 'string' || !/^[1-9]\d{0,15}$/.test(sub) || typeof jti !== 'string' || !Number.isSafeInteger(ver) || (ver as number) < 0) {
         throw new TokenError('invalid', 'Invalid token')
       }
-      return { sub: Number(sub), jti, typ: expected, ver: ver as number, iat: iat!, exp: exp! }
+      const claims: TokenClaims = { sub: Number(sub), jti, typ: expected, ver: ver as number, iat: iat!, exp: exp! }
+      if (expected === 'access' && cacheSize > 0) {
+        // Oldest first out: a Map keeps insertion order.
+        if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!)
+        verified.set(token, { ...claims, nbf: typeof payload.nbf === 'number' ? payload.nbf : iat! })
+      }
+      return claims
     },
   }
 }

@@ -144,6 +144,36 @@ describe('HS256', () => {
     }
   })
 
+  it('remembers verified access tokens, still refusing them once expired or revoked', async () => {
+    for (const size of ['10000', '1', '0']) {
+      const app = await createAuthTestApp({ env: { JWT_VERIFY_CACHE_SIZE: size, JWT_TTL: '60' } })
+      try {
+        const a = await registerUser(app.client)
+        const b = await registerUser(app.client)
+        const verify = vi.spyOn(crypto.subtle, 'verify')
+        for (let i = 0; i < 3; i++) {
+          expect((await app.client.get('/api/auth/me', { token: a.token })).status).toBe(200)
+          expect((await app.client.get('/api/auth/me', { token: b.token })).status).toBe(200)
+        }
+        // With room for both, each token is verified once; with room for one they evict each other; 0 is off.
+        expect(verify.mock.calls.length, `cache ${size}`).toBe(size === '10000' ? 2 : 6)
+        verify.mockRestore()
+        const [header, payload, signature] = a.token.split('.')
+        const tampered = `${header}.${Buffer.from(JSON.stringify({ ...decodeJwt(a.token), ver: 5 })).toString('base64url')}.${signature}`
+        expect((await app.client.get('/api/auth/me', { token: tampered })).status).toBe(401)
+        expect(payload).toBeTruthy()
+        await app.client.post('/api/auth/logout', { token: b.token })
+        expect((await app.client.get('/api/auth/me', { token: b.token })).status).toBe(401)
+        app.clock.advance(60_000)
+        const expired = await app.client.get('/api/auth/me', { token: a.token })
+        expect(expired.status).toBe(401)
+        expect(expired.body.error).toBe('Token has expired')
+      } finally {
+        await app.close()
+      }
+    }
+  })
+
   it('has no JWKS route', async () => {
     expect((await t.client.get('/.well-known/jwks.json')).status).toBe(404)
   })
