@@ -125,7 +125,10 @@ class ObservedDatabase implements Database {
   private report(stmt: { sql: string; args?: InArgs }, duration: number, rows: number, error?: unknown, result?: ResultSet): void {
     if (this.observer === undefined) return
     const record: QueryRecord = { sql: stmt.sql, args: stmt.args, duration_ms: round(duration), rows }
-    if (result?.lastInsertRowid !== undefined && result.rowsAffected > 0) record.lastInsertRowid = Number(result.lastInsertRowid)
+    if (result !== undefined) {
+      const rowid = insertedRowid(stmt.sql, result)
+      if (rowid !== undefined) record.lastInsertRowid = rowid
+    }
     if (error !== undefined) record.error = error instanceof Error ? error.message : String(error)
     this.observer(record)
   }
@@ -134,6 +137,15 @@ class ObservedDatabase implements Database {
 function toStatement(statement: Statement, args?: InArgs): { sql: string; args?: InArgs } & InStatement {
   if (typeof statement === 'string') return args === undefined ? { sql: statement } : { sql: statement, args }
   return args === undefined ? statement : { sql: statement.sql, args }
+}
+
+/** The rowid an insert created; with `returning` the driver reports none, so the returned `id` stands in. */
+function insertedRowid(sql: string, result: ResultSet): number | undefined {
+  if (!/^\s*(insert|replace)\b/i.test(sql)) return undefined
+  if (result.lastInsertRowid !== undefined && result.rowsAffected > 0) return Number(result.lastInsertRowid)
+  const column = result.columns.find((name) => name === 'id' || name === 'rowid')
+  const value = column === undefined ? undefined : result.rows.at(-1)?.[column]
+  return typeof value === 'number' || typeof value === 'bigint' ? Number(value) : undefined
 }
 
 function round(ms: number): number {
