@@ -65,10 +65,14 @@ describe('svc', () => {
     const { code, stdout } = await svc('list')
     expect(code).toBe(0)
     const json = JSON.parse((await svc('list', '--json')).stdout) as CommandListJson
-    for (const group of new Set(json.commands.map((command) => command.group))) expect(stdout).toMatch(new RegExp(`^${group}$`, 'm'))
-    const lines = stdout.split('\n')
-    const heading = lines.indexOf('Database')
-    expect(lines[heading + 1]).toMatch(/^  migrate\b/)
+    // Blocks separated by blank lines: a heading, then that group's commands.
+    const blocks = stdout.trimEnd().split('\n\n').map((block) => block.split('\n'))
+    const groups = [...new Set(json.commands.map((command) => command.group))]
+    expect(blocks.map(([heading]) => heading)).toEqual(groups)
+    for (const [heading, ...rows] of blocks) {
+      const members = json.commands.filter((command) => command.group === heading).map((command) => command.name)
+      expect(rows.map((row) => /^  (\S+)/.exec(row)?.[1])).toEqual(members)
+    }
     expect(stdout).toMatch(/^  migrate:rollback +Roll back the last batch/m)
   })
 
