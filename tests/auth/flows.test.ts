@@ -482,3 +482,36 @@ describe('password reset', () => {
     expect(Object.keys(response.body.errors)).toEqual([field])
   })
 })
+
+describe('bad input on every auth route with a body', () => {
+  const routes = ['register', 'login', 'refresh', 'verify-email', 'forgot-password', 'reset-password']
+  let address = 0
+  const send = (route: string, init: { body?: string; json?: unknown; headers?: Record<string, string> }) =>
+    t.client.post(`/api/auth/${route}`, { ...init, clientAddress: `10.7.0.${++address}` })
+
+  it.each(routes)('%s: malformed JSON => 400, a non-object => 422, an empty body => 422, over the body limit => 413', async (route) => {
+    const malformed = await send(route, { body: '{"email": "a@b.co",', headers: { 'content-type': 'application/json' } })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body).toMatchObject({ success: false, code: 400 })
+    for (const json of [[{ email: 'a@b.co' }], 'string', 12, true]) {
+      const response = await send(route, { json })
+      expect(response.status, JSON.stringify(json)).toBe(422)
+      expect(response.body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
+    }
+    const empty = await send(route, { body: '', headers: { 'content-type': 'application/json' } })
+    expect(empty.status).toBe(422)
+    expect(Object.keys(empty.body.errors).length).toBeGreaterThan(0)
+    const huge = await send(route, { json: { email: 'a@b.co', password: 'x'.repeat(1024 * 1024), token: 'x', refresh_token: 'x' } })
+    expect(huge.status).toBe(413)
+  })
+
+  it.each(routes)('%s: every field of the wrong type => 422 naming each', async (route) => {
+    const response = await send(route, {
+      json: { name: {}, email: 1, password: [], password_confirmation: false, token: 7, refresh_token: null },
+    })
+    expect(response.status).toBe(422)
+    for (const messages of Object.values(response.body.errors as Record<string, string[]>)) {
+      expect(messages[0]).toMatch(/must be a string|is required/)
+    }
+  })
+})
