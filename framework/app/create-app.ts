@@ -11,7 +11,7 @@ import { Context, type ExecutionContextLike } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
-import { errorResponse, TRACE_HEADER, withHeaders } from '../http/response.ts'
+import { errorResponse, hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
 import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices } from '../middleware/aliases.ts'
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
 import { cors, type CorsOptions } from '../middleware/cors/index.ts'
@@ -144,10 +144,8 @@ export function createApp(options: AppOptions = {}): App {
 
   async function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response> {
     const traceId = createTraceId(config.tracePrefix)
-    const url = new URL(request.url)
     const c = new Context({
       request,
-      url,
       traceId,
       ip: clientAddress(request, resolveAddress(request, env), config.trustedProxies),
       config,
@@ -160,7 +158,7 @@ export function createApp(options: AppOptions = {}): App {
 
     let response: Response
     try {
-      const match = request.method === 'OPTIONS' ? undefined : await table.find(request.method, request.url, url.pathname)
+      const match = request.method === 'OPTIONS' ? undefined : table.find(request.method, request.url, c.path)
       if (match === undefined) {
         response = await unmatched(c)
       } else {
@@ -174,7 +172,7 @@ export function createApp(options: AppOptions = {}): App {
       response = errorResponse(error, {}, config.debug)
     }
 
-    if (response.headers.get(TRACE_HEADER) !== traceId) response = withHeaders(response, { [TRACE_HEADER]: traceId })
+    if (!hasTraceId(response, traceId)) response = withHeaders(response, { [TRACE_HEADER]: traceId })
     if (request.method === 'HEAD' && response.body !== null) {
       response = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
     }

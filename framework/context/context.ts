@@ -31,7 +31,8 @@ export interface ExecutionContextLike {
 
 export interface ContextInit {
   request: Request
-  url: URL
+  /** The request's URL, parsed; by default parsed from `request.url` when first asked for. */
+  url?: URL
   traceId: string
   ip: string | undefined
   config: AppConfig
@@ -42,8 +43,9 @@ export interface ContextInit {
 
 export class Context {
   readonly request: Request
-  readonly url: URL
   readonly method: string
+  /** The request path as in the URL (percent-encoded), e.g. `/api/v1/posts/42`. */
+  readonly path: string
   readonly traceId: string
   /** The client address: the socket peer, or X-Forwarded-For when the peer is a trusted proxy. */
   readonly ip: string | undefined
@@ -55,8 +57,7 @@ export class Context {
   params: Record<string, string> = {}
   route: MatchedRoute | undefined
   user: AuthUser | undefined
-  /** A place for middleware to hand values to handlers. */
-  readonly state: Record<string, unknown> = {}
+
   /** The error a handler or middleware threw, once it has been turned into a response. */
   error: unknown
   /** Set when the request is traced: queries and middleware timings are reported to it. */
@@ -64,10 +65,13 @@ export class Context {
   private database: Database | undefined
   private observedDatabase: Database | undefined
   private parsedBody: Promise<unknown> | undefined
+  private parsedUrl: URL | undefined
+  private stateRecord: Record<string, unknown> | undefined
 
   constructor(init: ContextInit) {
     this.request = init.request
-    this.url = init.url
+    this.parsedUrl = init.url
+    this.path = init.url?.pathname ?? canonicalPath(init.request.url) ?? this.url.pathname
     this.method = init.request.method
     this.traceId = init.traceId
     this.ip = init.ip
@@ -77,8 +81,13 @@ export class Context {
     this.database = init.db
   }
 
-  get path(): string {
-    return this.url.pathname
+  /** A place for middleware to hand values to handlers. */
+  get state(): Record<string, unknown> {
+    return (this.stateRecord ??= {})
+  }
+
+  get url(): URL {
+    return (this.parsedUrl ??= new URL(this.request.url))
   }
 
   get headers(): Headers {
@@ -128,4 +137,36 @@ export class Context {
       [TRACE_HEADER]: this.traceId,
     })
   }
+}
+
+// Characters a URL path keeps as they are (RFC 3986 pchar and "/"), "%" included: new URL() leaves "%xx" alone.
+const PLAIN = new Uint8Array(128)
+for (const char of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/%") PLAIN[char.charCodeAt(0)] = 1
+
+/**
+ * The path of a request URL without parsing it (most requests need no URL
+ * object at all), when that path is already what `new URL()` would give:
+ * plain characters and no segment starting with "." or "%2e" (which could be
+ * a dot segment). Undefined otherwise, and the URL is parsed.
+ */
+function canonicalPath(url: string): string | undefined {
+  const authority = url.indexOf('://')
+  if (authority === -1) return undefined
+  let start = authority + 3
+  while (start < url.length && url.charCodeAt(start) !== 47 /* / */) {
+    const code = url.charCodeAt(start++)
+    if (code === 63 /* ? */ || code === 35 /* # */) return undefined
+  }
+  if (start === url.length) return undefined
+  let end = start
+  for (; end < url.length; end++) {
+    const code = url.charCodeAt(end)
+    if (code === 63 || code === 35) break
+    if (code > 127 || PLAIN[code] === 0) return undefined
+    if (code === 47 && end + 1 < url.length) {
+      const next = url.charCodeAt(end + 1)
+      if (next === 46 /* . */ || (next === 37 /* % */ && url.charCodeAt(end + 2) === 50 && (url.charCodeAt(end + 3) | 32) === 101)) return undefined
+    }
+  }
+  return url.slice(start, end)
 }

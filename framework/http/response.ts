@@ -23,22 +23,37 @@ export interface ErrorEnvelope {
   [detail: string]: unknown
 }
 
-// The text of each JSON response svc built, so the tracer records it without cloning the stream.
-const responseTexts = new WeakMap<Response, string>()
+// What svc knows of each JSON response it built, kept on the object itself (cheaper per request than a
+// WeakMap): its text, so the tracer records it without cloning the stream, and the trace id it carries.
+const JSON_TEXT = Symbol('svc.jsonText')
+const TRACE_ID = Symbol('svc.traceId')
+interface KnownResponse {
+  [JSON_TEXT]?: string
+  [TRACE_ID]?: string
+}
 
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
   const text = JSON.stringify(body)
-  const response = new Response(text, {
-    status,
-    headers: { 'content-type': JSON_TYPE, ...headers },
-  })
-  responseTexts.set(response, text)
+  const init: Record<string, string> = { 'content-type': JSON_TYPE }
+  for (const name in headers) init[name] = headers[name]!
+  const response = new Response(text, { status, headers: init }) as Response & KnownResponse
+  response[JSON_TEXT] = text
+  response[TRACE_ID] = headers[TRACE_HEADER]
   return response
 }
 
 /** The body text of a response built by `jsonResponse`, undefined for any other. */
 export function knownResponseText(response: Response): string | undefined {
-  return responseTexts.get(response)
+  return (response as Response & KnownResponse)[JSON_TEXT]
+}
+
+/**
+ * Whether the response carries this trace id. Reading `headers` of a response
+ * svc built itself is avoided: on Node that would materialise its Headers
+ * object, on every request, only to read back what svc wrote.
+ */
+export function hasTraceId(response: Response, traceId: string): boolean {
+  return (response as Response & KnownResponse)[TRACE_ID] === traceId || response.headers.get(TRACE_HEADER) === traceId
 }
 
 export function successEnvelope<T>(data: T, message?: string): SuccessEnvelope<T> {

@@ -4,7 +4,7 @@
  * in-flight requests finish, then `onClose` runs (close the database there).
  */
 import type { AddressInfo } from 'node:net'
-import type { Server, ServerResponse } from 'node:http'
+import type { Server } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import type { App } from '../app/create-app.ts'
 
@@ -25,8 +25,20 @@ export interface RunningServer {
 
 export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
+  let closing: Promise<void> | undefined
+  // Node keeps a connection alive after a response that finishes once close()
+  // was called, so the stop would wait for the client to hang up (about 4 s
+  // with fetch). Responses sent once the stop began therefore carry
+  // `Connection: close`; deciding it when the response is ready costs no
+  // per-request bookkeeping.
   const server = createAdaptorServer({
-    fetch: (request, env) => app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress }),
+    fetch: (request, env) => {
+      const response = app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress })
+      return response.then((value) => {
+        if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
+        return value
+      })
+    },
     hostname: host,
   }) as Server
 
@@ -38,16 +50,6 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
     })
   })
   const { port } = server.address() as AddressInfo
-  let closing: Promise<void> | undefined
-  // Node keeps a connection alive after a response that finishes once close()
-  // was called, so the stop would wait for the client to hang up (about 4 s
-  // with fetch). In-flight responses are therefore sent with `Connection: close`.
-  const inFlight = new Set<ServerResponse>()
-  server.on('request', (_request, response: ServerResponse) => {
-    if (closing !== undefined) response.setHeader('Connection', 'close')
-    inFlight.add(response)
-    response.once('close', () => inFlight.delete(response))
-  })
 
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -62,7 +64,6 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
           if (error) reject(error)
           else resolve()
         })
-        for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close')
         server.closeIdleConnections()
       }).then(() => options.onClose?.())
       return closing

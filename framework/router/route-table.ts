@@ -4,6 +4,9 @@
  * method and the first two static path segments, so a request is tested only
  * against routes that could match it (itty tests every route of a table in
  * turn; with 1,000 routes that would be 1,000 regexes a request).
+ * The table is walked with itty's dispatch loop run synchronously on the path
+ * (see `dispatch`): IttyRouter.fetch would parse the URL and query again and
+ * await each handler, the largest per-request cost left (docs/benchmarks.md).
  */
 import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
 import { HttpError } from '../http/http-error.ts'
@@ -55,13 +58,17 @@ export class RouteTable<T> {
     }
   }
 
-  /** The first route, in definition order, whose method, path and constraints match. */
-  async find(method: string, url: string, pathname: string): Promise<RouteMatch<T> | undefined> {
+  /**
+   * The first route, in definition order, whose method, path and constraints match.
+   * `pathname` is the URL's (percent-encoded); `url` is not read and stays for callers.
+   */
+  find(method: string, _url: string, pathname: string): RouteMatch<T> | undefined {
     const bucketMethod = method === 'HEAD' ? 'GET' : (ROUTE_METHODS as readonly string[]).includes(method) ? method : ANY_METHOD_BUCKET
     const segments = leadingSegments(pathname)
     for (let depth = Math.min(segments.length, BUCKET_DEPTH); depth >= 0; depth--) {
-      const router = this.buckets.get(`${bucketMethod} ${segments.slice(0, depth).join('/')}`)
-      if (router !== undefined) return router.fetch({ method: 'GET', url } as MatchRequest as never)
+      const prefix = depth === 0 ? '' : depth === 1 ? segments[0]! : segments.slice(0, depth).join('/')
+      const router = this.buckets.get(`${bucketMethod} ${prefix}`)
+      if (router !== undefined) return dispatch<T>(router, pathname)
     }
     return undefined
   }
@@ -79,9 +86,11 @@ export class RouteTable<T> {
   private bucket(members: TableEntry<T>[]): IttyRouterType {
     const router = IttyRouter()
     for (const entry of members) {
+      const constraints = [...entry.where]
       const matcher = (request: MatchRequest): RouteMatch<T> | undefined => {
         const params = decodeParams(request.params ?? {})
-        for (const [name, constraint] of entry.where) {
+        for (let i = 0; i < constraints.length; i++) {
+          const [name, constraint] = constraints[i]!
           const value = params[name]
           if (value !== undefined && !constraint.test(value)) return undefined
         }
@@ -93,6 +102,28 @@ export class RouteTable<T> {
     }
     return router
   }
+}
+
+/**
+ * IttyRouter's dispatch loop over one bucket's itty route table, run
+ * synchronously on the path: each route in turn, the first whose regex
+ * matches and whose handler answers wins, as in IttyRouter.fetch, minus what
+ * that costs per request besides the matching (parsing the URL and the query
+ * string again, and awaiting every handler).
+ */
+function dispatch<T>(router: IttyRouterType, pathname: string): RouteMatch<T> | undefined {
+  const request: MatchRequest = { method: 'GET', url: pathname }
+  for (const [method, regex, handlers] of router.routes) {
+    if (method !== 'GET') continue
+    const match = pathname.match(regex)
+    if (match === null) continue
+    request.params = match.groups ?? {}
+    for (const handler of handlers) {
+      const result = (handler as unknown as (request: MatchRequest) => RouteMatch<T> | undefined)(request)
+      if (result != null) return result
+    }
+  }
+  return undefined
 }
 
 function decodeParams(raw: Record<string, string | undefined>): Record<string, string> {

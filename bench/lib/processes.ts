@@ -1,0 +1,83 @@
+/** Starts bench servers in child processes, pinned to a CPU when taskset exists. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import type { ServerSpec } from '../scenarios.ts'
+import { READY } from '../servers/types.ts'
+
+const SERVER_SCRIPT = fileURLToPath(new URL('../server-process.ts', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+export interface RunningBenchServer {
+  spec: ServerSpec
+  port: number
+  url: string
+  headers: Record<string, string>
+  pid: number
+  /** The server process's CPU time so far (user + system), in microseconds. */
+  cpuTime(): Promise<number>
+  stop(): Promise<void>
+}
+
+export const hasTaskset = spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0
+
+/** Pins a running process (e.g. this one, the load generator) to one CPU. */
+export function pinProcess(pid: number, cpu: number): boolean {
+  return hasTaskset && spawnSync('taskset', ['-cp', String(cpu), String(pid)], { stdio: 'ignore' }).status === 0
+}
+
+export function serverKey(spec: ServerSpec): string {
+  return JSON.stringify([spec.factory, spec.options ?? {}])
+}
+
+export async function startServer(spec: ServerSpec, cpu: number | undefined): Promise<RunningBenchServer> {
+  const nodeArgs = ['--import', 'jiti/register', SERVER_SCRIPT, JSON.stringify(spec)]
+  const [command, args] =
+    cpu !== undefined && hasTaskset
+      ? ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]]
+      : [process.execPath, nodeArgs]
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout! })
+  const cpuWaiters: Array<(microseconds: number) => void> = []
+  lines.on('line', (line) => {
+    if (line.startsWith('CPU ')) cpuWaiters.shift()?.(Number(line.slice(4)))
+  })
+  const ready = await new Promise<{ port: number; headers: Record<string, string> }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench server ${serverKey(spec)} did not start within 30 s`)), 30_000)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`bench server ${serverKey(spec)} exited with code ${code} before listening`))
+    })
+    lines.on('line', (line) => {
+      if (!line.startsWith(READY)) return
+      clearTimeout(timer)
+      resolve(JSON.parse(line.slice(READY.length)))
+    })
+  })
+  child.removeAllListeners('exit')
+  return {
+    spec,
+    port: ready.port,
+    url: `http://127.0.0.1:${ready.port}`,
+    headers: ready.headers,
+    pid: child.pid!,
+    cpuTime: () =>
+      new Promise((resolve) => {
+        cpuWaiters.push(resolve)
+        child.stdin!.write('cpu\n')
+      }),
+    stop: () => stopChild(child),
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}

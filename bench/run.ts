@@ -1,0 +1,179 @@
+/**
+ * `npm run bench`: load-tests svc against raw node:http and Hono, with the
+ * scenarios of bench/scenarios.ts, and measures CLI start-up. Servers run in
+ * child processes pinned to CPU 1, autocannon runs here pinned to CPU 0;
+ * rounds are interleaved (A B C A B C ...) and medians are reported.
+ *
+ *   node --import jiti/register bench/run.ts [--duration 3] [--rounds 5]
+ *     [--connections 10] [--warmup 1] [--only json,param/svc,startup] [--no-write]
+ *
+ * A run of every scenario (no --only) rewrites the results section of
+ * docs/benchmarks.md; --write forces it, --no-write prevents it.
+ */
+import { availableParallelism, cpus, loadavg, release, type } from 'node:os'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { checkAnswer, send } from './lib/check.ts'
+import { runLoad, type Sample } from './lib/load.ts'
+import { hasTaskset, pinProcess, serverKey, startServer, type RunningBenchServer } from './lib/processes.ts'
+import { compare, renderMarkdown, summarise, writeResults, type ComparisonResult, type ScenarioResult } from './lib/report.ts'
+import { measureStartup } from './lib/startup.ts'
+import { comparisons, scenarios, startupCommands, type Scenario } from './scenarios.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '1' },
+    'startup-runs': { type: 'string', default: '20' },
+    only: { type: 'string', multiple: true },
+    write: { type: 'boolean' },
+    'no-write': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+})
+
+if (flags.help) {
+  console.log(`npm run bench -- [--duration s] [--rounds n] [--connections n] [--warmup s] [--startup-runs n]
+                   [--only <group|scenario|startup>[,...]] [--write | --no-write]
+Groups: ${[...new Set(scenarios.map((s) => s.name.split('/')[0]))].join(', ')}, startup`)
+  process.exit(0)
+}
+
+const positive = (name: string, raw: string | undefined): number => {
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) {
+    console.error(`--${name} must be a positive number, got "${raw}"`)
+    process.exit(2)
+  }
+  return value
+}
+const duration = positive('duration', flags.duration)
+const rounds = Math.round(positive('rounds', flags.rounds))
+const connections = Math.round(positive('connections', flags.connections))
+const warmup = Number(flags.warmup)
+const startupRuns = Math.round(positive('startup-runs', flags['startup-runs']))
+const only = (flags.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean)
+
+const selects = (name: string) => only.length === 0 || only.some((o) => o === name || name.startsWith(`${o}/`))
+const selected = scenarios.filter((s) => selects(s.name))
+const runStartup = only.length === 0 || only.includes('startup')
+const unknown = only.filter((o) => o !== 'startup' && !scenarios.some((s) => s.name === o || s.name.startsWith(`${o}/`)))
+if (unknown.length > 0) {
+  console.error(`Unknown scenario or group: ${unknown.join(', ')}. Known: ${scenarios.map((s) => s.name).join(', ')}, startup`)
+  process.exit(2)
+}
+
+const multiCore = availableParallelism() >= 2
+const loadCpu = 0
+const serverCpu = multiCore ? 1 : undefined
+const pinned = multiCore && pinProcess(process.pid, loadCpu)
+const loadBefore = loadavg()
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+const servers = new Map<string, RunningBenchServer>()
+const stopAll = () => Promise.all([...servers.values()].map((server) => server.stop()))
+process.on('SIGINT', () => void stopAll().then(() => process.exit(130)))
+
+async function main(): Promise<number> {
+  const results: ScenarioResult[] = []
+  if (selected.length > 0) {
+    log(`Starting ${new Set(selected.map((s) => serverKey(s.server))).size} servers${serverCpu !== undefined && hasTaskset ? ` on CPU ${serverCpu}` : ''}...`)
+    for (const scenario of selected) {
+      const key = serverKey(scenario.server)
+      if (!servers.has(key)) servers.set(key, await startServer(scenario.server, serverCpu))
+    }
+
+    // The wire and the answers first: a wrong or chunked answer is a failure, not a figure.
+    const failures: string[] = []
+    for (const scenario of selected) {
+      const server = servers.get(serverKey(scenario.server))!
+      const problems = checkAnswer(scenario, await send(server.url, scenario, server.headers))
+      for (const problem of problems) failures.push(`${scenario.name} (${scenario.method ?? 'GET'} ${scenario.path}): ${problem}`)
+    }
+    if (failures.length > 0) {
+      log('\nBENCHMARK ABORTED: a server answered wrongly\n')
+      for (const failure of failures) log(`  - ${failure}`)
+      return 1
+    }
+
+    const minutes = (selected.length * (rounds * duration + warmup)) / 60
+    log(`${selected.length} scenarios x ${rounds} rounds x ${duration} s, ${connections} connections (about ${minutes.toFixed(1)} min)`)
+    if (warmup > 0) {
+      for (const scenario of selected) await measure(scenario, warmup)
+    }
+    const samples = new Map<string, Sample[]>(selected.map((s) => [s.name, []]))
+    for (let round = 1; round <= rounds; round++) {
+      for (const scenario of selected) {
+        const sample = await measure(scenario, duration)
+        samples.get(scenario.name)!.push(sample)
+        log(`round ${round}/${rounds}  ${scenario.name.padEnd(22)} ${Math.round(sample.rps).toString().padStart(7)} req/s  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  cpu ${sample.cpuPerRequest!.toFixed(1)} us/req${sample.non2xx + sample.errors > 0 ? `  (${sample.non2xx} non-2xx, ${sample.errors} errors)` : ''}`)
+      }
+    }
+    for (const scenario of selected) results.push(summarise(scenario, samples.get(scenario.name)!))
+    await stopAll()
+  }
+
+  const compared: ComparisonResult[] = []
+  const byName = new Map(results.map((r) => [r.scenario.name, r]))
+  for (const comparison of comparisons) {
+    const result = compare(comparison, byName)
+    if (result !== undefined) compared.push(result)
+  }
+
+  let startup: ReturnType<typeof measureStartup> | undefined
+  if (runStartup) {
+    if (!existsSync(`${ROOT}/dist/cli/bin.js`)) {
+      log('dist/cli/bin.js is missing: run `npm run build` first (npm run bench does).')
+      return 1
+    }
+    log(`CLI start-up: ${startupCommands.map((c) => c.name).join(', ')} (${startupRuns} runs each)...`)
+    startup = measureStartup(startupCommands, startupRuns, ROOT)
+  }
+
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU'
+  const markdown = renderMarkdown(
+    {
+      date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+      machine: `${availableParallelism()} CPUs (${cpu}), ${type()} ${release()}, Node ${process.version}`,
+      settings: `${rounds} rounds x ${duration} s per scenario after ${warmup} s of warm-up, ${connections} connections, pipelining 1; ` +
+        (pinned && serverCpu !== undefined ? `servers on CPU ${serverCpu}, load generator on CPU ${loadCpu} (taskset)` : 'no CPU pinning'),
+      loadBefore,
+      loadAfter: loadavg(),
+    },
+    results,
+    compared,
+    startup,
+  )
+  process.stdout.write(`\n${markdown}\n`)
+
+  const write = flags['no-write'] ? false : (flags.write ?? only.length === 0)
+  if (write) {
+    writeResults(DOC, markdown)
+    log(`Results written to docs/benchmarks.md`)
+  }
+  return 0
+}
+
+async function measure(scenario: Scenario, seconds: number): Promise<Sample> {
+  const server = servers.get(serverKey(scenario.server))!
+  const cpuBefore = await server.cpuTime()
+  const sample = await runLoad(server.url, scenario, server.headers, { connections, duration: seconds })
+  // The requests still in flight when autocannon stops are few beside the thousands counted.
+  sample.cpuPerRequest = ((await server.cpuTime()) - cpuBefore) / Math.max(1, sample.requests)
+  return sample
+}
+
+main().then(
+  (code) => stopAll().then(() => process.exit(code)),
+  (error: unknown) => {
+    console.error(error)
+    void stopAll().then(() => process.exit(1))
+  },
+)

@@ -1,0 +1,107 @@
+/**
+ * What `npm run bench` measures, as data. A scenario is one request sent in a
+ * loop to one server; scenarios of a group run interleaved round after round
+ * (A B C A B C ...). A comparison is a ratio between two scenarios of the
+ * same run, with the target it must meet.
+ *
+ * Adding a benchmark takes a server (bench/servers/index.ts) if none fits,
+ * then a few lines here: see docs/benchmarks.md, "Adding a scenario".
+ */
+import { SCALING_PATH } from './servers/svc.ts'
+import { HELLO_BODY, userBody } from './servers/types.ts'
+
+export interface ServerSpec {
+  /** A name in bench/servers/index.ts. */
+  factory: string
+  /** Given to the factory; plain JSON (it crosses the process boundary). */
+  options?: Record<string, unknown>
+}
+
+export interface Scenario {
+  /** Unique, `<group>/<name>`; `--only` takes a group or a full name. */
+  name: string
+  server: ServerSpec
+  method?: string
+  path: string
+  /** Sent with every request, beside the headers the server itself asks for. */
+  headers?: Record<string, string>
+  body?: string
+  /** Checked once before measuring: the server must answer this. */
+  expect: { status: number; json?: unknown }
+  /** Asserts Content-Length is set and the body is not chunked (svc's servers). */
+  checkWire?: boolean
+}
+
+export interface Comparison {
+  label: string
+  /** The scenario being judged... */
+  subject: string
+  /** ...against this one, measured in the same run. */
+  peer: string
+  /** Target: subject req/s >= minRatio x peer req/s. */
+  minRatio?: number
+  /** Target: subject p99 <= peer p99 (rounded to 0.01 ms). */
+  p99NoWorse?: boolean
+}
+
+const svc = (options: Record<string, unknown> = {}): ServerSpec => ({ factory: 'svc', options })
+
+export const scenarios: Scenario[] = [
+  // A JSON route, the same body from every server.
+  { name: 'json/node-http', server: { factory: 'raw' }, path: '/hello', expect: { status: 200, json: HELLO_BODY } },
+  { name: 'json/hono', server: { factory: 'hono' }, path: '/hello', expect: { status: 200, json: HELLO_BODY } },
+  { name: 'json/svc', server: svc(), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  // The adapters svc could run on (the choice of `serve` in svc/node is made here).
+  { name: 'json/svc@srvx', server: svc({ adapter: 'srvx' }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  { name: 'json/svc@node-http', server: svc({ adapter: 'node-http' }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+
+  // A route with a constrained parameter: /users/{id} where id is \d+.
+  { name: 'param/node-http', server: { factory: 'raw' }, path: '/users/42', expect: { status: 200, json: userBody('42') } },
+  { name: 'param/hono', server: { factory: 'hono' }, path: '/users/42', expect: { status: 200, json: userBody('42') } },
+  { name: 'param/svc', server: svc(), path: '/users/42', expect: { status: 200, json: userBody('42') }, checkWire: true },
+
+  // The same request with 10, 100 and 1,000 routes registered (distinct prefixes, the matching one last).
+  ...[10, 100, 1000].map((routes) => ({
+    name: `routes/svc-${routes}`,
+    server: svc({ routes }),
+    path: SCALING_PATH,
+    expect: { status: 200, json: userBody('42') },
+    checkWire: true,
+  })),
+
+  // A bearer-protected route: svc's `auth` (JWT verify + the token_version/status read) against Hono's
+  // `jwt` middleware on the same HS256 secret, and the same svc route without `auth` on the same server.
+  { name: 'auth/svc', server: { factory: 'svc-auth' }, path: '/protected', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  { name: 'auth/hono-jwt', server: { factory: 'hono-jwt' }, path: '/protected', expect: { status: 200, json: HELLO_BODY } },
+  { name: 'auth/svc-open', server: { factory: 'svc-auth' }, path: '/open', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+]
+
+
+export const comparisons: Comparison[] = [
+  { label: 'JSON route: svc vs Hono', subject: 'json/svc', peer: 'json/hono', minRatio: 1.0, p99NoWorse: true },
+  { label: 'JSON route: svc vs node:http', subject: 'json/svc', peer: 'json/node-http' },
+  { label: 'JSON route: Hono vs node:http', subject: 'json/hono', peer: 'json/node-http' },
+  { label: 'Adapter: srvx vs @hono/node-server', subject: 'json/svc@srvx', peer: 'json/svc' },
+  { label: 'Adapter: own node:http vs @hono/node-server', subject: 'json/svc@node-http', peer: 'json/svc' },
+  { label: 'Param route: svc vs Hono', subject: 'param/svc', peer: 'param/hono', minRatio: 1.0, p99NoWorse: true },
+  { label: 'Param route: svc vs node:http', subject: 'param/svc', peer: 'param/node-http' },
+  { label: 'Routes: 100 vs 10', subject: 'routes/svc-100', peer: 'routes/svc-10' },
+  { label: 'Routes: 1,000 vs 10', subject: 'routes/svc-1000', peer: 'routes/svc-10', minRatio: 0.9 },
+  { label: 'Bearer route: svc auth (JWT + user read) vs Hono jwt', subject: 'auth/svc', peer: 'auth/hono-jwt', minRatio: 1.0 },
+  { label: 'Bearer route vs unprotected route: svc', subject: 'auth/svc', peer: 'auth/svc-open' },
+]
+
+export interface StartupCommand {
+  name: string
+  /** Arguments after `node`. */
+  args: string[]
+  /** Target median in ms. */
+  targetMs?: number
+}
+
+/** CLI start-up, measured by repeated spawns from the repository root (the example app). */
+export const startupCommands: StartupCommand[] = [
+  { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'svc --version', args: ['dist/cli/bin.js', '--version'], targetMs: 100 },
+  { name: 'svc route:list --json', args: ['dist/cli/bin.js', 'route:list', '--json'], targetMs: 300 },
+]

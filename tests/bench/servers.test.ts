@@ -1,0 +1,82 @@
+/**
+ * The benchmark's servers answer what its scenarios expect (status and
+ * body), each in its own process as `npm run bench` starts them, and the
+ * wire check it relies on does fail on a chunked or unsized answer.
+ * Nothing here is timed. The svc servers import the built `svc` (dist/).
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { checkAnswer, send } from '../../bench/lib/check.ts'
+import { serverKey, startServer, type RunningBenchServer } from '../../bench/lib/processes.ts'
+import { scenarios, type Scenario } from '../../bench/scenarios.ts'
+
+describe('bench scenarios', () => {
+  const servers = new Map<string, RunningBenchServer>()
+
+  beforeAll(async () => {
+    const specs = new Map(scenarios.map((s) => [serverKey(s.server), s.server]))
+    for (const [key, spec] of specs) servers.set(key, await startServer(spec, undefined))
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all([...servers.values()].map((server) => server.stop()))
+  })
+
+  it.each(scenarios.map((s) => [s.name, s] as const))('%s answers as expected', async (_name, scenario) => {
+    const server = servers.get(serverKey(scenario.server))!
+    const answer = await send(server.url, scenario, server.headers)
+    expect(checkAnswer(scenario, answer)).toEqual([])
+    expect(answer.status).toBe(scenario.expect.status)
+    if (scenario.expect.json !== undefined) expect(JSON.parse(answer.text)).toEqual(scenario.expect.json)
+  })
+
+  it('reports the server process CPU time, growing with requests', async () => {
+    const server = servers.get(serverKey(scenarios[0]!.server))!
+    const before = await server.cpuTime()
+    for (let i = 0; i < 20; i++) await send(server.url, scenarios[0]!)
+    expect(await server.cpuTime()).toBeGreaterThan(before)
+  })
+})
+
+describe('bench wire check', () => {
+  let server: Server
+  let url: string
+  const scenario: Scenario = { name: 'wire/test', server: { factory: 'raw' }, path: '/', expect: { status: 200, json: { ok: true } }, checkWire: true }
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/chunked') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.write('{"ok"')
+        res.end(':true}')
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '11' })
+        res.end('{"ok":true}')
+      }
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('accepts a sized, unchunked answer', async () => {
+    expect(checkAnswer(scenario, await send(url, scenario))).toEqual([])
+  })
+
+  it('fails a chunked answer with no Content-Length', async () => {
+    const chunked = { ...scenario, path: '/chunked' }
+    const problems = checkAnswer(chunked, await send(url, chunked))
+    expect(problems).toContain('no Content-Length header')
+    expect(problems).toContain('Transfer-Encoding: chunked')
+  })
+
+  it('fails a wrong status or body', () => {
+    const answer = { status: 404, headers: { 'content-length': '2' }, text: '{}' }
+    expect(checkAnswer(scenario, answer)).toEqual(['status 404, expected 200', 'body {}, expected {"ok":true}'])
+  })
+})
