@@ -1,5 +1,6 @@
 /** What every part of auth shares within one app: settings, keys, clock, hasher, mailer, throttle store. */
 import type { AppConfig } from '../config/config.ts'
+import type { Database } from '../database/database.ts'
 import type { Mailer } from '../mail/index.ts'
 import type { ThrottleStore } from '../middleware/throttle/store.ts'
 import type { Clock } from './clock.ts'
@@ -10,6 +11,8 @@ import type { TokenService } from './tokens.ts'
 
 export interface AuthCore {
   config: AppConfig
+  /** The app's database (untraced); requests use `c.db`. */
+  database: Database | undefined
   settings: AuthSettings
   clock: Clock
   keys: () => Promise<SigningKeys>

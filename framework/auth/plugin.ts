@@ -64,6 +64,7 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
       (settings.throttleStore === 'database' && database !== undefined ? databaseThrottleStore(database) : memoryThrottleStore())
     const core: AuthCore = {
       config,
+      database,
       settings,
       clock,
       keys,

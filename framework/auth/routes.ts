@@ -62,9 +62,14 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     })
   }
 
-  /** Runs mail work after the answer (Workers: `waitUntil`), so timing does not reveal whether an account exists. */
-  function inBackground(c: Context, work: () => Promise<void>): void {
-    const task = work().catch((error: unknown) => console.error(`[svc auth] sending mail failed: ${(error as Error).message}`))
+  /**
+   * Runs mail work after the answer (Workers: `waitUntil`), so timing does not
+   * reveal whether an account exists. It uses the app's database handle, not
+   * the request's: the request's trace is finished by then.
+   */
+  function inBackground(c: Context, work: (db: Database) => Promise<void>): void {
+    const db = core.database ?? c.db
+    const task = work(db).catch((error: unknown) => console.error(`[svc auth] sending mail failed: ${(error as Error).message}`))
     c.executionCtx?.waitUntil(task)
   }
 
@@ -102,7 +107,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
       if (user === undefined) throw emailTaken()
       return { user, tokenPair: await issuePair(tx, user) }
     })
-    inBackground(c, () => sendVerification(db, user))
+    inBackground(c, (db) => sendVerification(db, user))
     return c.json(
       { ...tokenPair, user: { id: user.id, name: user.name, email: user.email } },
       { status: 201, message: 'User registered successfully' },
@@ -225,7 +230,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const db = c.db
     const user = await findUserByEmail(db, email)
     if (user !== undefined && user.status === 1) {
-      inBackground(c, async () => {
+      inBackground(c, async (db) => {
         const now = clock.now()
         const token = await createOneTimeToken(db, {
           userId: user.id,
