@@ -86,8 +86,9 @@ describe('svc route:list (table)', () => {
     expect(lines[0]).toMatch(/^METHOD +PATH +MIDDLEWARE +HANDLER +SOURCE$/)
     const line = lineOf('routes/api.ts', "'/posts/{id}', posts.showPost")
     expect(stdout).toMatch(new RegExp(`^GET +/api/v1/posts/\\{id\\} +- +showPost +routes/api\\.ts:${line}$`, 'm'))
-    const count = (await routes()).length
-    expect(lines.at(-1)).toBe(`${count} routes`)
+    const rows = lines.slice(1).filter((row) => /^[A-Z]+ +\//.test(row))
+    expect(lines.at(-1)).toBe(`${rows.length} routes`)
+    expect(rows.length).toBeGreaterThan(10)
   })
 
   it('says so when the filters match nothing', async () => {
