@@ -99,7 +99,10 @@ const ROUTE_METHODS = new Map([
 
 interface Scope {
   registrar: string
+  /** The full prefix (with the file's `/api`). */
   prefix: string
+  /** The prefix inside the definition, as the framework names groups (`/v1`, `/admin`). */
+  localPrefix: string
   middleware: StaticMiddleware[]
   group: string | null
   version: number | null
@@ -140,7 +143,7 @@ export function parseRouteFile(text: string, prefix: string): RouteFileModel {
       const define = (node.arguments as Node[])[0]
       const registrar = define && firstParamName(define)
       if (define && registrar) {
-        visitBody(define, { registrar, prefix, middleware: [], group: null, version: null }, model)
+        visitBody(define, { registrar, prefix, localPrefix: '/', middleware: [], group: null, version: null }, model)
       }
       return false
     }
@@ -275,6 +278,7 @@ function visitChain(expression: Node, scope: Scope, model: RouteFileModel): void
 
 function visitScope(kind: 'group' | 'version', args: Node[], scope: Scope, model: RouteFileModel): void {
   let prefix = scope.prefix
+  let localPrefix = scope.localPrefix
   let middleware = scope.middleware
   let group = scope.group
   let version = scope.version
@@ -289,22 +293,26 @@ function visitScope(kind: 'group' | 'version', args: Node[], scope: Scope, model
     const [options, callback] = args
     define = callback
     const written = options ? (stringValue(options) ?? stringValue(objectProperty(options, 'prefix'))) : null
-    if (written !== null) prefix = joinPaths(prefix, written)
+    if (written !== null) {
+      prefix = joinPaths(prefix, written)
+      localPrefix = joinPaths(localPrefix, written)
+    }
     if (options && options.type === 'ObjectExpression') addMiddleware(options)
-    group = prefix === '/' ? group : prefix
+    group = localPrefix === '/' ? group : localPrefix
   } else {
     const [versionNode, callback, options] = args
     define = callback
     const number = versionNode && versionNode.type === 'NumericLiteral' ? (versionNode.value as number) : null
     if (number !== null) {
       prefix = joinPaths(prefix, `v${number}`)
+      localPrefix = joinPaths(localPrefix, `v${number}`)
       version = number
-      group = prefix
+      group = localPrefix
     }
     addMiddleware(options)
   }
   const registrar = define && firstParamName(define)
-  if (define && registrar) visitBody(define, { registrar, prefix, middleware, group, version }, model)
+  if (define && registrar) visitBody(define, { registrar, prefix, localPrefix, middleware, group, version }, model)
 }
 
 function constraintOf(param: string, node: Node): StaticConstraint {

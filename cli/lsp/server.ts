@@ -105,7 +105,7 @@ export function replayArgs(params: ReplayParams): string[] {
 
 function requireId(params: { id?: unknown } | undefined): string {
   const id = params?.id
-  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]+$/.test(id)) {
+  if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(id)) {
     throw new ResponseError<SvcErrorData>(-32602, 'A trace id is required', { code: 'E_BAD_ARGUMENTS', message: 'A trace id is required', hint: null })
   }
   return id
@@ -150,8 +150,7 @@ class Workspace {
 
   async start(): Promise<void> {
     this.findProject()
-    await this.refreshRoutes()
-    await this.refreshTraces()
+    await Promise.all([this.refreshRoutes(), this.refreshTraces()])
     this.watch()
   }
 
