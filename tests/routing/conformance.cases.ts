@@ -321,6 +321,7 @@ export const cases: ConformanceCase[] = [
   { rule: 'trailing slash', name: 'static route', fixture: blog, request: get('/api/posts/'), expect: { status: 200, handler: 'posts.index' }, core: true },
   { rule: 'trailing slash', name: 'constrained param', fixture: blog, request: get('/api/posts/7/'), expect: { status: 200, handler: 'posts.show', params: { id: '7' } } },
   { rule: 'trailing slash', name: 'root', fixture: blog, request: get('/'), expect: { status: 200, handler: 'home' } },
+  { rule: 'trailing slash', name: 'a query string plays no part in matching', fixture: blog, request: get('/api/archive/2024/?page=2&sort=desc'), expect: { status: 200, handler: 'archive', params: { year: '2024' } }, core: true },
 
   // Rule 5 and 6: groups, middleware order.
   {
