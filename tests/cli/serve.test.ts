@@ -37,9 +37,9 @@ function exitOf(child: ReturnType<typeof startSvc>): Promise<number | null> {
 }
 
 describe('svc serve', () => {
-  it('first run creates .env, serves on the printed URL, and stops gracefully on SIGTERM', async () => {
+  it('first run creates .env, migrates (--migrate), serves on the printed URL, and stops gracefully on SIGTERM', async () => {
     rmSync(app.path('.env'), { force: true })
-    const child = startSvc(['serve', '--port', '0'], { cwd: app.dir })
+    const child = startSvc(['serve', '--port', '0', '--migrate'], { cwd: app.dir })
     const exited = exitOf(child)
     let stderr = ''
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
@@ -53,6 +53,13 @@ describe('svc serve', () => {
       expect(live.status).toBe(200)
       expect(await live.json()).toEqual({ success: true, data: { status: 'ok' } })
       expect(live.headers.get('x-service-trace-id')).toMatch(/^svc_[0-9a-f]{32}$/)
+
+      expect(stderr).toMatch(/Migrated: \d+_create_posts_table/)
+      const ready = await fetch(`${url}/health/ready`)
+      expect(ready.status).toBe(200)
+      expect((await ready.json()).data.checks.database.status).toBe('ok')
+      const posts = await fetch(`${url}/api/v1/posts`)
+      expect(await posts.json()).toEqual({ success: true, data: [] })
 
       const slow = fetch(`${url}/slow`)
       await waitForLine(child.stderr, /^slow: started$/)
