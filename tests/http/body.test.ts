@@ -129,6 +129,26 @@ describe('body limit', () => {
     expect((await response.json()).code).toBe(413)
   })
 
+  it('a big Content-Length through the real server: 413 without waiting for the body', async () => {
+    const { app } = bodyApp()
+    await withServer(app, async (server) => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          `${server.url}/api/echo`,
+          { method: 'POST', headers: { ...json, 'content-length': String(50 * 1024 * 1024) } },
+          (response) => {
+            response.resume()
+            resolve(response.statusCode!)
+            request.destroy() // the other 50 MiB are never sent
+          },
+        )
+        request.on('error', (error) => (request.destroyed ? undefined : reject(error)))
+        request.write('{"a":') // headers and the first bytes only
+      })
+      expect(status).toBe(413)
+    })
+  })
+
   it('a chunked body over the limit through the real server: 413', async () => {
     const { app } = bodyApp()
     await withServer(app, async (server) => {
