@@ -69,7 +69,9 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 
-const multiCore = availableParallelism() >= 2
+// Read before this process pins itself to one CPU (which the count would then reflect).
+const cpuCount = availableParallelism()
+const multiCore = cpuCount >= 2
 const loadCpu = 0
 const serverCpu = multiCore ? 1 : undefined
 const pinned = multiCore && pinProcess(process.pid, loadCpu)
@@ -132,6 +134,8 @@ async function main(): Promise<number> {
       log('dist/cli/bin.js is missing: run `npm run build` first (npm run bench does).')
       return 1
     }
+    // The commands run on every CPU, as a developer's would: not pinned like the load generator.
+    if (pinned) pinProcess(process.pid, `0-${cpuCount - 1}`)
     log(`CLI start-up: ${startupCommands.map((c) => c.name).join(', ')} (${startupRuns} runs each)...`)
     startup = measureStartup(startupCommands, startupRuns, ROOT)
   }
@@ -141,7 +145,7 @@ async function main(): Promise<number> {
     {
       date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-      machine: `${availableParallelism()} CPUs (${cpu}), ${type()} ${release()}, Node ${process.version}`,
+      machine: `${cpuCount} CPUs (${cpu}), ${type()} ${release()}, Node ${process.version}`,
       settings: `${rounds} rounds x ${duration} s per scenario after ${warmup} s of warm-up, ${connections} connections, pipelining 1; ` +
         (pinned && serverCpu !== undefined ? `servers on CPU ${serverCpu}, load generator on CPU ${loadCpu} (taskset)` : 'no CPU pinning'),
       loadBefore,

@@ -21,9 +21,9 @@ export interface RunningBenchServer {
 
 export const hasTaskset = spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0
 
-/** Pins a running process (e.g. this one, the load generator) to one CPU. */
-export function pinProcess(pid: number, cpu: number): boolean {
-  return hasTaskset && spawnSync('taskset', ['-cp', String(cpu), String(pid)], { stdio: 'ignore' }).status === 0
+/** Pins a running process (e.g. this one, the load generator) to CPUs: `0`, or a list such as `0-1`. */
+export function pinProcess(pid: number, cpus: number | string): boolean {
+  return hasTaskset && spawnSync('taskset', ['-cp', String(cpus), String(pid)], { stdio: 'ignore' }).status === 0
 }
 
 export function serverKey(spec: ServerSpec): string {
