@@ -34,14 +34,14 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   const lockoutMs = settings.lockoutMinutes * 60_000
   const { maxAttempts, decayMinutes } = settings.loginThrottle
 
-  /** Signs a pair and stores the refresh token (in `familyId`, or a new family). */
-  async function issuePair(db: Database, user: UserAccess, familyId?: string): Promise<TokenPair> {
+  /** Signs a pair and stores the refresh token as the first of a new family (a login). */
+  async function issuePair(db: Database, user: UserAccess): Promise<TokenPair> {
     const access = await tokens.sign(user.id, user.token_version, 'access')
     const refresh = await tokens.sign(user.id, user.token_version, 'refresh')
     await insertRefreshToken(db, {
       id: refresh.jti,
       userId: user.id,
-      familyId: familyId ?? crypto.randomUUID(),
+      familyId: crypto.randomUUID(),
       tokenHash: await sha256Hex(refresh.token),
       expiresAt: isoAt(refresh.expiresAt),
       now: isoAt(clock.now()),
