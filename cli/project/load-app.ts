@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
@@ -70,7 +70,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    const plugins = [...withAuth(project, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
     const close = async () => {
       try {
@@ -99,12 +99,12 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
  * storage/logs/mail.log, RS256 keys from storage/keys/) comes first, unless
  * the kernel lists its own `authPlugin({...})`.
  */
-function withAuth(project: Project, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+  const keys = readJwtKeyFiles(project.storageDir)
+  // An RS256 pair that cannot be used stops start-up here, not at the first login.
+  if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({
-    mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')),
-    keys: readJwtKeyFiles(project.storageDir),
-  })
+  const auth = authPlugin({ mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')), keys })
   return [auth, ...plugins]
 }
 

@@ -7,4 +7,4 @@ export { openDatabase, databaseUrl, DEFAULT_BUSY_TIMEOUT_MS, type OpenDatabaseOp
 export { ensureEnvFile, generateSecret, loadEnv, readEnvFile, setEnvValue } from './env-file.ts'
 export { openTraceStore, traceDatabaseUrl, TRACE_DATABASE_FILE, type OpenTraceStoreOptions } from './traces.ts'
 export { logMailer } from './mail-log.ts'
-export { readJwtKeyFiles, writeJwtKeyFiles, jwtKeysDir } from './jwt-keys.ts'
+export { readJwtKeyFiles, writeJwtKeyFiles, jwtKeysDir, checkJwtKeyPair } from './jwt-keys.ts'

@@ -123,6 +123,25 @@ describe('loadApp and auth configuration', () => {
     }
   })
 
+  it('refuses to start with an RS256 pair that does not match, or a key that cannot be read (E_CONFIG)', async () => {
+    const one = await generateRsaKeyPair()
+    const two = await generateRsaKeyPair()
+    const rs256 = { importFile: importNatively, overrides: { JWT_ALGORITHM: 'RS256' } }
+    writeJwtKeyFiles(project.storageDir, { privateKey: one.privateKey, publicKey: two.publicKey })
+    await expect(loadApp(project, rs256)).rejects.toMatchObject({
+      code: 'E_CONFIG',
+      message: 'Invalid configuration: JWT_PUBLIC_KEY: does not match JWT_PRIVATE_KEY (they are not one key pair)',
+    })
+    writeJwtKeyFiles(project.storageDir, { privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', publicKey: one.publicKey })
+    await expect(loadApp(project, rs256)).rejects.toMatchObject({ code: 'E_CONFIG', message: expect.stringContaining('cannot read the RS256 private key') })
+    // Describing the app (route:list) does not need usable keys.
+    const described = await loadApp(project, { ...rs256, withDatabase: false })
+    await described.close()
+    writeJwtKeyFiles(project.storageDir, one)
+    const fine = await loadApp(project, rs256)
+    await fine.close()
+  })
+
   it('keeps a kernel’s own authPlugin instead of adding a second', async () => {
     copy.write('app/kernel.ts', `import { authPlugin, defineKernel } from 'svc'\nexport default defineKernel({ plugins: [authPlugin()] })\n`)
     try {
