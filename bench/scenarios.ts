@@ -7,7 +7,7 @@
  * Adding a benchmark takes a server (bench/servers/index.ts) if none fits,
  * then a few lines here: see docs/benchmarks.md, "Adding a scenario".
  */
-import { SCALING_PATH } from './servers/svc.ts'
+import { SCALING_PATH, VERSIONED_SCALING_PATH } from './servers/svc.ts'
 import { HELLO_BODY, userBody } from './servers/types.ts'
 
 export interface ServerSpec {
@@ -68,6 +68,14 @@ export const scenarios: Scenario[] = [
     expect: { status: 200, json: userBody('42') },
     checkWire: true,
   })),
+  // The same under a version group (/api/v1/...), where routes share their first two segments.
+  {
+    name: 'routes/svc-1000-v1',
+    server: svc({ routes: 1000, versioned: true }),
+    path: VERSIONED_SCALING_PATH,
+    expect: { status: 200, json: userBody('42') },
+    checkWire: true,
+  },
 
   // A bearer-protected route: svc's `auth` (JWT verify + the token_version/status read) against Hono's
   // `jwt` middleware on the same HS256 secret, and the same svc route without `auth` on the same server.
@@ -87,6 +95,7 @@ export const comparisons: Comparison[] = [
   { label: 'Param route: svc vs node:http', subject: 'param/svc', peer: 'param/node-http' },
   { label: 'Routes: 100 vs 10', subject: 'routes/svc-100', peer: 'routes/svc-10' },
   { label: 'Routes: 1,000 vs 10', subject: 'routes/svc-1000', peer: 'routes/svc-10', minRatio: 0.9 },
+  { label: 'Routes: 1,000 under /api/v1 vs 10', subject: 'routes/svc-1000-v1', peer: 'routes/svc-10' },
   { label: 'Bearer route: svc auth (JWT + user read) vs Hono jwt', subject: 'auth/svc', peer: 'auth/hono-jwt', minRatio: 1.0 },
   { label: 'Bearer route vs unprotected route: svc', subject: 'auth/svc', peer: 'auth/svc-open' },
 ]

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { createApp, defineRoutes, resolveConfig, type App } from 'svc'
+import { createApp, defineRoutes, resolveConfig, type App, type RouteRegistrar } from 'svc'
 import { serve } from 'svc/node'
 import { BENCH_HOST, listen, type BenchServer, type ServerOptions } from './types.ts'
 
@@ -17,10 +17,13 @@ export interface SvcServerOptions {
   adapter?: SvcAdapter
   /** Registers this many `/api/...` routes, the one the benchmark requests last. */
   routes?: number
+  /** Puts those routes in a version group: `/api/v1/...`. */
+  versioned?: boolean
 }
 
 /** The routes of the scaling benchmark: distinct prefixes, the requested one last. */
 export const SCALING_PATH = '/api/target/items/42'
+export const VERSIONED_SCALING_PATH = '/api/v1/target/items/42'
 
 export function svcBenchApp(options: SvcServerOptions = {}): App {
   const web = defineRoutes((r) => {
@@ -37,8 +40,12 @@ export function svcBenchApp(options: SvcServerOptions = {}): App {
       ? undefined
       : defineRoutes((r) => {
           const showItem = (c: { params: Record<string, string> }) => ({ id: Number(c.params.id) })
-          for (let i = 0; i < count - 1; i++) r.get(`/r${i}/items/{id}`, showItem).where('id', /\d+/)
-          r.get('/target/items/{id}', showItem).where('id', /\d+/)
+          const register = (r: RouteRegistrar) => {
+            for (let i = 0; i < count - 1; i++) r.get(`/r${i}/items/{id}`, showItem).where('id', /\d+/)
+            r.get('/target/items/{id}', showItem).where('id', /\d+/)
+          }
+          if (options.versioned) r.version(1, register)
+          else register(r)
         })
   return createApp({ config: resolveConfig({ APP_ENV: 'production' }), web, api })
 }

@@ -8,7 +8,7 @@ import type { RouteParam } from './types.ts'
 export interface PathPattern {
   regex: RegExp
   params: Array<Omit<RouteParam, 'pattern'>>
-  /** Leading static segments (at most two): the key of the route's table bucket. */
+  /** Leading static segments (at most BUCKET_DEPTH): the key of the route's table bucket. */
   staticPrefix: string[]
 }
 
@@ -20,7 +20,8 @@ export class RouteDefinitionError extends Error {
 }
 
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)(\?)?\}$/
-export const BUCKET_DEPTH = 2
+// Four, not two: with version groups every route starts /api/v<n>, and two segments would put them all in one bucket.
+export const BUCKET_DEPTH = 4
 
 export function joinPaths(...parts: string[]): string {
   const segments = parts.flatMap((part) => part.split('/')).filter((segment) => segment !== '')

@@ -1,7 +1,7 @@
 /**
  * The compiled route table. Matching is itty-router's: each bucket is an
  * IttyRouter whose table holds our compiled regexes. Buckets are keyed by
- * method and the first two static path segments, so a request is tested only
+ * method and the leading static path segments (up to BUCKET_DEPTH), so a request is tested only
  * against routes that could match it (itty tests every route of a table in
  * turn; with 1,000 routes that would be 1,000 regexes a request).
  * The table is walked with itty's dispatch loop run synchronously on the path
@@ -10,7 +10,7 @@
  */
 import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
 import { HttpError } from '../http/http-error.ts'
-import { BUCKET_DEPTH, leadingSegments, type PathPattern } from './path-pattern.ts'
+import { leadingSegments, type PathPattern } from './path-pattern.ts'
 import { ROUTE_METHODS, type RouteMethod } from './types.ts'
 
 export interface TableEntry<T> {
@@ -64,10 +64,12 @@ export class RouteTable<T> {
    */
   find(method: string, _url: string, pathname: string): RouteMatch<T> | undefined {
     const bucketMethod = method === 'HEAD' ? 'GET' : (ROUTE_METHODS as readonly string[]).includes(method) ? method : ANY_METHOD_BUCKET
+    // Keys from the shortest ('GET ') to the longest ('GET api/v1/posts'); the deepest existing bucket wins.
     const segments = leadingSegments(pathname)
-    for (let depth = Math.min(segments.length, BUCKET_DEPTH); depth >= 0; depth--) {
-      const prefix = depth === 0 ? '' : depth === 1 ? segments[0]! : segments.slice(0, depth).join('/')
-      const router = this.buckets.get(`${bucketMethod} ${prefix}`)
+    const keys = [`${bucketMethod} `]
+    for (let depth = 0; depth < segments.length; depth++) keys.push(`${keys[depth]}${depth === 0 ? '' : '/'}${segments[depth]}`)
+    for (let depth = keys.length - 1; depth >= 0; depth--) {
+      const router = this.buckets.get(keys[depth]!)
       if (router !== undefined) return dispatch<T>(router, pathname)
     }
     return undefined
