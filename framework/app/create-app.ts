@@ -11,7 +11,7 @@ import { Context, type ExecutionContextLike } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
-import { errorResponse, hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
+import { hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
 import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices } from '../middleware/aliases.ts'
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
 import { cors, type CorsOptions } from '../middleware/cors/index.ts'
@@ -168,8 +168,10 @@ export function createApp(options: AppOptions = {}): App {
       }
     } catch (error) {
       // Only matching itself throws here (a malformed path parameter): the pipelines catch their own.
-      c.error = error
-      response = errorResponse(error, {}, config.debug)
+      // The answer still passes the global middleware (CORS, timing), as a 404 does.
+      response = await compose(globalMiddleware, () => {
+        throw error
+      })(c)
     }
 
     if (!hasTraceId(response, traceId)) response = withHeaders(response, { [TRACE_HEADER]: traceId })

@@ -188,6 +188,7 @@ export const layered: Fixture = {
       })
     })
     r.get('/throttled', answer('throttled')).throttle(60, 1)
+    r.get('/items/{id}', answer('items.show'))
     r.version(2, (r) => r.get('/versioned', answer('versioned')), { middleware: [mark('v2')] })
   },
 }
@@ -241,6 +242,7 @@ const withCors: Fixture = {
   api: (r) => {
     r.get('/posts', answer('posts.index'))
     r.post('/posts', answer('posts.store'))
+    r.get('/posts/{id}', answer('posts.show'))
   },
 }
 
@@ -348,6 +350,8 @@ export const cases: ConformanceCase[] = [
   { rule: 'middleware', name: 'global middleware runs on 404', fixture: layered, request: get('/nowhere'), expect: { status: 404, headers: { 'X-After': 'global2,global1' } }, core: true },
   { rule: 'middleware', name: 'global middleware runs on 405', fixture: layered, request: req('DELETE', '/api/outer/inner/leaf'), expect: { status: 405, headers: { 'X-After': 'global2,global1' } } },
   { rule: 'middleware', name: 'global middleware runs on OPTIONS', fixture: layered, request: req('OPTIONS', '/api/outer/inner/leaf'), expect: { status: 204, headers: { 'X-After': 'global2,global1' } } },
+  { rule: 'middleware', name: 'global middleware runs on a 400 for malformed encoding', fixture: layered, request: get('/api/items/%E0%A4%A'), expect: { status: 400, headers: { 'X-After': 'global2,global1' } } },
+  { rule: 'CORS', name: 'a 400 for a malformed path from an allowed origin is marked', fixture: withCors, request: get('/api/posts/%E0%A4%A', { Origin: 'https://app.example' }), expect: { status: 400, headers: { 'Access-Control-Allow-Origin': 'https://app.example' } } },
   { rule: 'middleware', name: 'global middleware runs on the health routes', fixture: layered, request: get('/health/live'), expect: { status: 200, headers: { 'X-After': 'global2,global1' } } },
   { rule: 'middleware', name: "version(n, ..., { middleware })", fixture: layered, request: get('/api/v2/versioned'), expect: { status: 200, trail: ['global1', 'global2', 'v2'] } },
 
