@@ -131,11 +131,9 @@ export class Context {
   }
 
   /** The success envelope as a Response: `{ success: true, message?, data }`. */
-  json(data: unknown, options: EnvelopeOptions = {}): Response {
-    return jsonResponse(successEnvelope(data, options.message), options.status ?? 200, {
-      ...options.headers,
-      [TRACE_HEADER]: this.traceId,
-    })
+  json(data: unknown, options?: EnvelopeOptions): Response {
+    const headers = options?.headers === undefined ? { [TRACE_HEADER]: this.traceId } : { ...options.headers, [TRACE_HEADER]: this.traceId }
+    return jsonResponse(successEnvelope(data, options?.message), options?.status ?? 200, headers)
   }
 }
 
