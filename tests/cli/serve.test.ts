@@ -20,8 +20,9 @@ beforeAll(() => {
       .replace(
         /\}\)\s*$/,
         `  r.get('/slow', async () => {
+    const terminated = new Promise((resolve) => process.once('SIGTERM', resolve))
     process.stderr.write('slow: started\\n')
-    await new Promise((resolve) => process.once('SIGTERM', resolve))
+    await terminated
     await new Promise((resolve) => setTimeout(resolve, 50))
     return { slow: 'done' }
   })
