@@ -2,7 +2,7 @@
  * `svc key:generate`: a fresh JWT secret (>= 32 characters from >= 32 random
  * bytes) written into .env; `--show` only prints it.
  */
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { copyExampleApp, spawnSvc, svcJson, type AppCopy } from '../helpers/cli.ts'
 
@@ -28,6 +28,12 @@ describe('svc key:generate', () => {
     expect(after.replace(/^JWT_SECRET=.*$/m, '')).toBe(before.replace(/^JWT_SECRET=.*$/m, ''))
     expect(after.match(/^JWT_SECRET=/gm)).toHaveLength(1)
     expect(stdout).toContain(`JWT_SECRET written to ${app.path('.env')} (${secret.length} characters)`)
+  })
+
+  it('makes an existing, world-readable .env private to its owner', async () => {
+    chmodSync(app.path('.env'), 0o644)
+    expect((await svc()).code).toBe(0)
+    expect(statSync(app.path('.env')).mode & 0o777).toBe(0o600)
   })
 
   it('a new secret every time', async () => {

@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { generateRsaKeyPair } from '../../../framework/index.ts'
 import { generateSecret, readJwtKeyFiles, setEnvValue, writeJwtKeyFiles } from '../../../framework/node/index.ts'
 import { CliError } from '../../output/cli-error.ts'
@@ -47,6 +47,8 @@ export default defineCommand({
     const project = findProject(args.cwd)
     const text = existsSync(project.envFile) ? readFileSync(project.envFile, 'utf8') : ''
     writeFileSync(project.envFile, setEnvValue(text, 'JWT_SECRET', key), { mode: 0o600 })
+    // `mode` applies only when the file is created; an existing .env holding a secret is made private too.
+    chmodSync(project.envFile, 0o600)
     if (args.json) return printJson({ key: null, written: project.envFile } satisfies KeyGenerateJson)
     printLine(`JWT_SECRET written to ${project.envFile} (${key.length} characters). Tokens signed with the old key are now invalid.`)
   },
