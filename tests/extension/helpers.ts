@@ -3,7 +3,7 @@
  * with recorded traffic (the real `svc serve` writes the traces), and the
  * built `svc` to run in it.
  */
-import { copyExampleApp, spawnSvc, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, spawnSvc, startSvc, svcJson, waitForLine, type AppCopy } from '../helpers/cli.ts'
 
 export interface RecordedApp extends AppCopy {
   /** The requests sent, in order: [method, path, status]. */
@@ -48,6 +48,12 @@ export async function recordedApp(traffic: RequestSpec[] = DEFAULT_TRAFFIC, env:
     const exited = new Promise((resolve) => server.once('close', resolve))
     server.kill('SIGTERM')
     await exited
+  }
+  // Every request was recorded (a graceful stop flushes the trace writer): the tests below rely on it.
+  const stored = await svcJson<{ traces: unknown[] }>(['trace:list', '--limit=1000'], { cwd: app.dir, env })
+  if (stored.traces.length !== sent.length) {
+    app.remove()
+    throw new Error(`the trace store has ${stored.traces.length} traces after ${sent.length} requests`)
   }
   return { ...app, sent }
 }

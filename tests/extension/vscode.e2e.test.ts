@@ -171,4 +171,36 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     await shot('replay-diff')
   }, 120_000)
 
+  it('creates a regression test from the trace and opens it', async () => {
+    await page.locator('.tabs-container .tab[aria-label="200 GET /api/v1/posts/1"]').click()
+    await detail.locator('button[data-action="createTest"]').click()
+    await detail.locator('#replay-outcome', { hasText: 'Regression test written' }).waitFor({ timeout: 60_000 })
+    const written = (await detail.locator('#replay-outcome code').textContent())!
+    expect(written).toMatch(/\.test\.ts$/)
+    const name = written.split('/').at(-1)!
+    await page.locator('.tabs-container .tab', { hasText: name }).waitFor({ timeout: 30_000 })
+    await shot('regression-test')
+  }, 120_000)
+
+  it('shows the welcome view in a workspace without an svc app', async () => {
+    const empty = join(profile.root, 'empty-folder')
+    mkdirSync(empty, { recursive: true })
+    writeFileSync(join(empty, 'README.md'), '# not an svc app\n')
+    mkdirSync(join(empty, '.vscode'))
+    writeFileSync(join(empty, '.vscode', 'settings.json'), JSON.stringify({ 'svc.command': SVC_BIN, 'svc.nodePath': process.execPath }))
+    const other = await browser.newPage({ viewport: { width: 1200, height: 800 } })
+    try {
+      await other.goto(`${server.url}/?folder=${encodeURIComponent(empty)}`)
+      await other.locator('.monaco-workbench').waitFor({ timeout: 90_000 })
+      const item = other.locator('.activitybar .action-item:has(> a.action-label[aria-label^="svc"])').first()
+      await item.waitFor({ timeout: 60_000 })
+      if (!((await item.getAttribute('class')) ?? '').includes('checked')) await item.locator('a.action-label').click()
+      await other.locator('.welcome-view-content', { hasText: 'No svc app in this workspace' }).first().waitFor({ timeout: 60_000 })
+      await expect.poll(() => other.locator('.statusbar-item', { hasText: 'svc:' }).first().textContent(), { timeout: 30_000 }).toContain('svc: no app')
+      await other.screenshot({ path: join(results, 'vscode-welcome.png') })
+    } finally {
+      await other.close()
+    }
+  }, 180_000)
+
 })
