@@ -172,7 +172,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
   }, 120_000)
 
   it('creates a regression test from the trace and opens it', async () => {
-    await page.locator('.tabs-container .tab[aria-label="200 GET /api/v1/posts/1"]').click()
+    await page.locator('.tabs-container .tab[aria-label^="200 GET /api/v1/posts/1"]').click()
     await detail.locator('button[data-action="createTest"]').click()
     await detail.locator('#replay-outcome', { hasText: 'Regression test written' }).waitFor({ timeout: 60_000 })
     const written = (await detail.locator('#replay-outcome code').textContent())!
@@ -180,6 +180,30 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     const name = written.split('/').at(-1)!
     await page.locator('.tabs-container .tab', { hasText: name }).waitFor({ timeout: 30_000 })
     await shot('regression-test')
+  }, 120_000)
+
+  it('in a production app, Replay shows the dry run and asks before --force', async () => {
+    const env = app.read('.env')
+    app.write('.env', /^APP_ENV=/m.test(env) ? env.replace(/^APP_ENV=.*$/m, 'APP_ENV=production') : `${env}\nAPP_ENV=production\n`)
+    await page.locator('.tabs-container .tab[aria-label^="200 GET /api/v1/posts/1"]').click()
+    const dialog = page.locator('.monaco-dialog-box')
+    const outcome = detail.locator('#replay-outcome')
+
+    // Cancel: nothing is sent, the dry run stays on screen.
+    await detail.locator('button[data-action="replay"]').click()
+    await dialog.filter({ hasText: 'This app runs in production' }).waitFor({ timeout: 60_000 })
+    expect(await outcome.textContent()).toBe('Dry run (nothing sent): GET http://localhost/api/v1/posts/1')
+    await shot('production-dry-run')
+    await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    expect(await outcome.textContent()).toContain('Dry run (nothing sent)')
+
+    // Confirm: replayed with --force, and the new status is shown.
+    await detail.locator('button[data-action="replay"]').click()
+    await dialog.locator('.monaco-button', { hasText: 'Replay with --force' }).click()
+    await detail.locator('#replay-status').waitFor({ timeout: 60_000 })
+    expect(await detail.locator('#replay-status').textContent()).toBe('200')
+    await shot('production-forced')
   }, 120_000)
 
   it('shows the welcome view in a workspace without an svc app', async () => {
