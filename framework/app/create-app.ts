@@ -20,7 +20,7 @@ import { compilePath, joinPaths } from '../router/path-pattern.ts'
 import { RouteTable } from '../router/route-table.ts'
 import type { Handler, Middleware, MiddlewareSpec, RouteDescription, RouteRecord } from '../router/types.ts'
 import { readSourceLocation } from '../router/source-location.ts'
-import type { Tracer } from '../trace/recorder.ts'
+import type { RequestRecorder, Tracer } from '../trace/recorder.ts'
 import { createTraceId } from '../trace/trace-id.ts'
 import { clientAddress, peerAddressFromEnv, type ClientAddressResolver } from './client-address.ts'
 
@@ -80,6 +80,14 @@ interface CompiledRoute {
 }
 
 export const API_PREFIX = '/api'
+
+/**
+ * An app's `fetch` that may answer synchronously (a Response, or a promise of
+ * one), for svc's own Node adapter: a Response handed back at once is written
+ * without a turn of the event loop. Not part of the public API.
+ */
+export const HANDLE = Symbol.for('svc.handle')
+export type SyncableFetch = (request: Request, env?: unknown, executionCtx?: ExecutionContextLike) => Response | Promise<Response>
 
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? resolveConfig({})
@@ -143,6 +151,11 @@ export function createApp(options: AppOptions = {}): App {
   const tracer = options.tracer
 
   async function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response> {
+    return handle(request, env, executionCtx)
+  }
+
+  /** `fetch`, answering synchronously when the whole pipeline did (see `Pipeline`). */
+  function handle(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Response | Promise<Response> {
     const traceId = createTraceId(config.tracePrefix)
     const c = new Context({
       request,
@@ -156,26 +169,44 @@ export function createApp(options: AppOptions = {}): App {
     const recorder = tracer?.begin(c)
     c.recorder = recorder
 
-    let response: Response
+    let response: Response | Promise<Response>
     try {
       const match = request.method === 'OPTIONS' ? undefined : table.find(request.method, request.url, c.path)
       if (match === undefined) {
-        response = await unmatched(c)
+        response = unmatched(c)
       } else {
         c.params = match.params
         c.route = { method: match.value.record.method, path: match.value.record.path }
-        response = await match.value.pipeline(c)
+        response = match.value.pipeline(c)
       }
     } catch (error) {
-      // Only matching itself throws here (a malformed path parameter): the pipelines catch their own.
-      // The answer still passes the global middleware (CORS, timing), as a 404 does.
-      response = await compose(globalMiddleware, () => {
-        throw error
-      })(c)
+      response = failedMatch(c, error)
     }
+    return response instanceof Promise ? settle(c, response, recorder) : finish(c, response, recorder)
+  }
 
-    if (!hasTraceId(response, traceId)) response = withHeaders(response, { [TRACE_HEADER]: traceId })
-    if (request.method === 'HEAD' && response.body !== null) {
+  // Only matching itself throws (a malformed path parameter): the pipelines catch their own.
+  // The answer still passes the global middleware (CORS, timing), as a 404 does.
+  function failedMatch(c: Context, error: unknown): Response | Promise<Response> {
+    return compose(globalMiddleware, () => {
+      throw error
+    })(c)
+  }
+
+  async function settle(c: Context, pending: Promise<Response>, recorder: RequestRecorder | undefined): Promise<Response> {
+    let response: Response
+    try {
+      response = await pending
+    } catch (error) {
+      response = await failedMatch(c, error)
+    }
+    return finish(c, response, recorder)
+  }
+
+  function finish(c: Context, answer: Response, recorder: RequestRecorder | undefined): Response {
+    let response = answer
+    if (!hasTraceId(response, c.traceId)) response = withHeaders(response, { [TRACE_HEADER]: c.traceId })
+    if (c.method === 'HEAD' && response.body !== null) {
       response = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
     }
     if (recorder !== undefined) tracer!.end(c, response, recorder)
@@ -203,12 +234,14 @@ export function createApp(options: AppOptions = {}): App {
     }
   }
 
-  return {
+  const app: App & { [HANDLE]: SyncableFetch } = {
     fetch,
+    [HANDLE]: handle,
     config,
     database,
     routes: () => compiled.map((route) => route.description()),
   }
+  return app
 }
 
 /** What `app/kernel.ts` may set: the parts of an app that are not routes, config or database. */

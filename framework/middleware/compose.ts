@@ -9,7 +9,12 @@ import { errorResponse, TRACE_HEADER } from '../http/response.ts'
 import type { Handler, Middleware, Next } from '../router/types.ts'
 import type { RequestRecorder } from '../trace/recorder.ts'
 
-export type Pipeline = (c: Context) => Promise<Response>
+/**
+ * Answers synchronously when nothing on the way was asynchronous (a handler
+ * returning a plain value, no middleware): the Node adapter then writes the
+ * response without a promise. Await it like a promise either way.
+ */
+export type Pipeline = (c: Context) => Response | Promise<Response>
 
 export function compose(middleware: readonly Middleware[], endpoint: Handler): Pipeline {
   const fail = (c: Context, error: unknown): Response => {
@@ -17,25 +22,39 @@ export function compose(middleware: readonly Middleware[], endpoint: Handler): P
     return errorResponse(error, { [TRACE_HEADER]: c.traceId }, c.config.debug)
   }
 
-  const run = async (c: Context, index: number): Promise<Response> => {
+  const settle = async (c: Context, pending: PromiseLike<unknown>): Promise<Response> => {
     try {
-      if (index === middleware.length) {
-        // A handler that returns a plain value costs no extra turn of the microtask queue.
-        const result = endpoint(c)
-        return toResponse(isThenable(result) ? await result : result, c)
-      }
+      return toResponse(await pending, c)
+    } catch (error) {
+      return fail(c, error)
+    }
+  }
+
+  const runLayer = async (c: Context, index: number): Promise<Response> => {
+    try {
       const layer = middleware[index]!
       let called = false
       const next = () => {
         if (called) return Promise.reject(new Error(`Middleware ${layer.name || 'anonymous'} called next() twice`))
         called = true
-        return run(c, index + 1)
+        const response = run(c, index + 1)
+        return response instanceof Promise ? response : Promise.resolve(response)
       }
       const response = c.recorder === undefined ? await layer(c, next) : await timed(c, c.recorder, layer, next)
       if (!(response instanceof Response)) {
         throw new Error(`Middleware ${layer.name || 'anonymous'} returned no Response (did it forget \`return next()\`?)`)
       }
       return response
+    } catch (error) {
+      return fail(c, error)
+    }
+  }
+
+  const run = (c: Context, index: number): Response | Promise<Response> => {
+    if (index < middleware.length) return runLayer(c, index)
+    try {
+      const result = endpoint(c)
+      return isThenable(result) ? settle(c, result) : toResponse(result, c)
     } catch (error) {
       return fail(c, error)
     }
