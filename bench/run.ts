@@ -4,7 +4,7 @@
  * child processes pinned to CPU 1, autocannon runs here pinned to CPU 0;
  * rounds are interleaved (A B C A B C ...) and medians are reported.
  *
- *   node --import jiti/register bench/run.ts [--duration 3] [--rounds 5]
+ *   node --import jiti/register bench/run.ts [--duration 2] [--rounds 5]
  *     [--connections 10] [--warmup 1] [--only json,param/svc,startup] [--no-write]
  *
  * A run of every scenario (no --only) rewrites the results section of
@@ -26,7 +26,7 @@ const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 
 const { values: flags } = parseArgs({
   options: {
-    duration: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '1' },
