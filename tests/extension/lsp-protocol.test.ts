@@ -7,7 +7,8 @@
  * store change.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Ajv } from 'ajv'
@@ -54,8 +55,8 @@ beforeAll(async () => {
   server = spawn(process.execPath, [SVC_BIN, 'lsp', '--stdio'], { cwd: app.dir, env: { ...process.env, NO_COLOR: '1' } })
   server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   connection = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin))
-  connection.onNotification('textDocument/publishDiagnostics', (params: PublishedDiagnostics) => published.push(params))
-  connection.onNotification((method: string) => notifications.push(method))
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishedDiagnostics) => void published.push(params))
+  connection.onNotification((method: string) => void notifications.push(method))
   connection.onRequest('workspace/codeLens/refresh', () => null)
   connection.listen()
   const result = await connection.sendRequest<{ capabilities: Record<string, unknown>; serverInfo: { name: string } }>('initialize', {
@@ -155,12 +156,12 @@ describe('svc lsp --stdio', () => {
       (error: unknown) => error,
     )
     expect(failure).toBeInstanceOf(ResponseError)
-    expect((failure as ResponseError<{ code: string; message: string }>).data.code).toMatch(/^E_/)
+    expect((failure as ResponseError<{ code: string; message: string }>).data?.code).toMatch(/^E_/)
     const bad = await connection.sendRequest('svc/replay', { id: '--force' }).then(
       () => null,
       (error: unknown) => error as ResponseError<{ code: string }>,
     )
-    expect(bad?.data.code).toBe('E_BAD_ARGUMENTS')
+    expect(bad?.data?.code).toBe('E_BAD_ARGUMENTS')
   })
 
   it('diagnoses an edited (unsaved) route file: duplicate route and unknown alias', async () => {
@@ -209,4 +210,36 @@ describe('svc lsp --stdio', () => {
     expect(stored).toBe(storedBefore + 1)
     await until(`svc/status with ${stored} traces`, async () => (await connection.sendRequest<{ traces: number }>('svc/status', {})).traces === stored)
   }, 90_000)
+})
+
+describe('svc lsp --stdio without an app', () => {
+  it('reports no_app with the CLI error, and custom requests fail with E_NO_APP', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-lsp-empty-'))
+    const child = spawn(process.execPath, [SVC_BIN, 'lsp', '--stdio'], { cwd: empty })
+    const client = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
+    client.listen()
+    try {
+      await client.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(empty).href, capabilities: {} })
+      await client.sendNotification('initialized', {})
+      const status = await until('no_app status', async () => {
+        const current = await client.sendRequest<{ state: string; error: { code: string } | null }>('svc/status', {})
+        return current.error !== null ? current : undefined
+      })
+      expect(ajv.validate(serverStatusSchema, status)).toBe(true)
+      expect(status).toMatchObject({ state: 'no_app', app: null, error: { code: 'E_NO_APP' }, routes: 0, traces: null })
+      const failure = await client.sendRequest('svc/routes', {}).then(
+        () => null,
+        (error: unknown) => error as ResponseError<{ code: string }>,
+      )
+      expect(failure?.data?.code).toBe('E_NO_APP')
+      await client.sendRequest('shutdown')
+      const exited = new Promise((resolve) => child.once('close', resolve))
+      await client.sendNotification('exit')
+      await exited
+    } finally {
+      client.dispose()
+      if (child.exitCode === null) child.kill('SIGKILL')
+      rmSync(empty, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

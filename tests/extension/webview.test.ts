@@ -5,8 +5,8 @@
  * posts its tagged message, replay results render, and the CSP blocks
  * scripts without the nonce.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { build } from 'esbuild'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -28,14 +28,15 @@ let page: Page
 const problems: string[] = []
 
 beforeAll(async () => {
-  // The page script as the .vsix ships it.
-  execFileSync(process.execPath, [join(REPO_ROOT, 'extension', 'scripts', 'build.mjs')], { stdio: 'pipe' })
+  // The page script bundled as extension/scripts/build.mjs bundles it for the .vsix, into a folder of this test's own.
   dir = mkdtempSync(join(tmpdir(), 'svc-webview-'))
+  await build({ entryPoints: [join(REPO_ROOT, 'extension', 'webview', 'trace-detail.ts')], outfile: join(dir, 'trace-detail.js'), bundle: true, platform: 'browser', format: 'iife', target: 'es2020', logLevel: 'silent' })
+  copyFileSync(join(media, 'trace-detail.css'), join(dir, 'trace-detail.css'))
   const html = traceDetailHtml({
     cspSource: 'file:',
     nonce: createNonce(),
-    scriptUri: pathToFileURL(join(media, 'trace-detail.js')).href,
-    styleUri: pathToFileURL(join(media, 'trace-detail.css')).href,
+    scriptUri: pathToFileURL(join(dir, 'trace-detail.js')).href,
+    styleUri: pathToFileURL(join(dir, 'trace-detail.css')).href,
     title: 'Trace',
   })
   writeFileSync(join(dir, 'index.html'), html)
