@@ -58,7 +58,8 @@ export async function startSvcServer(raw: ServerOptions): Promise<BenchServer> {
     Object.defineProperty(globalThis, 'Response', { value: FastResponse, configurable: true, writable: true })
     const app = svcBenchApp(options)
     type SrvxRequest = Request & { ip?: string }
-    const handler = toNodeHandler((request: SrvxRequest) => app.fetch(request, { clientAddress: request.ip }))
+    const handle = syncableFetch(app)
+    const handler = toNodeHandler((request: SrvxRequest) => handle(request, { clientAddress: request.ip }))
     return listen(createServer(handler as (req: IncomingMessage, res: ServerResponse) => void))
   }
   const app = svcBenchApp(options)
@@ -72,6 +73,7 @@ export async function startSvcServer(raw: ServerOptions): Promise<BenchServer> {
  * Response's bytes out (buffered, so Content-Length is always known).
  */
 function thinNodeHandler(app: App) {
+  const handle = syncableFetch(app)
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const headers = new Headers()
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
@@ -82,7 +84,7 @@ function thinNodeHandler(app: App) {
       init.duplex = 'half'
     }
     const request = new Request(`http://${req.headers.host ?? BENCH_HOST}${req.url ?? '/'}`, init)
-    const response = await app.fetch(request, { clientAddress: req.socket.remoteAddress })
+    const response = await handle(request, { clientAddress: req.socket.remoteAddress })
     const body = response.body === null ? null : Buffer.from(await response.arrayBuffer())
     const out: Record<string, string | string[]> = {}
     response.headers.forEach((value, name) => {
@@ -94,4 +96,11 @@ function thinNodeHandler(app: App) {
     res.writeHead(response.status, out)
     res.end(body)
   }
+}
+
+type Handle = (request: Request, env: unknown) => Response | Promise<Response>
+
+/** The entry svc/node's serve calls (answers synchronously when it can), so every adapter gets the same. */
+function syncableFetch(app: App): Handle {
+  return (app as unknown as Record<symbol, Handle | undefined>)[Symbol.for('svc.handle')] ?? ((request, env) => app.fetch(request, env))
 }
