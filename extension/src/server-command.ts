@@ -1,7 +1,7 @@
 /**
  * Which command starts `svc lsp --stdio` for a workspace folder: the
  * `svc.command` setting (an executable, or a `.js` file run with
- * `svc.nodePath`), else the folder's `node_modules/.bin/svc`, else `svc` on
+ * `svc.nodePath`; `${workspaceFolder}` is expanded), else the folder's `node_modules/.bin/svc`, else `svc` on
  * the PATH. No VS Code import: unit-tested as it is.
  */
 import { existsSync } from 'node:fs'
@@ -16,7 +16,7 @@ export interface ServerCommand {
 
 export function resolveServerCommand(folder: string, setting: string, nodePath = 'node', exists: (path: string) => boolean = existsSync): ServerCommand {
   const lsp = ['lsp', '--stdio']
-  const configured = setting.trim()
+  const configured = setting.trim().replace(/\$\{workspaceFolder\}/g, folder)
   if (configured !== '') {
     const path = isAbsolute(configured) || configured.startsWith('.') ? resolve(folder, configured) : configured
     if (/\.[cm]?js$/.test(path)) return { command: nodePath, args: [path, ...lsp], origin: 'setting' }

@@ -18,6 +18,7 @@ describe('server command', () => {
   it('prefers the setting, then the workspace install, then svc on the PATH', () => {
     expect(resolveServerCommand('/w', '/opt/svc/dist/cli/bin.js', '/usr/bin/node')).toEqual({ command: '/usr/bin/node', args: ['/opt/svc/dist/cli/bin.js', 'lsp', '--stdio'], origin: 'setting' })
     expect(resolveServerCommand('/w', './tools/svc')).toEqual({ command: '/w/tools/svc', args: ['lsp', '--stdio'], origin: 'setting' })
+    expect(resolveServerCommand('/w', '${workspaceFolder}/dist/cli/bin.js')).toEqual({ command: 'node', args: ['/w/dist/cli/bin.js', 'lsp', '--stdio'], origin: 'setting' })
     expect(resolveServerCommand('/w', 'svc-dev')).toEqual({ command: 'svc-dev', args: ['lsp', '--stdio'], origin: 'setting' })
     expect(resolveServerCommand('/w', '', 'node', (path) => path === '/w/node_modules/.bin/svc')).toEqual({ command: '/w/node_modules/.bin/svc', args: ['lsp', '--stdio'], origin: 'workspace' })
     expect(resolveServerCommand('/w', '  ', 'node', () => false)).toEqual({ command: 'svc', args: ['lsp', '--stdio'], origin: 'path' })

@@ -182,6 +182,14 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     await shot('regression-test')
   }, 120_000)
 
+  it('copies the request as curl', async () => {
+    await page.locator('.tabs-container .tab[aria-label^="200 GET /api/v1/posts/1"]').click()
+    await detail.locator('button[data-action="copyCurl"]').click()
+    await detail.locator('#result pre', { hasText: 'curl' }).waitFor({ timeout: 60_000 })
+    expect(await detail.locator('#result pre').textContent()).toMatch(/^curl .*\/api\/v1\/posts\/1/)
+    await page.locator('.notifications-toasts', { hasText: 'curl command copied to the clipboard' }).waitFor({ timeout: 30_000 })
+  }, 120_000)
+
   it('in a production app, Replay shows the dry run and asks before --force', async () => {
     const env = app.read('.env')
     app.write('.env', /^APP_ENV=/m.test(env) ? env.replace(/^APP_ENV=.*$/m, 'APP_ENV=production') : `${env}\nAPP_ENV=production\n`)
