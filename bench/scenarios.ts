@@ -8,6 +8,7 @@
  * then a few lines here: see docs/benchmarks.md, "Adding a scenario".
  */
 import { SCALING_PATH, VERSIONED_SCALING_PATH } from './servers/svc.ts'
+import { THREE_QUERIES_BODY } from './servers/svc-trace.ts'
 import { HELLO_BODY, userBody } from './servers/types.ts'
 
 export interface ServerSpec {
@@ -82,6 +83,13 @@ export const scenarios: Scenario[] = [
   { name: 'auth/svc', server: { factory: 'svc-auth' }, path: '/protected', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
   { name: 'auth/hono-jwt', server: { factory: 'hono-jwt' }, path: '/protected', expect: { status: 200, json: HELLO_BODY } },
   { name: 'auth/svc-open', server: { factory: 'svc-auth' }, path: '/open', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+
+  // Request tracing (mode all, as `svc serve` records) against the same server with tracing off:
+  // the JSON route, and a route that runs three queries (each one captured with its arguments and timing).
+  { name: 'trace/json-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  { name: 'trace/json-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  { name: 'trace/queries-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
+  { name: 'trace/queries-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
 ]
 
 
@@ -98,6 +106,8 @@ export const comparisons: Comparison[] = [
   { label: 'Routes: 1,000 under /api/v1 vs 10', subject: 'routes/svc-1000-v1', peer: 'routes/svc-10' },
   { label: 'Bearer route: svc auth (JWT + user read) vs Hono jwt', subject: 'auth/svc', peer: 'auth/hono-jwt', minRatio: 1.0 },
   { label: 'Bearer route vs unprotected route: svc', subject: 'auth/svc', peer: 'auth/svc-open' },
+  { label: 'Tracing on vs off: JSON route', subject: 'trace/json-on', peer: 'trace/json-off', minRatio: 0.85 },
+  { label: 'Tracing on vs off: 3-query route', subject: 'trace/queries-on', peer: 'trace/queries-off', minRatio: 0.85 },
 ]
 
 export interface StartupCommand {

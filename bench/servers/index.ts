@@ -14,4 +14,5 @@ export const servers: Record<string, ServerFactory> = {
   svc: async (options) => (await import('./svc.ts')).startSvcServer(options),
   'svc-auth': async () => (await import('./svc-auth.ts')).startSvcAuthServer(),
   'hono-jwt': async () => (await import('./hono-jwt.ts')).startHonoJwtServer(),
+  'svc-trace': async (options) => (await import('./svc-trace.ts')).startSvcTraceServer(options),
 }

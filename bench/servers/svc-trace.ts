@@ -1,18 +1,20 @@
 /**
- * svc with request tracing off or on (mode all, the trace store in its own
- * libSQL file, as `svc serve` runs it): `/hello`, the JSON route, and
- * `/three`, a route that runs three queries on the app's database. The
- * tracing budget is on >= 0.85x off on both (docs/traces.md).
+ * svc with request tracing off or on (mode all; records built and written by
+ * the trace writer thread into their own libSQL file, as `svc serve` runs
+ * it): `/hello`, the JSON route, and `/three`, a route that runs three
+ * queries. The tracing budget: on >= 0.85x off on both (docs/traces.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp, createTracer, defineRoutes, resolveConfig, resolveTraceConfig, type Context } from 'svc'
-import { openDatabase, openTraceStore, serve } from 'svc/node'
+import { createApp, createTracer, defineRoutes, resolveConfig, resolveTraceConfig, storeSink, type Context, type TraceSink } from 'svc'
+import { openDatabase, openTraceStore, serve, workerTraceSink } from 'svc/node'
 import { BENCH_HOST, HELLO_BODY, type BenchServer, type ServerOptions } from './types.ts'
 
 export interface SvcTraceServerOptions {
   trace?: boolean
+  /** `thread` (default, as `svc serve`), `worker` (TRACE_WRITER=worker), or `none`: every batch dropped (capture alone). */
+  sink?: 'thread' | 'worker' | 'none'
 }
 
 export const THREE_QUERIES_BODY = { success: true, data: { post: { id: 1, title: 'First' }, comments: 2, tags: ['a', 'b'] } }
@@ -29,8 +31,17 @@ export async function startSvcTraceServer(raw: ServerOptions): Promise<BenchServ
     "insert into comments (post_id, body) values (1, 'one'), (1, 'two')",
     "insert into tags (post_id, name) values (1, 'a'), (1, 'b')",
   ])
-  const store = options.trace ? await openTraceStore({ storageDir: dir, projectDir: dir }) : undefined
-  const tracer = store === undefined ? undefined : createTracer({ sink: store, config: resolveTraceConfig({ TRACE_MODE: 'all' }) })
+  const config = resolveTraceConfig({ TRACE_MODE: 'all' })
+  let sink: (TraceSink & { close?: () => Promise<void> }) | undefined
+  if (options.trace) {
+    if (options.sink === 'none') sink = { write: async () => {}, prune: async () => 0 }
+    else if (options.sink === 'worker') sink = await workerTraceSink({ storageDir: dir, projectDir: dir }, config)
+    else {
+      const store = await openTraceStore({ storageDir: dir, projectDir: dir })
+      sink = { ...storeSink(store, config), close: async () => store.close() }
+    }
+  }
+  const tracer = sink === undefined ? undefined : createTracer({ sink, config })
 
   const app = createApp({
     config: resolveConfig({ APP_ENV: 'production' }),
@@ -49,12 +60,18 @@ export async function startSvcTraceServer(raw: ServerOptions): Promise<BenchServ
       })
     }),
   })
-  const server = await serve(app, { port: 0, host: BENCH_HOST, onClose: () => tracer?.close() })
+  const server = await serve(app, {
+    port: 0,
+    host: BENCH_HOST,
+    onClose: async () => {
+      await tracer?.close()
+      await sink?.close?.()
+    },
+  })
   return {
     port: server.port,
     close: async () => {
       await server.close()
-      store?.close()
       database.close()
       rmSync(dir, { recursive: true, force: true })
     },

@@ -3,8 +3,8 @@
  * `TRACE_*` in `.env` and the environment, the store at
  * `storage/traces.sqlite` unless `TRACE_DATABASE_URL` says otherwise.
  */
-import { ConfigError, createTracer, resolveTraceConfig, type AppConfig, type SvcTracer, type TraceConfig, type TraceStore } from '../../framework/index.ts'
-import { openTraceStore } from '../../framework/node/index.ts'
+import { ConfigError, createTracer, resolveTraceConfig, storeSink, type AppConfig, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from '../../framework/index.ts'
+import { openTraceStore, workerTraceSink } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
@@ -40,25 +40,43 @@ export async function openProjectTraceStore(project: Project, config: AppConfig 
 
 export interface ProjectTracer {
   tracer: SvcTracer
-  store: TraceStore
   /** Writes every accepted trace, then closes the store. */
   close(): Promise<void>
 }
 
-/** The tracer `svc serve` (and every command that builds the app) attaches; undefined when TRACE_MODE=off. */
+/**
+ * The tracer `svc serve` (and every command that builds the app) attaches;
+ * undefined when TRACE_MODE=off. Records are built and written on the request
+ * thread between requests, or by a worker thread with TRACE_WRITER=worker
+ * (see docs/traces.md, "Storage").
+ */
 export async function openProjectTracer(project: Project, config: AppConfig): Promise<ProjectTracer | undefined> {
   const traceConfig = projectTraceConfig(project, config)
   if (traceConfig.modes.has('off')) return undefined
-  const store = await openProjectTraceStore(project, config)
-  const tracer = createTracer({ sink: store, config: traceConfig })
+  let sink: TraceSink & { close(): Promise<void> }
+  if (traceConfig.writer === 'worker') {
+    try {
+      sink = await workerTraceSink(
+        { url: traceConfig.databaseUrl, authToken: traceConfig.databaseAuthToken, storageDir: project.storageDir, projectDir: project.root },
+        traceConfig,
+      )
+    } catch (error) {
+      throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
+        hint: 'check TRACE_DATABASE_URL (and TRACE_DATABASE_AUTH_TOKEN for a libsql:// server)',
+      })
+    }
+  } else {
+    const store = await openProjectTraceStore(project, config)
+    sink = { ...storeSink(store, traceConfig), close: async () => store.close() }
+  }
+  const tracer = createTracer({ sink, config: traceConfig })
   return {
     tracer,
-    store,
     async close() {
       try {
         await tracer.close()
       } finally {
-        store.close()
+        await sink.close()
       }
     },
   }

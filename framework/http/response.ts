@@ -27,9 +27,11 @@ export interface ErrorEnvelope {
 // WeakMap): its text, so the tracer records it without cloning the stream, and the trace id it carries.
 const JSON_TEXT = Symbol('svc.jsonText')
 const TRACE_ID = Symbol('svc.traceId')
+const JSON_HEADERS = Symbol('svc.jsonHeaders')
 interface KnownResponse {
   [JSON_TEXT]?: string
   [TRACE_ID]?: string
+  [JSON_HEADERS]?: Record<string, string>
 }
 
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
@@ -39,12 +41,22 @@ export function jsonResponse(body: unknown, status: number, headers: Record<stri
   const response = new Response(text, { status, headers: init }) as Response & KnownResponse
   response[JSON_TEXT] = text
   response[TRACE_ID] = headers[TRACE_HEADER]
+  response[JSON_HEADERS] = init
   return response
 }
 
 /** The body text of a response built by `jsonResponse`, undefined for any other. */
 export function knownResponseText(response: Response): string | undefined {
   return (response as Response & KnownResponse)[JSON_TEXT]
+}
+
+/**
+ * The headers a response built by `jsonResponse` was given (the tracer reads
+ * them here: `response.headers` would materialise a Headers object on Node),
+ * undefined for any other response.
+ */
+export function knownResponseHeaders(response: Response): Readonly<Record<string, string>> | undefined {
+  return (response as Response & KnownResponse)[JSON_HEADERS]
 }
 
 /**

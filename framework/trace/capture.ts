@@ -7,11 +7,11 @@
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'
 import { isHttpError } from '../http/http-error.ts'
-import { knownResponseText } from '../http/response.ts'
+import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
 import type { MiddlewareTiming, RequestRecorder } from './recorder.ts'
 import type { TraceConfig } from './config.ts'
 import { Redactor } from './redact.ts'
-import { emptyBody, type CapturedBody, type TraceException, type TraceQuery, type TraceRecord, type TraceSourceLocation } from './record.ts'
+import { emptyBody, REDACTED, type CapturedBody, type TraceException, type TraceQuery, type TraceRecord, type TraceSourceLocation } from './record.ts'
 import { detectNPlusOne } from './sql-shape.ts'
 
 export class RequestCapture implements RequestRecorder {
@@ -45,7 +45,8 @@ export interface PendingTrace {
   c: Context
   durationMs: number
   status: number
-  responseHeaders: Headers
+  /** A plain record for responses svc built (no Headers object is made for them), else the Headers. */
+  responseHeaders: Headers | Readonly<Record<string, string>>
   responseBody: string | Promise<BodyRead> | null
   requestBody: Promise<unknown> | Promise<BodyRead> | null
   /** True when `requestBody` resolves to parsed JSON (from `c.body()`), false when to a BodyRead. */
@@ -56,7 +57,8 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
   const parsed = c.parsedBodyIfRead
   let requestBody: PendingTrace['requestBody'] = parsed ?? null
   if (parsed !== undefined) parsed.catch(() => {})
-  else if (c.request.body !== null && !c.request.bodyUsed) {
+  else if (mayHaveBody(c) && !c.request.bodyUsed && c.request.body !== null) {
+    // Only now is `body` touched: on the Node adapter that builds the full Request, which a GET must not pay for.
     requestBody = readCapped(c.request.body, bodyLimit)
   }
   return {
@@ -64,11 +66,26 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
     c,
     durationMs: performance.now() - capture.startedAt,
     status: response.status,
-    responseHeaders: response.headers,
+    responseHeaders: knownResponseHeaders(response) ?? response.headers,
     responseBody: responseBody(response, bodyLimit),
     requestBody,
     requestBodyParsed: parsed !== undefined,
   }
+}
+
+function headerValue(headers: Headers | Readonly<Record<string, string>>, name: string): string | null {
+  if (headers instanceof Headers) return headers.get(name)
+  for (const key in headers) if (key.toLowerCase() === name) return headers[key]!
+  return null
+}
+
+function mayHaveBody(c: Context): boolean {
+  if (c.method === 'GET' || c.method === 'HEAD') return false
+  const headers = c.request.headers
+  const length = headers.get('content-length')
+  if (length !== null) return length !== '0'
+  // A Request built in process may carry a body without either header; a body without a type is not read.
+  return headers.has('transfer-encoding') || headers.has('content-type')
 }
 
 function responseBody(response: Response, limit: number): PendingTrace['responseBody'] {
@@ -117,88 +134,232 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Pr
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000
 
-/** Builds the stored record: bodies resolved, everything redacted, N+1 detected. */
-export async function buildRecord(pending: PendingTrace, config: TraceConfig, memoryMb: number | null): Promise<TraceRecord> {
+/** A request body as extracted: parsed JSON from `c.body()`, text read by the tracer, or nothing. */
+export type RawBody =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown; size: number }
+  | { kind: 'failed'; size: number }
+  | { kind: 'text'; text: string; size: number; truncated: boolean }
+
+/**
+ * A trace as plain data (structured-clonable, nothing redacted yet): what the
+ * writer hands to its sink, possibly in another thread, to build the record.
+ */
+export interface RawTrace {
+  trace_id: string
+  method: string
+  path: string
+  search: string
+  route: string | null
+  ip: string | null
+  user_id: number | string | null
+  started_epoch: number
+  duration_ms: number
+  status: number
+  debug: boolean
+  request_headers: Record<string, string>
+  request_type: string | null
+  request_body: RawBody
+  response_headers: Record<string, string>
+  response_type: string | null
+  response_body: { text: string; size: number; truncated: boolean } | null
+  /** The response text is JSON that svc serialised itself (so it may be embedded in the record as is). */
+  response_known: boolean
+  queries: Array<{ sql: string; args: unknown; duration_ms: number; rows: number; end_ms: number; last_insert_rowid: number | null; error: string | null }>
+  middleware: MiddlewareTiming[]
+  error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
+}
+
+/** Resolves the bodies and copies what the record needs out of the request objects. */
+export async function extract(pending: PendingTrace): Promise<RawTrace> {
   const { c, capture } = pending
-  const redactor = new Redactor(config.redactHeaders, config.redactFields)
-  const headers = redactor.headers(c.request.headers)
-  const query = redactor.queryString(c.url.search)
-  const body = await requestBody(pending, redactor, config.bodyLimit)
-  const responseHeaders = redactor.headers(pending.responseHeaders)
-  const responseBodyRead = pending.responseBody === null ? null : await pending.responseBody
-  const response = {
-    status: pending.status,
-    headers: responseHeaders,
-    body: capturedText(responseBodyRead, pending.responseHeaders.get('content-type'), redactor, config.bodyLimit),
-  }
-  const queries: TraceQuery[] = capture.queries.map((q, i) => ({
+  const requestHeaders: Record<string, string> = {}
+  c.request.headers.forEach((value, name) => (requestHeaders[name] = value))
+  const responseHeaders: Record<string, string> = {}
+  const source = pending.responseHeaders
+  if (source instanceof Headers) source.forEach((value, name) => (responseHeaders[name] = value))
+  else for (const name in source) responseHeaders[name.toLowerCase()] = source[name]!
+  const requestBody = await rawRequestBody(pending, requestHeaders)
+  const read = pending.responseBody === null ? null : await pending.responseBody
+  const queries = capture.queries.map((q, i) => ({
     sql: q.sql,
-    args: plainArgs(q.args),
+    args: q.args ?? null,
     duration_ms: q.duration_ms,
     rows: q.rows,
-    start_ms: round(Math.max(0, capture.queryEnds[i]! - capture.startedAt - q.duration_ms)),
+    end_ms: capture.queryEnds[i]! - capture.startedAt,
     last_insert_rowid: q.lastInsertRowid ?? null,
     error: q.error ?? null,
   }))
   const error = c.error
-  const record: TraceRecord = {
+  return {
     trace_id: c.traceId,
     method: c.method,
     path: c.path,
-    query,
+    search: searchOf(c.request.url),
     route: c.route?.path ?? null,
-    status_code: pending.status,
+    ip: c.ip ?? null,
+    user_id: c.user?.id ?? null,
+    started_epoch: capture.startedEpoch,
+    duration_ms: pending.durationMs,
+    status: pending.status,
+    debug: c.config.debug,
+    request_headers: requestHeaders,
+    request_type: requestHeaders['content-type'] ?? null,
+    request_body: requestBody,
+    response_headers: responseHeaders,
+    response_type: responseHeaders['content-type'] ?? null,
+    response_body: read === null ? null : typeof read === 'string' ? { text: read, size: read.length, truncated: false } : read,
+    response_known: typeof read === 'string',
+    queries,
+    middleware: capture.middleware,
+    error: error === undefined ? null : rawError(error),
+  }
+}
+
+async function rawRequestBody(pending: PendingTrace, headers: Record<string, string>): Promise<RawBody> {
+  if (pending.requestBody === null) return { kind: 'none' }
+  const declared = Number(headers['content-length'] ?? 0)
+  if (!pending.requestBodyParsed) {
+    const read = await (pending.requestBody as Promise<BodyRead>)
+    return read.size === 0 ? { kind: 'none' } : { kind: 'text', ...read }
+  }
+  try {
+    return { kind: 'json', value: await pending.requestBody, size: declared }
+  } catch {
+    // body() failed (400/413/415): the bytes are gone, the exception says why.
+    return { kind: 'failed', size: declared }
+  }
+}
+
+/** The query string of a URL, without parsing it (`c.url` would build a URL object for every traced request). */
+function searchOf(url: string): string {
+  const query = url.indexOf('?')
+  if (query === -1) return ''
+  const hash = url.indexOf('#', query)
+  return hash === -1 ? url.slice(query) : url.slice(query, hash)
+}
+
+function rawError(error: unknown): RawTrace['error'] {
+  if (!(error instanceof Error)) return { class: typeof error, message: String(error), stack: null, errors: null }
+  const details = isHttpError(error) ? error.details : undefined
+  const errors = details !== undefined && typeof details.errors === 'object' && details.errors !== null ? (details.errors as Record<string, string[]>) : null
+  return { class: error.name || error.constructor.name, message: error.message, stack: error.stack ?? null, errors }
+}
+
+// Stands for a response body kept as the JSON text svc wrote, spliced into the record's JSON at the end.
+const RAW_BODY = '\u0000svc:raw-response-body\u0000'
+const RAW_BODY_JSON = JSON.stringify(RAW_BODY)
+const fieldPatterns = new WeakMap<ReadonlySet<string>, RegExp>()
+
+/** Matches a JSON key that is redacted (`"password":`), to tell whether a body needs the redaction walk. */
+function redactedKeyPattern(fields: ReadonlySet<string>): RegExp {
+  let pattern = fieldPatterns.get(fields)
+  if (pattern === undefined) {
+    const names = [...fields].map((field) => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    pattern = new RegExp(`"(?:${names.join('|')})"\\s*:`, 'i')
+    fieldPatterns.set(fields, pattern)
+  }
+  return pattern
+}
+
+/**
+ * The record as the JSON text that is stored. A JSON response body svc wrote
+ * itself, with no redacted key and no secret in it, is embedded as it was
+ * sent instead of being parsed and serialised again.
+ */
+export function recordJson(raw: RawTrace, config: TraceConfig, memoryMb: number | null): string {
+  const body = raw.response_body
+  const embeddable =
+    raw.response_known && body !== null && body.size > 0 && body.text.length <= config.bodyLimit && !redactedKeyPattern(config.redactFields).test(body.text)
+  if (!embeddable) return JSON.stringify(buildRecord(raw, config, memoryMb))
+  let embedded = false
+  const record = buildRecord(raw, config, memoryMb, (redactor) => {
+    if (redactor.mentionsSecret(body.text)) return undefined
+    embedded = true
+    return { content: RAW_BODY, size: body.size, truncated: false }
+  })
+  const json = JSON.stringify(record)
+  if (!embedded) return json
+  const at = json.lastIndexOf(RAW_BODY_JSON)
+  return `${json.slice(0, at)}${body.text}${json.slice(at + RAW_BODY_JSON.length)}`
+}
+
+/** Builds the stored record from plain data: everything redacted, N+1 detected. */
+export function buildRecord(
+  raw: RawTrace,
+  config: TraceConfig,
+  memoryMb: number | null,
+  responseBodyAs?: (redactor: Redactor) => CapturedBody | undefined,
+): TraceRecord {
+  const redactor = new Redactor(config.redactHeaders, config.redactFields)
+  const headers = redactor.headers(raw.request_headers)
+  const query = redactor.queryString(raw.search)
+  const body = requestBody(raw, redactor, config.bodyLimit)
+  const responseHeaders = redactor.headers(raw.response_headers)
+  const response = {
+    status: raw.status,
+    headers: responseHeaders,
+    body: responseBodyAs?.(redactor) ?? capturedText(raw.response_body, raw.response_type, redactor, config.bodyLimit),
+  }
+  const queries: TraceQuery[] = raw.queries.map((q) => ({
+    sql: q.sql,
+    args: plainArgs(q.args as QueryRecord['args']),
+    duration_ms: q.duration_ms,
+    rows: q.rows,
+    start_ms: round(Math.max(0, q.end_ms - q.duration_ms)),
+    last_insert_rowid: q.last_insert_rowid,
+    error: q.error,
+  }))
+  const record: TraceRecord = {
+    trace_id: raw.trace_id,
+    method: raw.method,
+    path: raw.path,
+    query,
+    route: raw.route,
+    status_code: raw.status,
     headers,
     body,
     queries,
-    middleware: [...capture.middleware].sort((a, b) => a.start_ms - b.start_ms),
-    exception: error === undefined ? null : exceptionOf(error, pending.status),
-    trace: error instanceof Error && c.config.debug && error.stack ? error.stack.split('\n').map((line) => line.trim()) : null,
-    duration_ms: round(pending.durationMs),
+    middleware: raw.middleware.length < 2 ? raw.middleware : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
+    exception: raw.error === null ? null : exceptionOf(raw.error, raw.status),
+    trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => line.trim()) : null,
+    duration_ms: round(raw.duration_ms),
     memory_mb: memoryMb,
     n_plus_one: detectNPlusOne(queries, config.nPlusOneThreshold),
-    ip: c.ip ?? null,
-    timestamp: new Date(capture.startedEpoch).toISOString(),
-    user_id: c.user?.id ?? null,
+    ip: raw.ip,
+    timestamp: new Date(raw.started_epoch).toISOString(),
+    user_id: raw.user_id,
     response,
   }
   return redactor.scrub(record)
 }
 
-async function requestBody(pending: PendingTrace, redactor: Redactor, limit: number): Promise<CapturedBody> {
-  if (pending.requestBody === null) return emptyBody()
-  if (!pending.requestBodyParsed) {
-    return capturedText(await (pending.requestBody as Promise<BodyRead>), pending.c.request.headers.get('content-type'), redactor, limit)
-  }
-  let value: unknown
-  try {
-    value = await pending.requestBody
-  } catch {
-    // body() failed (400/413/415): the bytes are gone, the exception says why.
-    return { content: null, size: Number(pending.c.request.headers.get('content-length') ?? 0), truncated: false }
-  }
-  const redacted = redactor.json(value)
+function requestBody(raw: RawTrace, redactor: Redactor, limit: number): CapturedBody {
+  const source = raw.request_body
+  if (source.kind === 'none') return emptyBody()
+  if (source.kind === 'failed') return { content: null, size: source.size, truncated: false }
+  if (source.kind === 'text') return capturedText(source, raw.request_type, redactor, limit)
+  const redacted = redactor.json(source.value)
   const text = JSON.stringify(redacted) ?? ''
-  const size = Number(pending.c.request.headers.get('content-length') ?? text.length)
+  const size = source.size || text.length
   if (text.length <= limit) return { content: redacted, size, truncated: false }
   return { content: text.slice(0, limit), size, truncated: true }
 }
 
-function capturedText(read: BodyRead | string | null, type: string | null, redactor: Redactor, limit: number): CapturedBody {
+function capturedText(read: BodyRead | null, type: string | null, redactor: Redactor, limit: number): CapturedBody {
   if (read === null) return emptyBody()
-  const { text, size, truncated } =
-    typeof read === 'string'
-      ? { text: read.length > limit ? read.slice(0, limit) : read, size: read.length, truncated: read.length > limit }
-      : read
+  const { size, truncated } = read
+  const text = read.text.length > limit ? read.text.slice(0, limit) : read.text
+  const cut = truncated || read.text.length > limit
   if (size === 0) return emptyBody()
-  if (!truncated && type !== null && type.includes('json')) {
+  if (!cut && type !== null && type.includes('json')) {
     try {
-      return { content: redactor.json(JSON.parse(text)), size, truncated }
+      return { content: redactor.json(JSON.parse(text)), size, truncated: false }
     } catch {
       // not JSON after all: kept as text
     }
   }
-  return { content: redactor.text(text), size, truncated }
+  return { content: redactor.text(text), size, truncated: cut }
 }
 
 function plainArgs(args: QueryRecord['args']): TraceQuery['args'] {
@@ -214,17 +375,16 @@ function plainValue(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString()
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return `[blob ${(value as ArrayBuffer).byteLength} bytes]`
   if (value === undefined) return null
+  // A password hash is no password, but it is not for a log either.
+  if (typeof value === 'string' && PASSWORD_HASH.test(value)) return REDACTED
   return value
 }
 
-function exceptionOf(error: unknown, status: number): TraceException {
-  if (!(error instanceof Error)) {
-    return { class: typeof error, message: String(error), status, errors: null, location: null }
-  }
-  const details = isHttpError(error) ? error.details : undefined
-  const errors = details !== undefined && typeof details.errors === 'object' && details.errors !== null ? (details.errors as Record<string, string[]>) : null
-  return { class: error.name || error.constructor.name, message: error.message, status, errors, location: appFrame(error.stack) }
+function exceptionOf(error: NonNullable<RawTrace['error']>, status: number): TraceException {
+  return { class: error.class, message: error.message, status, errors: error.errors, location: appFrame(error.stack ?? undefined) }
 }
+
+const PASSWORD_HASH = /^\$(argon2(id|i|d)|2[aby]|scrypt|pbkdf2[-\w]*)\$/
 
 const FRAMEWORK_DIR = (() => {
   try {

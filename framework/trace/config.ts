@@ -30,6 +30,12 @@ export interface TraceConfig {
   bodyLimit: number
   /** A statement shape run this many times in one request is an N+1 finding. */
   nPlusOneThreshold: number
+  /**
+   * Where records are built and written on Node: `thread` (default), the
+   * request thread, between requests; `worker`, a worker thread of their own
+   * (spare cores take the work; one shared core gains nothing).
+   */
+  writer: 'thread' | 'worker'
   /** Header names (lower case) whose values are redacted. */
   redactHeaders: ReadonlySet<string>
   /** JSON body fields and query parameters (lower case) whose values are redacted, at any depth. */
@@ -65,6 +71,7 @@ export function resolveTraceConfig(vars: EnvRecord = {}): TraceConfig {
     flushMs: int(vars, 'TRACE_FLUSH_MS', 250, 1, 60_000),
     bodyLimit: int(vars, 'TRACE_BODY_LIMIT', 16_384, 0, 16_777_216),
     nPlusOneThreshold: int(vars, 'TRACE_N_PLUS_ONE', 5, 2, 1_000_000),
+    writer: writer(vars),
     redactHeaders: new Set([...DEFAULT_REDACTED_HEADERS, ...list(vars, 'TRACE_REDACT_HEADERS')]),
     redactFields: new Set([...DEFAULT_REDACTED_FIELDS, ...list(vars, 'TRACE_REDACT_FIELDS')]),
   }
@@ -81,6 +88,12 @@ function modes(vars: EnvRecord): Set<TraceMode> {
   }
   if (raw.includes('off') && raw.length > 1) throw new ConfigError('TRACE_MODE', '"off" cannot be combined with other modes')
   return new Set(raw as TraceMode[])
+}
+
+function writer(vars: EnvRecord): TraceConfig['writer'] {
+  const value = text(vars, 'TRACE_WRITER') ?? 'thread'
+  if (value !== 'thread' && value !== 'worker') throw new ConfigError('TRACE_WRITER', `expected thread or worker, got "${value}"`)
+  return value
 }
 
 function text(vars: EnvRecord, name: string): string | undefined {

@@ -5,11 +5,11 @@
  */
 export { createTracer, type SvcTracer, type TracerOptions } from './tracer.ts'
 export { resolveTraceConfig, DEFAULT_REDACTED_FIELDS, DEFAULT_REDACTED_HEADERS, type TraceConfig, type TraceMode } from './config.ts'
-export { TraceStore, TRACE_SCHEMA, statusRanges, type TraceFilter, type TraceRow, type TraceSink } from './store.ts'
+export { TraceStore, storeSink, compileFilter, rowOf, TRACE_SCHEMA, statusRanges, type TraceFilter, type TraceRow, type TraceSink } from './store.ts'
 export { TraceWriter, type WriterStats } from './writer.ts'
 export { Redactor } from './redact.ts'
 export { sqlShape, detectNPlusOne } from './sql-shape.ts'
-export { appFrame } from './capture.ts'
+export { appFrame, buildRecord, recordJson, type RawTrace, type RawBody } from './capture.ts'
 export * from './record.ts'
 export type { MiddlewareTiming, RequestRecorder, Tracer } from './recorder.ts'
 export { createTraceId, TRACE_ID_PATTERN } from './trace-id.ts'

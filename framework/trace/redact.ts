@@ -18,9 +18,10 @@ export class Redactor {
     private readonly fieldNames: ReadonlySet<string>,
   ) {}
 
-  headers(headers: Headers): Record<string, string> {
+  /** Header names lower-cased; accepts a Headers object or a plain record. */
+  headers(headers: Headers | Readonly<Record<string, string>>): Record<string, string> {
     const out: Record<string, string> = {}
-    headers.forEach((value, name) => {
+    const each = (value: string, name: string) => {
       if (this.headerNames.has(name)) {
         this.remember(value)
         const space = value.indexOf(' ')
@@ -31,7 +32,9 @@ export class Redactor {
         }
         out[name] = REDACTED
       } else out[name] = value
-    })
+    }
+    if (headers instanceof Headers) headers.forEach(each)
+    else for (const name in headers) each(headers[name]!, name.toLowerCase())
     return out
   }
 
@@ -79,6 +82,14 @@ export class Redactor {
       return `${lead}${key}=${REDACTED}`
     })
     return out
+  }
+
+  /** Whether a remembered secret occurs in the text. */
+  mentionsSecret(text: string): boolean {
+    for (const secret of this.secrets) {
+      if (secret.length >= MIN_SUBSTRING_SECRET ? text.includes(secret) : text.includes(JSON.stringify(secret))) return true
+    }
+    return false
   }
 
   /** Replaces every remembered secret anywhere in a JSON-like value (in place for objects, returns the result). */

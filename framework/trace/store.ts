@@ -1,16 +1,35 @@
 /**
- * The trace store: one table in a libSQL database (its own file,
- * `storage/traces.sqlite`, by default). The columns the tools filter on are
- * columns; the whole record is one JSON text column, serialised in the writer.
+ * The trace store, in a libSQL database of its own (`storage/traces.sqlite`
+ * by default). Each batch the writer flushes is one row: a JSON array of
+ * records, written in one statement. A row per trace cost more CPU per
+ * request than the tracing budget allows (an insert with its index entries
+ * is worth a fifth of a whole request); the tools read the batches back and
+ * filter in JavaScript, newest first, stopping as soon as they have enough.
  */
 import type { Database } from '../database/database.ts'
+import { recordJson, type RawTrace } from './capture.ts'
+import type { TraceConfig } from './config.ts'
 import type { TraceRecord } from './record.ts'
 
+/** Where the writer sends each batch: it builds the records and stores them (in this thread or another). */
 export interface TraceSink {
-  /** Writes the records in one transaction; `dropped` adds to the stored drop counter. */
-  write(records: readonly TraceRecord[], dropped: number): Promise<void>
+  /** Builds and writes the traces in one transaction; `dropped` adds to the stored drop counter. */
+  write(traces: readonly RawTrace[], dropped: number, memoryMb: number | null): Promise<void>
   /** Deletes what is older than `olderThanMs` (epoch ms) and beyond the newest `maxTraces`; returns how many. */
   prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number>
+}
+
+/** A sink that builds the records in this thread and writes them to `store` (any runtime). */
+export function storeSink(store: TraceStore, config: TraceConfig): TraceSink {
+  return {
+    write: (traces, dropped, memoryMb) =>
+      store.writeBatch(
+        traces.map((raw) => recordJson(raw, config, memoryMb)),
+        traces.map((raw) => raw.started_epoch),
+        dropped,
+      ),
+    prune: (options) => store.prune(options),
+  }
 }
 
 export interface TraceFilter {
@@ -20,7 +39,7 @@ export interface TraceFilter {
   status?: string
   method?: string
   ip?: string
-  /** 5xx responses and exceptions that are not HTTP errors. */
+  /** 5xx responses (every exception that is not an HTTP error ends as one). */
   error?: boolean
   /** Epoch ms: traces that began at or after. */
   sinceMs?: number
@@ -28,13 +47,14 @@ export interface TraceFilter {
   minDurationMs?: number
   /** The matched route pattern, exactly. */
   route?: string
-  /** Only traces newer than this trace id's (for tail). */
+  /** Only traces written after this one (for tail). */
   afterTraceId?: string
   limit?: number
   /** Default newest first. */
   order?: 'newest' | 'oldest' | 'slowest'
 }
 
+/** One line of a list: the record's searchable fields. */
 export interface TraceRow {
   trace_id: string
   started_at: number
@@ -51,49 +71,29 @@ export interface TraceRow {
   n_plus_one: number
 }
 
-const COLUMNS = [
-  'trace_id',
-  'started_at',
-  'method',
-  'path',
-  'route',
-  'status_code',
-  'duration_ms',
-  'ip',
-  'user_id',
-  'exception',
-  'error',
-  'query_count',
-  'n_plus_one',
-  'record',
-] as const
-const SUMMARY_COLUMNS = COLUMNS.filter((column) => column !== 'record').join(', ')
-// SQLite allows 32766 parameters per statement; 14 columns * 500 rows stays far below.
-const ROWS_PER_INSERT = 500
-
 export const TRACE_SCHEMA = [
-  `create table if not exists svc_traces (
-    trace_id text primary key,
-    started_at integer not null,
-    method text not null,
-    path text not null,
-    route text,
-    status_code integer not null,
-    duration_ms real not null,
-    ip text,
-    user_id text,
-    exception text,
-    error integer not null default 0,
-    query_count integer not null default 0,
-    n_plus_one integer not null default 0,
-    record text not null
+  `create table if not exists svc_trace_batches (
+    id integer primary key,
+    first_at integer not null,
+    last_at integer not null,
+    count integer not null,
+    data text not null
   )`,
-  'create index if not exists svc_traces_started_at on svc_traces (started_at)',
-  'create index if not exists svc_traces_status on svc_traces (status_code, started_at)',
+  'create index if not exists svc_trace_batches_last_at on svc_trace_batches (last_at)',
   'create table if not exists svc_trace_counters (name text primary key, value integer not null)',
 ]
 
-export class TraceStore implements TraceSink {
+/** Batches read per query while scanning. */
+const PAGE = 16
+
+interface Batch {
+  id: number
+  first_at: number
+  last_at: number
+  data: string
+}
+
+export class TraceStore {
   private ready: Promise<void> | undefined
 
   constructor(readonly db: Database) {}
@@ -104,34 +104,20 @@ export class TraceStore implements TraceSink {
     return this.ready
   }
 
-  async write(records: readonly TraceRecord[], dropped = 0): Promise<void> {
+  /** Writes one batch (records as JSON texts, with their start times) in one transaction. */
+  async writeBatch(records: readonly string[], startedAt: readonly number[], dropped = 0): Promise<void> {
     await this.init()
     const statements: Array<{ sql: string; args: unknown[] }> = []
-    for (let start = 0; start < records.length; start += ROWS_PER_INSERT) {
-      const chunk = records.slice(start, start + ROWS_PER_INSERT)
-      const args: unknown[] = []
-      for (const record of chunk) {
-        args.push(
-          record.trace_id,
-          Date.parse(record.timestamp),
-          record.method,
-          record.path,
-          record.route,
-          record.status_code,
-          record.duration_ms,
-          record.ip,
-          record.user_id === null ? null : String(record.user_id),
-          record.exception?.class ?? null,
-          isError(record) ? 1 : 0,
-          record.queries.length,
-          record.n_plus_one.length,
-          JSON.stringify(record),
-        )
+    if (records.length > 0) {
+      let first = startedAt[0]!
+      let last = first
+      for (const at of startedAt) {
+        if (at < first) first = at
+        if (at > last) last = at
       }
-      const row = `(${COLUMNS.map(() => '?').join(', ')})`
       statements.push({
-        sql: `insert or ignore into svc_traces (${COLUMNS.join(', ')}) values ${chunk.map(() => row).join(', ')}`,
-        args,
+        sql: 'insert into svc_trace_batches (first_at, last_at, count, data) values (?, ?, ?, ?)',
+        args: [first, last, records.length, `[${records.join(',')}]`],
       })
     }
     if (dropped > 0) {
@@ -143,65 +129,96 @@ export class TraceStore implements TraceSink {
     if (statements.length > 0) await this.db.batch(statements as never)
   }
 
-  async prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
-    await this.init()
-    let deleted = 0
-    if (options.olderThanMs !== undefined) {
-      const result = await this.db.execute('delete from svc_traces where started_at < ?', [options.olderThanMs])
-      deleted += result.rowsAffected
-    }
-    if (options.maxTraces !== undefined && options.maxTraces > 0) {
-      const result = await this.db.execute(
-        'delete from svc_traces where rowid < (select rowid from svc_traces order by rowid desc limit 1 offset ?)',
-        [options.maxTraces - 1],
-      )
-      deleted += result.rowsAffected
-    }
-    return deleted
+  /** Writes finished records as one batch. */
+  writeRecords(records: readonly TraceRecord[], dropped = 0): Promise<void> {
+    return this.writeBatch(
+      records.map((record) => JSON.stringify(record)),
+      records.map((record) => Date.parse(record.timestamp)),
+      dropped,
+    )
   }
 
-  async count(filter: TraceFilter = {}): Promise<number> {
+  /** Records newest first (by batch, then by start time within it), optionally only batches reaching `sinceMs`. */
+  async *newest(options: { sinceMs?: number; where?: { sql: string; args: unknown[] } } = {}): AsyncGenerator<TraceRecord> {
     await this.init()
-    const { where, args } = whereClause(filter)
-    const result = await this.db.execute(`select count(*) as n from svc_traces ${where}`, args as never)
-    return Number(result.rows[0]!.n)
+    let before = Number.MAX_SAFE_INTEGER
+    for (;;) {
+      const clauses = ['id < ?']
+      const args: unknown[] = [before]
+      if (options.sinceMs !== undefined) {
+        clauses.push('last_at >= ?')
+        args.push(options.sinceMs)
+      }
+      if (options.where !== undefined) {
+        clauses.push(options.where.sql)
+        args.push(...options.where.args)
+      }
+      const result = await this.db.execute(
+        `select id, first_at, last_at, data from svc_trace_batches where ${clauses.join(' and ')} order by id desc limit ${PAGE}`,
+        args as never,
+      )
+      const batches = result.rows as unknown as Batch[]
+      for (const batch of batches) {
+        const records = JSON.parse(batch.data) as TraceRecord[]
+        // Written in the order requests ended: reversed, then by start time (stable, so ties stay newest first).
+        records.reverse().sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0))
+        for (const record of records) yield record
+      }
+      if (batches.length < PAGE) return
+      before = Number(batches[batches.length - 1]!.id)
+    }
+  }
+
+  async records(filter: TraceFilter = {}): Promise<TraceRecord[]> {
+    const matches = compileFilter(filter)
+    const out: TraceRecord[] = []
+    const ordered = filter.order === 'oldest' || filter.order === 'slowest'
+    const limit = filter.limit ?? Number.POSITIVE_INFINITY
+    if (limit <= 0) return out
+    for await (const record of this.newest({ sinceMs: filter.sinceMs })) {
+      if (filter.afterTraceId !== undefined && record.trace_id === filter.afterTraceId) break
+      if (!matches(record)) continue
+      out.push(record)
+      if (!ordered && out.length >= limit) break
+    }
+    if (filter.order === 'oldest') out.reverse()
+    if (filter.order === 'slowest') out.sort((a, b) => b.duration_ms - a.duration_ms)
+    return ordered ? out.slice(0, limit) : out
   }
 
   async search(filter: TraceFilter = {}): Promise<TraceRow[]> {
-    await this.init()
-    const { where, args } = whereClause(filter)
-    const order = filter.order === 'oldest' ? 'started_at asc, rowid asc' : filter.order === 'slowest' ? 'duration_ms desc' : 'started_at desc, rowid desc'
-    const limit = filter.limit === undefined ? '' : ` limit ${Math.max(0, Math.floor(filter.limit))}`
-    const result = await this.db.execute(`select ${SUMMARY_COLUMNS} from svc_traces ${where} order by ${order}${limit}`, args as never)
-    return result.rows as unknown as TraceRow[]
+    return (await this.records(filter)).map(rowOf)
   }
 
-  /** Full records matching the filter (newest first). */
-  async records(filter: TraceFilter = {}): Promise<TraceRecord[]> {
-    await this.init()
-    const { where, args } = whereClause(filter)
-    const order = filter.order === 'oldest' ? 'started_at asc, rowid asc' : 'started_at desc, rowid desc'
-    const limit = filter.limit === undefined ? '' : ` limit ${Math.max(0, Math.floor(filter.limit))}`
-    const result = await this.db.execute(`select record from svc_traces ${where} order by ${order}${limit}`, args as never)
-    return result.rows.map((row) => JSON.parse(String(row.record)) as TraceRecord)
+  async count(filter: TraceFilter = {}): Promise<number> {
+    return (await this.records({ ...filter, limit: undefined })).length
   }
 
   async get(traceId: string): Promise<TraceRecord | undefined> {
-    await this.init()
-    const result = await this.db.execute('select record from svc_traces where trace_id = ?', [traceId])
-    const row = result.rows[0]
-    return row === undefined ? undefined : (JSON.parse(String(row.record)) as TraceRecord)
+    for await (const record of this.newest({ where: { sql: 'instr(data, ?) > 0', args: [`"trace_id":"${traceId}"`] } })) {
+      if (record.trace_id === traceId) return record
+    }
+    return undefined
   }
 
   /** Trace ids starting with `prefix` (so a shortened id can be used), at most `limit`. */
   async idsStartingWith(prefix: string, limit = 2): Promise<string[]> {
-    await this.init()
-    const result = await this.db.execute("select trace_id from svc_traces where trace_id >= ? and trace_id < ? || '\uffff' limit ?", [
-      prefix,
-      prefix,
-      limit,
-    ])
-    return result.rows.map((row) => String(row.trace_id))
+    const ids: string[] = []
+    for await (const record of this.newest({ where: { sql: 'instr(data, ?) > 0', args: [`"trace_id":"${prefix}`] } })) {
+      if (record.trace_id.startsWith(prefix) && !ids.includes(record.trace_id)) ids.push(record.trace_id)
+      if (ids.length >= limit) break
+    }
+    return ids
+  }
+
+  /** Records of batches that mention `text` anywhere (a cheap pre-filter for db:why), newest first. */
+  async recordsMentioning(text: string, limit: number): Promise<TraceRecord[]> {
+    const out: TraceRecord[] = []
+    for await (const record of this.newest({ where: { sql: 'instr(lower(data), lower(?)) > 0', args: [text] } })) {
+      out.push(record)
+      if (out.length >= limit) break
+    }
+    return out
   }
 
   async droppedCount(): Promise<number> {
@@ -210,14 +227,60 @@ export class TraceStore implements TraceSink {
     return Number(result.rows[0]?.value ?? 0)
   }
 
-  /** Records whose JSON mentions `text` (a cheap pre-filter for db:why), newest first. */
-  async recordsMentioning(text: string, limit: number): Promise<TraceRecord[]> {
+  /**
+   * Deletes traces that began before `olderThanMs` and beyond the newest
+   * `maxTraces`; a batch that is partly kept is rewritten. Returns how many.
+   */
+  async prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
     await this.init()
-    const result = await this.db.execute(
-      'select record from svc_traces where instr(lower(record), lower(?)) > 0 order by started_at desc, rowid desc limit ?',
-      [text, limit],
-    )
-    return result.rows.map((row) => JSON.parse(String(row.record)) as TraceRecord)
+    let deleted = 0
+    const cutoff = options.olderThanMs
+    if (cutoff !== undefined) {
+      const whole = await this.db.execute('select coalesce(sum(count), 0) as n from svc_trace_batches where last_at < ?', [cutoff])
+      deleted += Number(whole.rows[0]!.n)
+      await this.db.execute('delete from svc_trace_batches where last_at < ?', [cutoff])
+      const partial = await this.db.execute('select id, first_at, last_at, data from svc_trace_batches where first_at < ?', [cutoff])
+      for (const batch of partial.rows as unknown as Batch[]) {
+        deleted += await this.rewrite(batch, (records) => records.filter((record) => Date.parse(record.timestamp) >= cutoff))
+      }
+    }
+    const max = options.maxTraces
+    if (max !== undefined && max > 0) {
+      const result = await this.db.execute('select id, count from svc_trace_batches order by id desc')
+      let kept = 0
+      for (const row of result.rows as unknown as Array<{ id: number; count: number }>) {
+        const count = Number(row.count)
+        if (kept >= max) {
+          await this.db.execute('delete from svc_trace_batches where id = ?', [row.id])
+          deleted += count
+        } else if (kept + count > max) {
+          const room = max - kept
+          const batch = (await this.db.execute('select id, first_at, last_at, data from svc_trace_batches where id = ?', [row.id])).rows[0] as unknown as Batch
+          deleted += await this.rewrite(batch, (records) =>
+            records.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, room),
+          )
+        }
+        kept += count
+      }
+    }
+    return deleted
+  }
+
+  private async rewrite(batch: Batch, keep: (records: TraceRecord[]) => TraceRecord[]): Promise<number> {
+    const records = JSON.parse(batch.data) as TraceRecord[]
+    const kept = keep([...records])
+    if (kept.length === 0) await this.db.execute('delete from svc_trace_batches where id = ?', [batch.id])
+    else if (kept.length < records.length) {
+      const times = kept.map((record) => Date.parse(record.timestamp))
+      await this.db.execute('update svc_trace_batches set first_at = ?, last_at = ?, count = ?, data = ? where id = ?', [
+        Math.min(...times),
+        Math.max(...times),
+        kept.length,
+        JSON.stringify(kept),
+        batch.id,
+      ])
+    }
+    return records.length - kept.length
   }
 
   close(): void {
@@ -225,53 +288,83 @@ export class TraceStore implements TraceSink {
   }
 }
 
-export function isError(record: Pick<TraceRecord, 'status_code' | 'exception'>): boolean {
-  return record.status_code >= 500 || (record.exception !== null && record.exception.status >= 500)
+export function isError(record: Pick<TraceRecord, 'status_code'>): boolean {
+  return record.status_code >= 500
 }
 
-function whereClause(filter: TraceFilter): { where: string; args: unknown[] } {
-  const clauses: string[] = []
-  const args: unknown[] = []
+export function rowOf(record: TraceRecord): TraceRow {
+  return {
+    trace_id: record.trace_id,
+    started_at: Date.parse(record.timestamp),
+    method: record.method,
+    path: record.path,
+    route: record.route,
+    status_code: record.status_code,
+    duration_ms: record.duration_ms,
+    ip: record.ip,
+    user_id: record.user_id === null ? null : String(record.user_id),
+    exception: record.exception?.class ?? null,
+    error: isError(record) ? 1 : 0,
+    query_count: record.queries.length,
+    n_plus_one: record.n_plus_one.length,
+  }
+}
+
+/** The filter as one predicate (the same rules for every command). */
+export function compileFilter(filter: TraceFilter): (record: TraceRecord) => boolean {
+  const tests: Array<(record: TraceRecord) => boolean> = []
   if (filter.path !== undefined && filter.path !== '') {
-    if (/[*?[]/.test(filter.path)) {
-      clauses.push('path glob ?')
-      args.push(filter.path)
-    } else {
-      clauses.push('instr(path, ?) > 0')
-      args.push(filter.path)
-    }
+    const path = filter.path
+    if (/[*?[]/.test(path)) {
+      const glob = globToRegExp(path)
+      tests.push((record) => glob.test(record.path))
+    } else tests.push((record) => record.path.includes(path))
   }
   if (filter.status !== undefined && filter.status !== '') {
-    const parts = statusRanges(filter.status)
-    clauses.push(`(${parts.map(() => 'status_code between ? and ?').join(' or ')})`)
-    for (const [low, high] of parts) args.push(low, high)
+    const ranges = statusRanges(filter.status)
+    tests.push((record) => ranges.some(([low, high]) => record.status_code >= low && record.status_code <= high))
   }
   if (filter.method !== undefined && filter.method !== '') {
-    clauses.push('method = ?')
-    args.push(filter.method.toUpperCase())
+    const method = filter.method.toUpperCase()
+    tests.push((record) => record.method === method)
   }
   if (filter.ip !== undefined && filter.ip !== '') {
-    clauses.push('ip = ?')
-    args.push(filter.ip)
+    const ip = filter.ip
+    tests.push((record) => record.ip === ip)
   }
-  if (filter.error) clauses.push('error = 1')
+  if (filter.error) tests.push(isError)
   if (filter.sinceMs !== undefined) {
-    clauses.push('started_at >= ?')
-    args.push(filter.sinceMs)
+    const since = filter.sinceMs
+    tests.push((record) => Date.parse(record.timestamp) >= since)
   }
   if (filter.minDurationMs !== undefined) {
-    clauses.push('duration_ms >= ?')
-    args.push(filter.minDurationMs)
+    const min = filter.minDurationMs
+    tests.push((record) => record.duration_ms >= min)
   }
   if (filter.route !== undefined) {
-    clauses.push('route = ?')
-    args.push(filter.route)
+    const route = filter.route
+    tests.push((record) => record.route === route)
   }
-  if (filter.afterTraceId !== undefined) {
-    clauses.push('rowid > (select rowid from svc_traces where trace_id = ?)')
-    args.push(filter.afterTraceId)
+  return (record) => tests.every((test) => test(record))
+}
+
+/** SQLite GLOB semantics: `*` any run, `?` one character, `[...]` a class; case-sensitive. */
+function globToRegExp(glob: string): RegExp {
+  let source = ''
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i]!
+    if (char === '*') source += '.*'
+    else if (char === '?') source += '.'
+    else if (char === '[') {
+      const end = glob.indexOf(']', i + 1)
+      if (end === -1) source += '\\['
+      else {
+        source += `[${glob.slice(i + 1, end).replace(/^\^/, '^').replace(/\\/g, '\\\\')}]`
+        i = end
+      }
+    } else source += char.replace(/[.+^${}()|\\/]/g, '\\$&')
   }
-  return { where: clauses.length === 0 ? '' : `where ${clauses.join(' and ')}`, args }
+  return new RegExp(`^${source}$`)
 }
 
 /** `401` => [401, 401]; `4xx` => [400, 499]; `401,5xx` => both. Throws on anything else. */

@@ -4,10 +4,8 @@
  * is dropped and counted); batches are built and written one transaction at
  * a time, off the request path; `close` writes everything accepted.
  */
-import type { PendingTrace } from './capture.ts'
-import { buildRecord } from './capture.ts'
+import { extract, type PendingTrace, type RawTrace } from './capture.ts'
 import type { TraceConfig } from './config.ts'
-import type { TraceRecord } from './record.ts'
 import type { TraceSink } from './store.ts'
 
 export interface WriterStats {
@@ -112,27 +110,26 @@ export class TraceWriter {
   }
 
   private async write(batch: PendingTrace[], dropped: number): Promise<void> {
-    const memory = memoryMb()
-    const records: TraceRecord[] = []
+    const traces: RawTrace[] = []
     for (const pending of batch) {
       try {
-        records.push(await buildRecord(pending, this.config, memory))
+        traces.push(await extract(pending))
       } catch (error) {
         this.stats.failed++
         this.fail(error)
       }
     }
     try {
-      await this.sink.write(records, dropped)
-      this.stats.written += records.length
+      await this.sink.write(traces, dropped, memoryMb())
+      this.stats.written += traces.length
     } catch (error) {
-      this.stats.failed += records.length
+      this.stats.failed += traces.length
       this.fail(error)
       return
     }
     const now = Date.now()
     const { retentionDays, maxTraces } = this.config
-    this.writtenSincePrune += records.length
+    this.writtenSincePrune += traces.length
     // Pruning runs once a minute, or sooner when a tenth of the count limit was written since.
     if (now - this.lastPrune >= PRUNE_EVERY_MS || (maxTraces > 0 && this.writtenSincePrune >= Math.ceil(maxTraces / 10))) {
       this.lastPrune = now

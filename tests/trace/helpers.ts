@@ -1,6 +1,6 @@
 /** Builders for the trace tests: a traced app over a temporary trace store. */
 import { join } from 'node:path'
-import { createApp, createTracer, resolveTraceConfig, type AppOptions, type EnvRecord, type SvcTracer, type TraceSink, type TraceStore } from 'svc'
+import { createApp, createTracer, resolveTraceConfig, storeSink, type AppOptions, type EnvRecord, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from 'svc'
 import { openDatabase, openTraceStore } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 
@@ -15,16 +15,15 @@ export interface TracedApp {
 
 /** An app with its own database and trace store in a temp folder. */
 export async function tracedApp(
-  options: Omit<AppOptions, 'tracer' | 'database'> & { traceVars?: EnvRecord; vars?: EnvRecord; sink?: (store: TraceStore) => TraceSink } = {},
+  options: Omit<AppOptions, 'tracer' | 'database'> & { traceVars?: EnvRecord; vars?: EnvRecord; sink?: (inner: TraceSink, config: TraceConfig) => TraceSink } = {},
 ): Promise<TracedApp> {
   const dir = tempDir('svc-trace-')
   const database = await openDatabase({ storageDir: dir.path, projectDir: dir.path })
   const store = await openTraceStore({ storageDir: dir.path, projectDir: dir.path })
   const config = testConfig({ ...options.vars })
-  const tracer = createTracer({
-    sink: options.sink ? options.sink(store) : store,
-    config: resolveTraceConfig({ TRACE_FLUSH_MS: '5', ...options.traceVars }),
-  })
+  const traceConfig = resolveTraceConfig({ TRACE_FLUSH_MS: '5', ...options.traceVars })
+  const sink = storeSink(store, traceConfig)
+  const tracer = createTracer({ sink: options.sink ? options.sink(sink, traceConfig) : sink, config: traceConfig })
   const { traceVars: _traceVars, vars: _vars, sink: _sink, ...appOptions } = options
   const app = createApp({ config, ...appOptions, database, tracer, plugins: [...(appOptions.plugins ?? []), tracer.plugin] })
   return {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineRoutes, TRACE_HEADER, type TraceRecord, type TraceSink } from 'svc'
+import { defineRoutes, TRACE_HEADER, type RawTrace, type TraceSink } from 'svc'
 import { request, tracedApp, type TracedApp } from './helpers.ts'
 import { startServer } from '../helpers/server.ts'
 
@@ -20,7 +20,7 @@ const api = defineRoutes((r) => {
 
 /** A sink that holds every write until released, recording what it got. */
 class GatedSink implements TraceSink {
-  written: TraceRecord[] = []
+  written: RawTrace[] = []
   writes = 0
   private gate: Promise<void>
   private open!: () => void
@@ -30,11 +30,11 @@ class GatedSink implements TraceSink {
   release(): void {
     this.open()
   }
-  async write(records: readonly TraceRecord[], dropped: number): Promise<void> {
+  async write(traces: readonly RawTrace[], dropped: number, memoryMb: number | null): Promise<void> {
     this.writes++
     await this.gate
-    this.written.push(...records)
-    await this.inner.write(records, dropped)
+    this.written.push(...traces)
+    await this.inner.write(traces, dropped, memoryMb)
   }
   prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
     return this.inner.prune(options)
@@ -65,7 +65,7 @@ describe('batch writer', () => {
     traced = await tracedApp({
       api,
       traceVars: { TRACE_BUFFER_SIZE: '40', TRACE_BATCH_SIZE: '10' },
-      sink: (store) => (sink = new GatedSink(store)),
+      sink: (inner) => (sink = new GatedSink(inner)),
     })
     for (let n = 0; n < 100; n++) {
       const response = await traced.app.fetch(request('GET', `/api/ping/${n}`))
