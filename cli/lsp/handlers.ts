@@ -12,6 +12,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument'
 import type { SvcErrorData } from '../contract/lsp.ts'
 import type { RouteJson } from '../contract/routes.ts'
 import type { TraceSummaryJson } from '../contract/traces.ts'
+import { isError } from '../../framework/trace/store.ts'
 import { analyseRoutes, type RouteDiagnostic } from './analysis.ts'
 import { findExport, type RouteFileModel, type SourceRange, type StaticRoute } from './route-file.ts'
 
@@ -71,9 +72,9 @@ export function traceCounts(state: ServerState, method: string, path: string): T
   return { traces: matching.length, errors: matching.filter(isErrorTrace).length }
 }
 
-/** An error trace: a 5xx, or a request that threw (404s, 401s and 422s included). */
-export function isErrorTrace(trace: Pick<TraceSummaryJson, 'status_code' | 'exception'>): boolean {
-  return trace.status_code >= 500 || trace.exception !== null
+/** An error trace, as the trace commands' `--error` counts it (a 5xx: every unexpected exception ends as one). */
+export function isErrorTrace(trace: Pick<TraceSummaryJson, 'status_code'>): boolean {
+  return isError(trace)
 }
 
 function routeAt(model: RouteFileModel, position: Position): StaticRoute | undefined {

@@ -15,6 +15,8 @@ export interface TraceFilters {
   method?: string
   path?: string
   slow?: number
+  /** A route pattern (`/api/v1/posts/{id}`): the CLI is asked with the path glob, and the list keeps the traces that matched this route. */
+  route?: string
 }
 
 export class TraceSource implements vscode.Disposable {
@@ -37,7 +39,8 @@ export class TraceSource implements vscode.Disposable {
   }
 
   params(): TraceListParams {
-    return { ...this.filters, ...(this.errorsOnly ? { error: true } : {}), limit: this.limit() }
+    const { route: _route, ...filters } = this.filters
+    return { ...filters, ...(this.errorsOnly ? { error: true } : {}), limit: this.limit() }
   }
 
   /** One refresh at a time; a refresh asked for meanwhile waits for it. */
@@ -49,7 +52,8 @@ export class TraceSource implements vscode.Disposable {
   private async load(): Promise<void> {
     try {
       const list = await this.client.request(SvcRequest.traces, this.params())
-      this.traces = [...list.traces].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
+      const route = this.filters.route
+      this.traces = list.traces.filter((trace) => route === undefined || trace.route === route).sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
       this.error = null
     } catch (error) {
       this.traces = []
@@ -80,7 +84,8 @@ export class TraceSource implements vscode.Disposable {
     if (this.errorsOnly) parts.push('errors only')
     if (this.filters.status) parts.push(`status ${this.filters.status}`)
     if (this.filters.method) parts.push(this.filters.method)
-    if (this.filters.path) parts.push(`path ${this.filters.path}`)
+    if (this.filters.route) parts.push(`route ${this.filters.route}`)
+    else if (this.filters.path) parts.push(`path ${this.filters.path}`)
     if (this.filters.slow !== undefined) parts.push(`≥ ${this.filters.slow} ms`)
     if (!this.autoRefresh) parts.push('paused')
     return parts.join(' · ')

@@ -16,19 +16,28 @@ export interface RequestSpec {
   json?: unknown
 }
 
-/** The traffic recorded by default: successes, a 404 (no such post), a 422 (validation), a 404 route miss. */
+/** The traffic recorded by default: successes, a 404 (no such post), a 404 route miss, a 500 (GET /boom, see below). */
 export const DEFAULT_TRAFFIC: RequestSpec[] = [
   { method: 'GET', path: '/api/v1/posts' },
   { method: 'GET', path: '/api/v1/posts/1' },
   { method: 'GET', path: '/api/v1/posts/999' },
   { method: 'GET', path: '/api/v2/posts' },
   { method: 'GET', path: '/nowhere' },
+  { method: 'GET', path: '/boom' },
   { method: 'GET', path: '/' },
 ]
+
+/** The copy gets one failing route, so that the traces have an error (a 500 with an exception). */
+const FAILING_ROUTE = `  r.get('/boom', function boom() {
+    throw new Error('boom: a failing handler, for the extension tests')
+  })
+`
 
 /** Copies the blog app, migrates and seeds it, serves it, sends `traffic`, and stops the server (flushing the traces). */
 export async function recordedApp(traffic: RequestSpec[] = DEFAULT_TRAFFIC, env: Record<string, string> = {}): Promise<RecordedApp> {
   const app = copyExampleApp('blog')
+  app.write('routes/web.ts', app.read('routes', 'web.ts').replace(/\n\}\)\s*$/, `\n${FAILING_ROUTE}})\n`))
+  if (!app.read('routes', 'web.ts').includes("'/boom'")) throw new Error('could not add GET /boom to the copy of routes/web.ts')
   const fresh = await spawnSvc(['migrate:fresh', '--seed'], { cwd: app.dir, env, timeoutMs: 60_000 })
   if (fresh.code !== 0) throw new Error(`migrate:fresh --seed failed: ${fresh.stderr}`)
   const server = startSvc(['serve', '--port', '0', '--host', '127.0.0.1'], { cwd: app.dir, env })

@@ -258,7 +258,7 @@ describe('CodeLens', () => {
     const routeTable = [route('DELETE', '/api/admin/posts/{id}', { middleware: ['auth:admin', 'nosuch'] })]
     const traces = [
       trace('/api/admin/posts/{id}', 204, { method: 'DELETE' }),
-      trace('/api/admin/posts/{id}', 403, { method: 'DELETE' }),
+      trace('/api/admin/posts/{id}', 403, { method: 'DELETE' }), // a 4xx is not an error (as --error counts)
       trace('/api/admin/posts/{id}', 500, { method: 'DELETE', exception: 'TypeError' }),
       trace('/api/admin/posts/{id}', 200, { method: 'GET' }), // another method: not this route's
       trace('/api/posts', 200),
@@ -266,7 +266,7 @@ describe('CodeLens', () => {
     const lenses = codeLenses(state({ routeTable, traces }), documentOf(apiFile))
     const line = lineOf("r.delete('/posts/{id}'")
     const atDelete = lenses.filter((lens) => lens.range.start.line === line)
-    expect(atDelete.map((lens) => lens.command!.title)).toEqual(['DELETE /api/admin/posts/{id} · auth:admin, nosuch · 3 traces, 2 errors', 'Send request'])
+    expect(atDelete.map((lens) => lens.command!.title)).toEqual(['DELETE /api/admin/posts/{id} · auth:admin, nosuch · 3 traces, 1 error', 'Send request'])
     expect(atDelete[0]!.command).toMatchObject({ command: 'svc.openRouteTraces', arguments: [{ method: 'DELETE', path: '/api/admin/posts/{id}' }] })
     expect(atDelete[1]!.command).toMatchObject({ command: 'svc.sendRequest' })
     // Without a route table the statically read middleware is shown; one trace, no error.

@@ -96,8 +96,12 @@ describe('svc lsp --stdio', () => {
     await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: apiUri(), languageId: 'typescript', version: 1, text } })
     const lenses = await connection.sendRequest<Array<{ range: { start: { line: number } }; command: { title: string; command: string } }>>('textDocument/codeLens', { textDocument: { uri: apiUri() } })
     const titles = lenses.map((lens) => lens.command.title)
-    // Two requests matched /api/v1/posts/{id}: /1 (200) and /999 (404, an HttpError).
-    expect(titles).toContain('GET /api/v1/posts/{id} · 2 traces, 1 error')
+    // Two requests matched /api/v1/posts/{id}: /1 (200) and /999 (404: not an error, as --error counts).
+    expect(titles).toContain('GET /api/v1/posts/{id} · 2 traces')
+    const webUri = pathToFileURL(join(app.dir, 'routes', 'web.ts')).href
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: webUri, languageId: 'typescript', version: 1, text: readFileSync(join(app.dir, 'routes', 'web.ts'), 'utf8') } })
+    const webLenses = await connection.sendRequest<Array<{ command: { title: string } }>>('textDocument/codeLens', { textDocument: { uri: webUri } })
+    expect(webLenses.map((lens) => lens.command.title)).toEqual(['GET / · 1 trace', 'Send request', 'GET /boom · 1 trace, 1 error', 'Send request'])
     expect(titles).toContain('GET /api/v1/posts · 1 trace')
     expect(titles.filter((title) => title === 'Send request')).toHaveLength(lenses.length / 2)
 
@@ -125,8 +129,9 @@ describe('svc lsp --stdio', () => {
 
     const clientErrors = await connection.sendRequest<{ traces: Array<{ status_code: number }> }>('svc/traces', { status: '4xx' })
     expect(clientErrors.traces.map((t) => t.status_code)).toEqual([404, 404])
-    const errorsOnly = await connection.sendRequest<{ traces: Array<{ status_code: number }> }>('svc/traces', { error: true })
+    const errorsOnly = await connection.sendRequest<{ traces: Array<{ status_code: number; path: string }> }>('svc/traces', { error: true })
     expect(errorsOnly).toEqual(await svcJson(['log:trace', '--error'], { cwd }))
+    expect(errorsOnly.traces.map((t) => `${t.status_code} ${t.path}`)).toEqual(['500 /boom'])
 
     const id = app.sent.find((request) => request.path === '/api/v1/posts/1')!.traceId!
     const trace = await connection.sendRequest('svc/trace', { id })

@@ -59,6 +59,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       { method: 'GET', path: '/api/v1/posts/999' },
       { method: 'GET', path: '/api/v2/posts' },
       { method: 'GET', path: '/nowhere' },
+      { method: 'GET', path: '/boom' },
     ])
     // The workspace runs the repo's built svc with this Node.
     app.write('.vscode/settings.json', `${JSON.stringify({ 'svc.command': SVC_BIN, 'svc.nodePath': process.execPath, 'svc.traces.autoRefresh': 2 }, null, 2)}\n`)
@@ -114,16 +115,16 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     // Collapsed, every group is a row (the tree renders only the rows in view).
     await routes.locator('.pane-header').hover()
     await routes.locator('.pane-header a.action-label[aria-label^="Collapse All"]').click()
-    await expect.poll(() => routes.locator('.monaco-list-row .label-name').allTextContents(), { timeout: 10_000 }).toEqual(['/health', '/api/auth', '/api/v1', '/api/v2', '/'])
+    await expect.poll(() => routes.locator('.monaco-list-row .label-name').allTextContents(), { timeout: 10_000 }).toEqual(['/health', '/api/auth', '/api/v1', '/api/v2', '/', '/boom'])
     expect(await routes.locator('.monaco-list-row', { hasText: '/api/v1' }).textContent()).toContain('7 routes')
   }, 120_000)
 
   it('lists the recorded traces in the Traces view, newest first, and the status bar counts them', async () => {
     const traces = viewPane('Traces')
-    await traces.locator('.monaco-list-row', { hasText: '404 GET /nowhere' }).waitFor({ timeout: 60_000 })
+    await traces.locator('.monaco-list-row', { hasText: '500 GET /boom' }).waitFor({ timeout: 60_000 })
     const rows = await traces.locator('.monaco-list-row .label-name').allTextContents()
-    expect(rows.slice(0, 5)).toEqual(['404 GET /nowhere', '200 GET /api/v2/posts', '404 GET /api/v1/posts/999', '200 GET /api/v1/posts/1', '200 GET /api/v1/posts'])
-    await expect.poll(() => page.locator('.statusbar-item', { hasText: 'svc:' }).first().textContent(), { timeout: 30_000 }).toMatch(/svc: \d+ routes · 5 traces/)
+    expect(rows.slice(0, 6)).toEqual(['500 GET /boom', '404 GET /nowhere', '200 GET /api/v2/posts', '404 GET /api/v1/posts/999', '200 GET /api/v1/posts/1', '200 GET /api/v1/posts'])
+    await expect.poll(() => page.locator('.statusbar-item', { hasText: 'svc:' }).first().textContent(), { timeout: 30_000 }).toMatch(/svc: \d+ routes · 6 traces/)
     await shot('traces')
   }, 120_000)
 
@@ -135,11 +136,33 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'api.ts' }).first().waitFor()
     await page.keyboard.press('Enter')
     const lens = page.locator('.contentWidgets .codelens-decoration, .codelens-decoration')
-    await lens.filter({ hasText: 'GET /api/v1/posts/{id}' }).first().waitFor({ timeout: 60_000 })
+    await lens.filter({ hasText: 'GET /api/v1/posts/{id} · 2 traces' }).first().waitFor({ timeout: 60_000 })
     const texts = await lens.allTextContents()
-    expect(texts.some((text) => /GET \/api\/v1\/posts\/\{id\} · 2 traces, 1 error/.test(text))).toBe(true)
+    expect(texts.some((text) => /GET \/api\/v1\/posts\/\{id\} · 2 traces(?!,)/.test(text))).toBe(true)
     expect(texts.some((text) => text.includes('Send request'))).toBe(true)
     await shot('codelens')
+  }, 120_000)
+
+  it('opens the traces of a route from its CodeLens, and filters errors only', async () => {
+    const traces = viewPane('Traces')
+    const labels = () => traces.locator('.monaco-list-row .label-name').allTextContents()
+    await page.locator('.codelens-decoration a', { hasText: 'GET /api/v1/posts/{id} · 2 traces' }).click()
+    await expect.poll(labels, { timeout: 30_000 }).toEqual(['404 GET /api/v1/posts/999', '200 GET /api/v1/posts/1'])
+    expect(await traces.locator('.pane-header').textContent()).toContain('route /api/v1/posts/{id}')
+    await shot('traces-of-route')
+
+    await page.keyboard.press('F1')
+    await page.locator('.quick-input-widget input').fill('>svc: Clear Trace Filters')
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Clear Trace Filters' }).first().click()
+    await expect.poll(async () => (await labels()).length, { timeout: 30_000 }).toBe(6)
+
+    await traces.locator('.pane-header').hover()
+    await traces.locator('.pane-header a.action-label[aria-label="Toggle Errors Only"]').click()
+    await expect.poll(labels, { timeout: 30_000 }).toEqual(['500 GET /boom'])
+    expect(await traces.locator('.pane-header').textContent()).toContain('errors only')
+    await traces.locator('.pane-header').hover()
+    await traces.locator('.pane-header a.action-label[aria-label="Toggle Errors Only"]').click()
+    await expect.poll(async () => (await labels()).length, { timeout: 30_000 }).toBe(6)
   }, 120_000)
 
   let detail: FrameLocator
