@@ -39,60 +39,88 @@ interface BodyRead {
   truncated: boolean
 }
 
-/** What `end()` keeps: references, nothing serialised. */
+/**
+ * What `end()` keeps: the request copied into plain data at once (so that the
+ * request, response and context objects die young), and the bodies still
+ * being read, if any.
+ */
 export interface PendingTrace {
-  capture: RequestCapture
-  c: Context
-  durationMs: number
-  status: number
-  /** A plain record for responses svc built (no Headers object is made for them), else the Headers. */
-  responseHeaders: Headers | Readonly<Record<string, string>>
-  responseBody: string | Promise<BodyRead> | null
+  raw: RawTrace
+  /** `c.body()`'s promise (parsed JSON), or the tracer's own read of an unread body. */
   requestBody: Promise<unknown> | Promise<BodyRead> | null
-  /** True when `requestBody` resolves to parsed JSON (from `c.body()`), false when to a BodyRead. */
   requestBodyParsed: boolean
+  responseBody: Promise<BodyRead> | null
 }
 
 export function snapshot(c: Context, response: Response, capture: RequestCapture, bodyLimit: number): PendingTrace {
+  const request = c.request
+  const requestHeaders: Record<string, string> = {}
+  request.headers.forEach((value, name) => (requestHeaders[name] = value))
   const parsed = c.parsedBodyIfRead
   let requestBody: PendingTrace['requestBody'] = parsed ?? null
   if (parsed !== undefined) parsed.catch(() => {})
-  else if (mayHaveBody(c) && !c.request.bodyUsed && c.request.body !== null) {
+  else if (mayHaveBody(c.method, requestHeaders) && !request.bodyUsed && request.body !== null) {
     // Only now is `body` touched: on the Node adapter that builds the full Request, which a GET must not pay for.
-    requestBody = readCapped(c.request.body, bodyLimit)
+    requestBody = readCapped(request.body, bodyLimit)
   }
+  const responseHeaders: Record<string, string> = {}
+  const known = knownResponseHeaders(response)
+  if (known !== undefined) for (const name in known) responseHeaders[name.toLowerCase()] = known[name]!
+  else response.headers.forEach((value, name) => (responseHeaders[name] = value))
+  const knownText = knownResponseText(response)
+  const error = c.error
+  const queries = capture.queries
   return {
-    capture,
-    c,
-    durationMs: performance.now() - capture.startedAt,
-    status: response.status,
-    responseHeaders: knownResponseHeaders(response) ?? response.headers,
-    responseBody: responseBody(response, bodyLimit),
+    raw: {
+      trace_id: c.traceId,
+      method: c.method,
+      path: c.path,
+      search: searchOf(request.url),
+      route: c.route?.path ?? null,
+      ip: c.ip ?? null,
+      user_id: c.user?.id ?? null,
+      started_epoch: capture.startedEpoch,
+      duration_ms: performance.now() - capture.startedAt,
+      status: response.status,
+      debug: c.config.debug,
+      request_headers: requestHeaders,
+      request_type: requestHeaders['content-type'] ?? null,
+      request_body: { kind: 'none' },
+      response_headers: responseHeaders,
+      response_type: responseHeaders['content-type'] ?? null,
+      response_body: knownText === undefined ? null : { text: knownText, size: knownText.length, truncated: false },
+      response_known: knownText !== undefined,
+      queries:
+        queries.length === 0
+          ? []
+          : queries.map((q, i) => ({
+              sql: q.sql,
+              args: q.args ?? null,
+              duration_ms: q.duration_ms,
+              rows: q.rows,
+              end_ms: capture.queryEnds[i]! - capture.startedAt,
+              last_insert_rowid: q.lastInsertRowid ?? null,
+              error: q.error ?? null,
+            })),
+      middleware: capture.middleware,
+      error: error === undefined ? null : rawError(error),
+    },
     requestBody,
     requestBodyParsed: parsed !== undefined,
+    responseBody: knownText === undefined ? responseStream(response, responseHeaders['content-type'] ?? '', bodyLimit) : null,
   }
 }
 
-function headerValue(headers: Headers | Readonly<Record<string, string>>, name: string): string | null {
-  if (headers instanceof Headers) return headers.get(name)
-  for (const key in headers) if (key.toLowerCase() === name) return headers[key]!
-  return null
-}
-
-function mayHaveBody(c: Context): boolean {
-  if (c.method === 'GET' || c.method === 'HEAD') return false
-  const headers = c.request.headers
-  const length = headers.get('content-length')
-  if (length !== null) return length !== '0'
+function mayHaveBody(method: string, headers: Record<string, string>): boolean {
+  if (method === 'GET' || method === 'HEAD') return false
+  const length = headers['content-length']
+  if (length !== undefined) return length !== '0'
   // A Request built in process may carry a body without either header; a body without a type is not read.
-  return headers.has('transfer-encoding') || headers.has('content-type')
+  return headers['transfer-encoding'] !== undefined || headers['content-type'] !== undefined
 }
 
-function responseBody(response: Response, limit: number): PendingTrace['responseBody'] {
-  const known = knownResponseText(response)
-  if (known !== undefined) return known
+function responseStream(response: Response, type: string, limit: number): Promise<BodyRead> | null {
   if (response.body === null || response.bodyUsed) return null
-  const type = response.headers.get('content-type') ?? ''
   // Streams (server-sent events...) are never teed: they may not end.
   if (type.includes('event-stream') || !/json|text|xml|x-www-form-urlencoded/.test(type)) return null
   return readCapped(response.clone().body!, limit)
@@ -170,54 +198,15 @@ export interface RawTrace {
   error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
 }
 
-/** Resolves the bodies and copies what the record needs out of the request objects. */
+/** Waits for the bodies still being read; everything else was copied by `snapshot`. */
 export async function extract(pending: PendingTrace): Promise<RawTrace> {
-  const { c, capture } = pending
-  const requestHeaders: Record<string, string> = {}
-  c.request.headers.forEach((value, name) => (requestHeaders[name] = value))
-  const responseHeaders: Record<string, string> = {}
-  const source = pending.responseHeaders
-  if (source instanceof Headers) source.forEach((value, name) => (responseHeaders[name] = value))
-  else for (const name in source) responseHeaders[name.toLowerCase()] = source[name]!
-  const requestBody = await rawRequestBody(pending, requestHeaders)
-  const read = pending.responseBody === null ? null : await pending.responseBody
-  const queries = capture.queries.map((q, i) => ({
-    sql: q.sql,
-    args: q.args ?? null,
-    duration_ms: q.duration_ms,
-    rows: q.rows,
-    end_ms: capture.queryEnds[i]! - capture.startedAt,
-    last_insert_rowid: q.lastInsertRowid ?? null,
-    error: q.error ?? null,
-  }))
-  const error = c.error
-  return {
-    trace_id: c.traceId,
-    method: c.method,
-    path: c.path,
-    search: searchOf(c.request.url),
-    route: c.route?.path ?? null,
-    ip: c.ip ?? null,
-    user_id: c.user?.id ?? null,
-    started_epoch: capture.startedEpoch,
-    duration_ms: pending.durationMs,
-    status: pending.status,
-    debug: c.config.debug,
-    request_headers: requestHeaders,
-    request_type: requestHeaders['content-type'] ?? null,
-    request_body: requestBody,
-    response_headers: responseHeaders,
-    response_type: responseHeaders['content-type'] ?? null,
-    response_body: read === null ? null : typeof read === 'string' ? { text: read, size: read.length, truncated: false } : read,
-    response_known: typeof read === 'string',
-    queries,
-    middleware: capture.middleware,
-    error: error === undefined ? null : rawError(error),
-  }
+  const { raw } = pending
+  if (pending.requestBody !== null) raw.request_body = await rawRequestBody(pending, raw.request_headers)
+  if (pending.responseBody !== null) raw.response_body = await pending.responseBody
+  return raw
 }
 
 async function rawRequestBody(pending: PendingTrace, headers: Record<string, string>): Promise<RawBody> {
-  if (pending.requestBody === null) return { kind: 'none' }
   const declared = Number(headers['content-length'] ?? 0)
   if (!pending.requestBodyParsed) {
     const read = await (pending.requestBody as Promise<BodyRead>)

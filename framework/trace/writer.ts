@@ -113,7 +113,7 @@ export class TraceWriter {
     const traces: RawTrace[] = []
     for (const pending of batch) {
       try {
-        traces.push(await extract(pending))
+        traces.push(pending.requestBody === null && pending.responseBody === null ? pending.raw : await extract(pending))
       } catch (error) {
         this.stats.failed++
         this.fail(error)
