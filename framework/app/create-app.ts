@@ -81,14 +81,6 @@ interface CompiledRoute {
 
 export const API_PREFIX = '/api'
 
-/**
- * An app's `fetch` that may answer synchronously (a Response, or a promise of
- * one), for svc's own Node adapter: a Response handed back at once is written
- * without a turn of the event loop. Not part of the public API.
- */
-export const HANDLE = Symbol.for('svc.handle')
-export type SyncableFetch = (request: Request, env?: unknown, executionCtx?: ExecutionContextLike) => Response | Promise<Response>
-
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? resolveConfig({})
   const database = options.database
@@ -151,11 +143,6 @@ export function createApp(options: AppOptions = {}): App {
   const tracer = options.tracer
 
   async function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response> {
-    return handle(request, env, executionCtx)
-  }
-
-  /** `fetch`, answering synchronously when the whole pipeline did (see `Pipeline`). */
-  function handle(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Response | Promise<Response> {
     const traceId = createTraceId(config.tracePrefix)
     const c = new Context({
       request,
@@ -169,36 +156,22 @@ export function createApp(options: AppOptions = {}): App {
     const recorder = tracer?.begin(c)
     c.recorder = recorder
 
-    let response: Response | Promise<Response>
+    let response: Response
     try {
-      const match = request.method === 'OPTIONS' ? undefined : table.find(request.method, request.url, c.path)
+      const match = request.method === 'OPTIONS' ? undefined : await table.find(request.method, request.url, c.path)
       if (match === undefined) {
-        response = unmatched(c)
+        response = await unmatched(c)
       } else {
         c.params = match.params
         c.route = { method: match.value.record.method, path: match.value.record.path }
-        response = match.value.pipeline(c)
+        response = await match.value.pipeline(c)
       }
     } catch (error) {
-      response = failedMatch(c, error)
-    }
-    return response instanceof Promise ? settle(c, response, recorder) : finish(c, response, recorder)
-  }
-
-  // Only matching itself throws (a malformed path parameter): the pipelines catch their own.
-  // The answer still passes the global middleware (CORS, timing), as a 404 does.
-  function failedMatch(c: Context, error: unknown): Response | Promise<Response> {
-    return compose(globalMiddleware, () => {
-      throw error
-    })(c)
-  }
-
-  async function settle(c: Context, pending: Promise<Response>, recorder: RequestRecorder | undefined): Promise<Response> {
-    let response: Response
-    try {
-      response = await pending
-    } catch (error) {
-      response = await failedMatch(c, error)
+      // Only matching itself throws (a malformed path parameter): the pipelines catch their own.
+      // The answer still passes the global middleware (CORS, timing), as a 404 does.
+      response = await compose(globalMiddleware, () => {
+        throw error
+      })(c)
     }
     return finish(c, response, recorder)
   }
@@ -234,14 +207,12 @@ export function createApp(options: AppOptions = {}): App {
     }
   }
 
-  const app: App & { [HANDLE]: SyncableFetch } = {
+  return {
     fetch,
-    [HANDLE]: handle,
     config,
     database,
     routes: () => compiled.map((route) => route.description()),
   }
-  return app
 }
 
 /** What `app/kernel.ts` may set: the parts of an app that are not routes, config or database. */

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
-import { HANDLE, type App, type SyncableFetch } from '../app/create-app.ts'
+import type { App } from '../app/create-app.ts'
 
 export interface ServeOptions {
   port?: number
@@ -31,16 +31,11 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
   // with fetch). Responses sent once the stop began therefore carry
   // `Connection: close`; deciding it when the response is ready costs no
   // per-request bookkeeping.
-  // svc's own apps answer synchronously when they can; a Response returned at once skips a promise here.
-  const handle: SyncableFetch = (app as Partial<Record<typeof HANDLE, SyncableFetch>>)[HANDLE] ?? ((request, env) => app.fetch(request, env))
   const server = createAdaptorServer({
-    fetch: (request, env) => {
-      const response = handle(request, { clientAddress: env.incoming.socket.remoteAddress })
-      const closeIfStopping = (value: Response) => {
-        if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
-        return value
-      }
-      return response instanceof Promise ? response.then(closeIfStopping) : closeIfStopping(response)
+    fetch: async (request, env) => {
+      const response = await app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress })
+      if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
+      return response
     },
     hostname: host,
   }) as Server

@@ -4,9 +4,8 @@
  * method and the leading static path segments (up to BUCKET_DEPTH), so a request is tested only
  * against routes that could match it (itty tests every route of a table in
  * turn; with 1,000 routes that would be 1,000 regexes a request).
- * The table is walked with itty's dispatch loop run synchronously on the path
- * (see `dispatch`): IttyRouter.fetch would parse the URL and query again and
- * await each handler, the largest per-request cost left (docs/benchmarks.md).
+ * Dispatch is itty's own `fetch`, given only the path so that it has no
+ * query string to parse again.
  */
 import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
 import { HttpError } from '../http/http-error.ts'
@@ -33,6 +32,8 @@ interface MatchRequest {
 }
 
 const ANY_METHOD_BUCKET = '*'
+// itty parses `url`; the origin is irrelevant to matching, the path is the request's own.
+const MATCH_ORIGIN = 'http://route.table'
 
 export class RouteTable<T> {
   private readonly buckets = new Map<string, IttyRouterType>()
@@ -62,7 +63,7 @@ export class RouteTable<T> {
    * The first route, in definition order, whose method, path and constraints match.
    * `pathname` is the URL's (percent-encoded); `url` is not read and stays for callers.
    */
-  find(method: string, _url: string, pathname: string): RouteMatch<T> | undefined {
+  async find(method: string, _url: string, pathname: string): Promise<RouteMatch<T> | undefined> {
     const bucketMethod = method === 'HEAD' ? 'GET' : (ROUTE_METHODS as readonly string[]).includes(method) ? method : ANY_METHOD_BUCKET
     // Keys from the shortest ('GET ') to the longest ('GET api/v1/posts'); the deepest existing bucket wins.
     const segments = leadingSegments(pathname)
@@ -70,7 +71,7 @@ export class RouteTable<T> {
     for (let depth = 0; depth < segments.length; depth++) keys.push(`${keys[depth]}${depth === 0 ? '' : '/'}${segments[depth]}`)
     for (let depth = keys.length - 1; depth >= 0; depth--) {
       const router = this.buckets.get(keys[depth]!)
-      if (router !== undefined) return dispatch<T>(router, pathname)
+      if (router !== undefined) return router.fetch({ method: 'GET', url: `${MATCH_ORIGIN}${pathname}` } as MatchRequest as never)
     }
     return undefined
   }
@@ -104,28 +105,6 @@ export class RouteTable<T> {
     }
     return router
   }
-}
-
-/**
- * IttyRouter's dispatch loop over one bucket's itty route table, run
- * synchronously on the path: each route in turn, the first whose regex
- * matches and whose handler answers wins, as in IttyRouter.fetch, minus what
- * that costs per request besides the matching (parsing the URL and the query
- * string again, and awaiting every handler).
- */
-function dispatch<T>(router: IttyRouterType, pathname: string): RouteMatch<T> | undefined {
-  const request: MatchRequest = { method: 'GET', url: pathname }
-  for (const [method, regex, handlers] of router.routes) {
-    if (method !== 'GET') continue
-    const match = pathname.match(regex)
-    if (match === null) continue
-    request.params = match.groups ?? {}
-    for (const handler of handlers) {
-      const result = (handler as unknown as (request: MatchRequest) => RouteMatch<T> | undefined)(request)
-      if (result != null) return result
-    }
-  }
-  return undefined
 }
 
 function decodeParams(raw: Record<string, string | undefined>): Record<string, string> {

@@ -31,46 +31,46 @@ function table(routes: Array<[RouteMethod, string, Record<string, RegExp>?]>) {
 const find = (t: RouteTable<string>, path: string, method = 'GET') => t.find(method, `http://x${path}`, path)
 
 describe('route table buckets', () => {
-  it('the first route in definition order wins across bucket depths', () => {
+  it('the first route in definition order wins across bucket depths', async () => {
     const shallowFirst = table([
       ['GET', '/api/{a}/{b}/{c}'],
       ['GET', '/api/v1/posts/{id}'],
     ])
-    expect(find(shallowFirst, '/api/v1/posts/1')?.value).toBe('/api/{a}/{b}/{c}')
+    expect((await find(shallowFirst, '/api/v1/posts/1'))?.value).toBe('/api/{a}/{b}/{c}')
     const deepFirst = table([
       ['GET', '/api/v1/posts/{id}'],
       ['GET', '/api/{a}/{b}/{c}'],
     ])
-    expect(find(deepFirst, '/api/v1/posts/1')?.value).toBe('/api/v1/posts/{id}')
+    expect((await find(deepFirst, '/api/v1/posts/1'))?.value).toBe('/api/v1/posts/{id}')
   })
 
-  it('a failed constraint in a deep bucket falls through to a shallower route', () => {
+  it('a failed constraint in a deep bucket falls through to a shallower route', async () => {
     const t = table([
       ['GET', '/api/v1/posts/{id}', { id: /\d+/ }],
       ['GET', '/{any}/{b}/{c}/{d}'],
     ])
-    expect(find(t, '/api/v1/posts/abc')?.value).toBe('/{any}/{b}/{c}/{d}')
-    expect(find(t, '/api/v1/posts/7')).toEqual({ value: '/api/v1/posts/{id}', params: { id: '7' } })
+    expect((await find(t, '/api/v1/posts/abc'))?.value).toBe('/{any}/{b}/{c}/{d}')
+    expect(await find(t, '/api/v1/posts/7')).toEqual({ value: '/api/v1/posts/{id}', params: { id: '7' } })
   })
 
-  it('a path under no bucket of its own uses the deepest ancestor that exists', () => {
+  it('a path under no bucket of its own uses the deepest ancestor that exists', async () => {
     const t = table([
       ['GET', '/api/v1/posts/{id}'],
       ['GET', '/api/v1/{resource}/{id}'],
     ])
-    expect(find(t, '/api/v1/comments/3')?.value).toBe('/api/v1/{resource}/{id}')
-    expect(find(t, '/api/v2/comments/3')).toBeUndefined()
+    expect((await find(t, '/api/v1/comments/3'))?.value).toBe('/api/v1/{resource}/{id}')
+    expect(await find(t, '/api/v2/comments/3')).toBeUndefined()
   })
 
-  it('finds the last of 1,000 routes under one version prefix, and deeper than four segments', () => {
+  it('finds the last of 1,000 routes under one version prefix, and deeper than four segments', async () => {
     const routes: Array<[RouteMethod, string]> = []
     for (let i = 0; i < 999; i++) routes.push(['GET', `/api/v1/r${i}/items/{id}`])
     routes.push(['GET', '/api/v1/target/items/deep/{id}'])
     const t = table(routes)
     tried = 0
-    expect(find(t, '/api/v1/target/items/deep/42')).toEqual({ value: '/api/v1/target/items/deep/{id}', params: { id: '42' } })
-    expect(find(t, '/api/v1/r998/items/5')?.value).toBe('/api/v1/r998/items/{id}')
-    expect(find(t, '/api/v1/r998/items/5', 'POST')).toBeUndefined()
+    expect(await find(t, '/api/v1/target/items/deep/42')).toEqual({ value: '/api/v1/target/items/deep/{id}', params: { id: '42' } })
+    expect((await find(t, '/api/v1/r998/items/5'))?.value).toBe('/api/v1/r998/items/{id}')
+    expect(await find(t, '/api/v1/r998/items/5', 'POST')).toBeUndefined()
     // Two lookups, each against its own bucket's one route: not 1,000 regexes a request.
     expect(tried).toBe(2)
   })
