@@ -1,7 +1,6 @@
 import { defineCommand } from 'citty'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { color, printJson, printLine, table } from '../../output/print.ts'
-import { loadApp } from '../../project/load-app.ts'
 import { findProject, type Project } from '../../project/project.ts'
 import { readRouteCache, writeRouteCache, type RouteJson } from '../../project/route-cache.ts'
 
@@ -13,6 +12,8 @@ export interface RouteListJson {
 export async function projectRoutes(project: Project): Promise<RouteJson[]> {
   const cached = readRouteCache(project)
   if (cached !== undefined) return cached
+  // Loaded only on a cache miss: the app loader pulls in the framework, the server adapter and jiti.
+  const { loadApp } = await import('../../project/load-app.ts')
   const loaded = await loadApp(project, { withDatabase: false })
   try {
     return writeRouteCache(project, loaded.app.routes())
