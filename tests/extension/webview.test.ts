@@ -56,7 +56,7 @@ beforeAll(async () => {
   })
   await page.goto(pathToFileURL(join(dir, 'index.html')).href)
   await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'))
-  await page.evaluate((value) => window.postMessage({ type: 'trace', trace: value }, '*'), trace)
+  await deliver((value) => ({ type: 'trace', trace: value }), trace)
   await page.waitForSelector('#status')
 }, 60_000)
 
@@ -66,6 +66,23 @@ afterAll(async () => {
 })
 
 const posted = () => page.evaluate(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted)
+
+/**
+ * Posts a message to the page and resolves once the page has handled it:
+ * `window.postMessage` delivers asynchronously, and listeners run in the order
+ * they were added, so a listener added now runs after the page's own.
+ */
+async function deliver<T>(build: (value: T) => unknown, value?: T): Promise<void> {
+  const message = build(value as T)
+  await page.evaluate(
+    (data) =>
+      new Promise<void>((resolve) => {
+        window.addEventListener('message', () => resolve(), { once: true })
+        window.postMessage(data, '*')
+      }),
+    message as never,
+  )
+}
 const lastPosted = async () => (await posted()).at(-1)
 
 describe('trace detail webview', () => {
@@ -131,21 +148,21 @@ describe('trace detail webview', () => {
       command: null,
       test_file: null,
     }
-    await page.evaluate(() => window.postMessage({ type: 'busy', action: 'replay' }, '*'))
+    await deliver(() => ({ type: 'busy', action: 'replay' }))
     expect(await page.locator('button[data-action]:disabled').count()).toBe(4)
-    await page.evaluate((value) => window.postMessage({ type: 'replayResult', replay: value }, '*'), replay)
+    await deliver((value) => ({ type: 'replayResult', replay: value }), replay)
     expect(await page.textContent('#replay-status')).toBe('201')
     expect(await page.textContent('#replay-outcome')).toContain('(recorded 500)')
     expect(await page.textContent('#replay-diff')).toBe('Changed: status, 1 body field(s)')
     expect(await page.locator('button[data-action]:disabled').count()).toBe(0)
 
-    await page.evaluate((value) => window.postMessage({ type: 'replayResult', replay: { ...value, dry_run: true, response: null, diff: null } }, '*'), replay)
+    await deliver((value) => ({ type: 'replayResult', replay: { ...value, dry_run: true, response: null, diff: null } }), replay)
     expect(await page.textContent('#replay-outcome')).toBe('Dry run (nothing sent): POST http://localhost/api/v1/posts?draft=1')
 
-    await page.evaluate((value) => window.postMessage({ type: 'replayResult', replay: { ...value, dry_run: true, response: null, diff: null, command: "curl -X POST 'http://localhost/api/v1/posts'" } }, '*'), replay)
+    await deliver((value) => ({ type: 'replayResult', replay: { ...value, dry_run: true, response: null, diff: null, command: "curl -X POST 'http://localhost/api/v1/posts'" } }), replay)
     expect(await page.textContent('#result pre')).toBe("curl -X POST 'http://localhost/api/v1/posts'")
 
-    await page.evaluate(() => window.postMessage({ type: 'error', message: 'No trace svc_x' }, '*'))
+    await deliver(() => ({ type: 'error', message: 'No trace svc_x' }))
     expect(await page.textContent('#replay-error')).toBe('No trace svc_x')
   })
 
