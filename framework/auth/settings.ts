@@ -4,6 +4,7 @@
  * value is a ConfigError naming the variable, raised when the app is created.
  */
 import { ConfigError, type AppConfig } from '../config/config.ts'
+import { int, text } from '../config/env-readers.ts'
 
 export interface PasswordHashParams {
   /** Memory in KiB (OWASP: 19456 = 19 MiB). */
@@ -59,20 +60,6 @@ export function resolveAuthSettings(config: AppConfig): AuthSettings {
 }
 
 type Vars = AppConfig['vars']
-
-function text(vars: Vars, name: string): string | undefined {
-  const value = vars[name]?.trim()
-  return value === undefined || value === '' ? undefined : value
-}
-
-function int(vars: Vars, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(vars, name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
-  const value = Number(raw)
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
-  return value
-}
 
 function pair(vars: Vars, name: string, fallback: { maxAttempts: number; decayMinutes: number }) {
   const raw = text(vars, name)

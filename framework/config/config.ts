@@ -3,6 +3,8 @@
  * (`process.env`, a Workers `env`, a parsed `.env`). The framework reads no
  * files: the Node side loads `.env` and passes the merged record here.
  */
+import { ConfigError } from './config-error.ts'
+import { bool, int, list, oneOf, text } from './env-readers.ts'
 
 export type AppEnvironment = 'development' | 'production' | 'test'
 export type JwtAlgorithm = 'HS256' | 'RS256'
@@ -31,15 +33,7 @@ export interface AppConfig {
 
 export type EnvRecord = Readonly<Record<string, string | undefined>>
 
-/** A configuration value that cannot be used; names the variable. */
-export class ConfigError extends Error {
-  readonly variable: string
-  constructor(variable: string, message: string) {
-    super(`${variable}: ${message}`)
-    this.name = 'ConfigError'
-    this.variable = variable
-  }
-}
+export { ConfigError } from './config-error.ts'
 
 /**
  * @example const config = resolveConfig({ APP_ENV: 'production', JWT_SECRET: '...' })
@@ -66,44 +60,6 @@ export function resolveConfig(vars: EnvRecord = {}): AppConfig {
     apiKey: text(vars, 'API_KEY'),
     vars,
   }
-}
-
-function text(vars: EnvRecord, name: string): string | undefined {
-  const value = vars[name]?.trim()
-  return value === undefined || value === '' ? undefined : value
-}
-
-function int(vars: EnvRecord, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(vars, name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
-  const value = Number(raw)
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
-  return value
-}
-
-function bool(vars: EnvRecord, name: string, fallback: boolean): boolean {
-  const raw = text(vars, name)?.toLowerCase()
-  if (raw === undefined) return fallback
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false
-  throw new ConfigError(name, `expected true or false, got "${raw}"`)
-}
-
-function oneOf<T extends string>(vars: EnvRecord, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = text(vars, name)
-  if (raw === undefined) return fallback
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`)
-  }
-  return raw as T
-}
-
-function list(vars: EnvRecord, name: string): string[] {
-  return (text(vars, name) ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '')
 }
 
 function secret(vars: EnvRecord, name: string): string | undefined {

@@ -3,6 +3,7 @@
  * config (`TRACE_*`). See docs/traces.md for each one.
  */
 import { ConfigError, type EnvRecord } from '../config/config.ts'
+import { int, list, number, text } from '../config/env-readers.ts'
 
 /** `all` keeps every request; the others keep what any listed mode selects. */
 export type TraceMode = 'all' | 'errors' | 'slow' | 'sample' | 'off'
@@ -94,35 +95,4 @@ function writer(vars: EnvRecord): TraceConfig['writer'] {
   const value = text(vars, 'TRACE_WRITER') ?? 'thread'
   if (value !== 'thread' && value !== 'worker') throw new ConfigError('TRACE_WRITER', `expected thread or worker, got "${value}"`)
   return value
-}
-
-function text(vars: EnvRecord, name: string): string | undefined {
-  const value = vars[name]?.trim()
-  return value === undefined || value === '' ? undefined : value
-}
-
-function number(vars: EnvRecord, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(vars, name)
-  if (raw === undefined) return fallback
-  const value = Number(raw)
-  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
-    throw new ConfigError(name, `expected a number from ${min} to ${max}, got "${raw}"`)
-  }
-  return value
-}
-
-function int(vars: EnvRecord, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(vars, name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`)
-  }
-  return Number(raw)
-}
-
-function list(vars: EnvRecord, name: string): string[] {
-  return (text(vars, name) ?? '')
-    .split(',')
-    .map((item) => item.trim().toLowerCase())
-    .filter((item) => item !== '')
 }
