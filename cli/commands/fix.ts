@@ -3,8 +3,7 @@ import type { FixJson } from '../contract/traces.ts'
 import { cwdArg, jsonArg } from '../output/args.ts'
 import { color, printJson, printLine } from '../output/print.ts'
 import { findProject } from '../project/project.ts'
-import { findTrace } from '../trace/find-trace.ts'
-import { openProjectTraceStore } from '../trace/open-store.ts'
+import { readProjectTrace } from '../trace/find-trace.ts'
 import { diffText, replayArgs, runReplay, setsFrom } from '../trace/run-replay.ts'
 import { explainFailure } from '../trace/why.ts'
 
@@ -20,13 +19,7 @@ export default defineCommand({
   },
   async run({ args, rawArgs }) {
     const project = findProject(args.cwd)
-    const store = await openProjectTraceStore(project)
-    let record
-    try {
-      record = await findTrace(store, args.id)
-    } finally {
-      store.close()
-    }
+    const record = await readProjectTrace(project, args.id)
     const replay = await runReplay(project, record, { ...args, sets: setsFrom(rawArgs), diff: true })
     const current = replay.response?.status ?? null
     const json: FixJson = {

@@ -1,6 +1,8 @@
 /** Finds one trace by id, or by the start of an id (as long as it is unambiguous). */
 import type { TraceRecord, TraceStore } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
+import type { Project } from '../project/project.ts'
+import { openProjectTraceStore } from './open-store.ts'
 
 export async function findTrace(store: TraceStore, id: string): Promise<TraceRecord> {
   const exact = await store.get(id)
@@ -13,4 +15,14 @@ export async function findTrace(store: TraceStore, id: string): Promise<TraceRec
   throw new CliError('E_TRACE_NOT_FOUND', `No trace with id "${id}"`, {
     hint: 'svc trace:list shows recent ones (traces older than TRACE_RETENTION_DAYS are pruned)',
   })
+}
+
+/** Opens the project's trace store just to read one trace. */
+export async function readProjectTrace(project: Project, id: string): Promise<TraceRecord> {
+  const store = await openProjectTraceStore(project)
+  try {
+    return await findTrace(store, id)
+  } finally {
+    store.close()
+  }
 }

@@ -2,8 +2,7 @@ import { defineCommand } from 'citty'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printJson } from '../../output/print.ts'
 import { findProject } from '../../project/project.ts'
-import { findTrace } from '../../trace/find-trace.ts'
-import { openProjectTraceStore } from '../../trace/open-store.ts'
+import { readProjectTrace } from '../../trace/find-trace.ts'
 import { printReplay, replayArgs, runReplay, setsFrom } from '../../trace/run-replay.ts'
 
 export default defineCommand({
@@ -15,13 +14,7 @@ export default defineCommand({
   },
   async run({ args, rawArgs }) {
     const project = findProject(args.cwd)
-    const store = await openProjectTraceStore(project)
-    let record
-    try {
-      record = await findTrace(store, args.id)
-    } finally {
-      store.close()
-    }
+    const record = await readProjectTrace(project, args.id)
     const json = await runReplay(project, record, { ...args, sets: setsFrom(rawArgs) })
     if (args.json) return printJson(json)
     printReplay(json, { diff: args.diff })
