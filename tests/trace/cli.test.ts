@@ -107,7 +107,8 @@ beforeAll(async () => {
     return { status: response.status, body: body === '' ? null : JSON.parse(body) }
   }
   try {
-    const db = createClient({ url: `file:${app.path('storage', 'database.sqlite')}` })
+    // The served app writes to the same file: wait for its lock instead of failing with SQLITE_BUSY.
+    const db = createClient({ url: `file:${app.path('storage', 'database.sqlite')}`, timeout: 10_000 })
     const register = async (name: string, email: string) =>
       send(`register:${email}`, 'POST', '/api/auth/register', { json: { name, email, password: PASSWORD, password_confirmation: PASSWORD } })
     expect((await register('Ada', 'ada@example.com')).status).toBe(201)
