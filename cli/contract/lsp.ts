@@ -54,12 +54,14 @@ export const SvcRequest = {
   replay: 'svc/replay',
 } as const satisfies Record<string, keyof SvcRequests>
 
-/** Server → client: something changed; the client re-requests what it shows. */
+/** Notifications. Server → client: something changed; the client re-requests what it shows. */
 export const SvcNotification = {
   /** Route files changed (params: `{}`): routes, CodeLens and diagnostics were refreshed. */
   routesChanged: 'svc/routesChanged',
   /** The trace store changed (params: `{}`). */
   tracesChanged: 'svc/tracesChanged',
+  /** Client → server: a route file became visible in an editor (params: `{ uri }`); the server refreshes the CodeLens. */
+  editorShown: 'svc/editorShown',
 } as const
 
 /** The `data` of a custom request's ResponseError: the CLI's error. */

@@ -174,6 +174,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   })
 
   context.subscriptions.push(
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      const uri = editor?.document.uri
+      if (uri?.scheme === 'file' && /[\\/]routes[\\/][^\\/]+\.[cm]?[jt]s$/.test(uri.fsPath)) client.editorShown(uri)
+    }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (event.affectsConfiguration('svc.traces.autoRefresh', folder.uri)) traceSource.schedule(settings().get<number>('traces.autoRefresh', 5))
       if (event.affectsConfiguration('svc.command', folder.uri) || event.affectsConfiguration('svc.nodePath', folder.uri)) {

@@ -45,6 +45,11 @@ export class SvcClient implements vscode.Disposable {
     this.client.onNotification(SvcNotification.tracesChanged, () => this.tracesChanged.fire())
   }
 
+  /** Tells the server a route file is now shown (it refreshes the CodeLens). */
+  editorShown(uri: vscode.Uri): void {
+    if (this.client?.isRunning()) void this.client.sendNotification(SvcNotification.editorShown, { uri: uri.toString() })
+  }
+
   get running(): boolean {
     return this.client?.isRunning() ?? false
   }
