@@ -73,6 +73,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Connec
   connection.onRequest(SvcRequest.trace, (params: TraceParams) => workspace.cliRequest<TraceJson>(['log:trace', requireId(params)]))
   connection.onRequest(SvcRequest.replay, (params: ReplayParams) => workspace.cliRequest<ReplayJson>(replayArgs(params)))
 
+  connection.onNotification(SvcNotification.editorShown, (params: { uri?: unknown }) => {
+    if (typeof params?.uri === 'string') workspace.editorShown(params.uri)
+  })
   documents.onDidChangeContent((change) => workspace.documentChanged(change.document.uri))
   documents.onDidClose((change) => workspace.documentChanged(change.document.uri))
   documents.listen(connection)
@@ -180,6 +183,12 @@ class Workspace {
       if (error instanceof CliCommandError) throw new ResponseError<SvcErrorData>(1, error.message, error.toJSON())
       throw error
     }
+  }
+
+  /** A route file became visible: VS Code may have asked for its CodeLens before it was open here. */
+  editorShown(uri: string): void {
+    if (!uri.startsWith('file:') || !this.state.routeFiles.includes(fileURLToPath(uri))) return
+    this.debounce('shown', 200, async () => this.refreshLenses())
   }
 
   documentChanged(uri: string): void {
