@@ -190,7 +190,7 @@ export class ReplayTarget {
 
   constructor(
     private readonly project: Project,
-    private readonly options: { url?: string; insecure?: boolean; load?: LoadOptions } = {},
+    private readonly options: { url?: string; https?: boolean; insecure?: boolean; load?: LoadOptions } = {},
   ) {}
 
   get name(): string {
@@ -264,12 +264,26 @@ function sendOverHttp(request: ReplayRequestJson, insecure: boolean): Promise<Om
         incoming.on('error', reject)
       },
     )
-    outgoing.on('error', (error) =>
-      reject(new CliError('E_REPLAY_SEND', `Cannot reach ${url.origin}: ${error.message}`, { hint: 'is the server running? (svc serve)' })),
-    )
+    outgoing.on('error', (error) => reject(sendError(url, error)))
     if (request.body !== null) outgoing.write(request.body)
     outgoing.end()
   })
+}
+
+/** Node's TLS verification codes (DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID...). */
+const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/
+
+/** The server was reached but its certificate refused: "is it running?" would send the user the wrong way. */
+function sendError(url: URL, error: NodeJS.ErrnoException): CliError {
+  if (url.protocol === 'https:' && CERTIFICATE_ERROR.test(error.code ?? '')) {
+    return new CliError('E_REPLAY_TLS', `The certificate of ${url.origin} was refused: ${error.message} (${error.code})`, {
+      hint: 'trust its CA with NODE_EXTRA_CA_CERTS=<ca.pem>, or pass --insecure to skip the check (development servers only)',
+    })
+  }
+  if (url.protocol === 'https:' && error.code?.startsWith('ERR_SSL_')) {
+    return new CliError('E_REPLAY_TLS', `No TLS handshake with ${url.origin}: ${error.message}`, { hint: 'does the server speak plain http? Use an http:// --url without --https' })
+  }
+  return new CliError('E_REPLAY_SEND', `Cannot reach ${url.origin}: ${error.message}`, { hint: 'is the server running? (svc serve)' })
 }
 
 export function parseBody(text: string, type: string | undefined): unknown {

@@ -56,7 +56,7 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
   const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets })
   let { request } = prepared
   let redacted = prepared.redacted
-  const target = new ReplayTarget(project, { url: options.url, insecure: options.insecure })
+  const target = new ReplayTarget(project, { url: options.url, https: options.https, insecure: options.insecure })
   try {
     if (options.as !== undefined) {
       request.headers.authorization = `Bearer ${await target.tokenFor({ email: options.as })}`

@@ -4,7 +4,7 @@
  * (which middleware refused it and for what reason).
  */
 import { join } from 'node:path'
-import type { RouteDefinition, RouteDescription, TraceRecord } from '../../framework/index.ts'
+import { API_KEY_HEADER, type RouteDefinition, type RouteDescription, type TraceRecord } from '../../framework/index.ts'
 import { compilePath, leadingSegments } from '../../framework/router/path-pattern.ts'
 import type { FailureJson, FailureKind, RouteCandidateJson, RoutingJson } from '../contract/traces.ts'
 import { importWithJiti } from '../project/import-file.ts'
@@ -152,7 +152,7 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
     token_version: "The token was revoked: the user's token_version changed after it was issued (logout or password reset). Log in again.",
     inactive: 'The account is not active (users.status is not 1): the auth middleware refuses it with 403.',
     role: `The user's role is not allowed on this route${roles ? ` (allowed: ${roles})` : ''}.`,
-    api_key: 'The x-api-key header was missing, wrong or lacks a scope the route needs.',
+    api_key: apiKeyExplanation(record, routeMiddleware, refusing),
     throttle: `Rate limit exceeded${throttleAlias ? ` (${throttleAlias}: max attempts, decay minutes)` : ''}${retryAfter ? `; retry after ${retryAfter} s` : ''}.`,
     validation: `Validation failed: ${Object.entries(exception?.errors ?? {}).map(([field, messages]) => `${field}: ${messages.map((m) => m.replace(/\.$/, '')).join('; ')}`).join(', ') || message}.`,
     bad_request: `The request was refused before the handler ran: ${message}.`,
@@ -201,6 +201,35 @@ export function failureKind(record: TraceRecord): FailureKind {
   if (status === 400 || status === 413 || status === 415) return 'bad_request'
   if (exception !== null && exception.class !== 'HttpError' && status >= 500) return 'exception'
   return 'http_error'
+}
+
+/**
+ * Which check of the api-key middleware refused. The key itself is redacted in
+ * the trace, but whether the header was sent, the row count of the key lookup
+ * and the 403 body's `missing_scopes` are there.
+ */
+function apiKeyExplanation(record: TraceRecord, routeMiddleware: readonly string[], refusing: string | null): string {
+  const alias = routeMiddleware.find((name) => name === 'apikey' || name.startsWith('apikey:'))
+  const refused = `The ${alias ?? refusing ?? 'api-key'} middleware refused the request`
+  if (record.status_code === 403) {
+    const missing = missingScopes(record)
+    const scopes = missing.length > 0 ? missing : (alias?.slice('apikey:'.length).split(',') ?? [])
+    return `${refused}: the key is valid but lacks the scope ${scopes.join(', ') || 'the route needs'}. Send a key holding it (svc make:apikey <name> ${scopes.join(',') || '<scopes>'} <days>).`
+  }
+  if (headerOf(record.headers, API_KEY_HEADER) === null) {
+    return `${refused}: no x-api-key header was sent. Send the key in x-api-key (replay with --edit to add the header).`
+  }
+  if (alias === 'apikey' || refusing === 'apiKeyMiddleware') return `${refused}: the x-api-key header does not equal API_KEY.`
+  const lookup = record.queries.find((query) => /\bfrom\s+api_keys\b/i.test(query.sql))
+  if (lookup === undefined) return `${refused}: the x-api-key header is not a usable key (empty or too long).`
+  if (lookup.rows === 0) return `${refused}: the x-api-key header matches no stored key (mistyped, or made for another database). svc make:apikey makes one.`
+  return `${refused}: the key exists but is revoked or expired. Make a new one with svc make:apikey.`
+}
+
+function missingScopes(record: TraceRecord): string[] {
+  const body = record.response.body.content
+  const missing = body !== null && typeof body === 'object' ? (body as { missing_scopes?: unknown }).missing_scopes : undefined
+  return Array.isArray(missing) ? missing.filter((scope): scope is string => typeof scope === 'string') : []
 }
 
 function headerOf(headers: Record<string, string>, name: string): string | null {

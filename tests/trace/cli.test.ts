@@ -4,7 +4,10 @@
  * and filter run as `node dist/cli/bin.js`, each `--json` document checked
  * against its JSON Schema from cli/contract/traces.ts.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpsServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { Ajv } from 'ajv'
@@ -33,12 +36,15 @@ import { copyExampleApp, REPO_ROOT, spawnSvc, startSvc, waitForLine, type AppCop
 
 const SECRET = 'trace-tests-jwt-secret-0123456789abcdef'
 const PASSWORD = 'correct-horse-battery-staple-42'
+const API_KEY = 'trace-tests-webhook-key-0123456789'
 const ajv = new Ajv({ allErrors: true, strict: false })
 
 let app: AppCopy
 /** Trace id of each recorded request, by a short name. */
 const ids: Record<string, string> = {}
 let adminToken = ''
+/** Scoped keys made by `svc make:apikey`: `reader` holds exports:read, `other` only other:read, `revoked` is revoked after creation. */
+const keys: Record<'reader' | 'other' | 'revoked', string> = { reader: '', other: '', revoked: '' }
 let recordedCount = 0
 
 function svc(args: string[], env: Record<string, string> = {}): Promise<SvcResult> {
@@ -66,6 +72,12 @@ export default defineRoutes((r) => {
   r.get('/boom', function boom() {
     throw new TypeError('the widget exploded')
   })
+  r.get('/exports', function listExports() {
+    return { exports: [] }
+  }).middleware('apikey:exports:read')
+  r.post('/webhooks/billing', function billingWebhook() {
+    return { received: true }
+  }).middleware('apikey')
   r.get('/loop', async (c) => {
     for (let i = 1; i <= 6; i++) await c.db.execute('select * from posts where id = ?', [i])
     return { looped: 6 }
@@ -88,9 +100,18 @@ async function expiredToken(userId: number): Promise<string> {
 beforeAll(async () => {
   app = copyExampleApp('blog')
   app.write('routes/web.ts', EXTRA_ROUTES)
-  app.write('.env', `APP_ENV=development\nAPP_DEBUG=true\nJWT_SECRET=${SECRET}\nTRACE_PREFIX=svc\n`)
+  app.write('.env', `APP_ENV=development\nAPP_DEBUG=true\nJWT_SECRET=${SECRET}\nAPI_KEY=${API_KEY}\nTRACE_PREFIX=svc\n`)
+  expect((await svc(['make:apikey-table'])).code).toBe(0)
   const migrated = await svc(['migrate'])
   expect(migrated.code, migrated.stderr).toBe(0)
+  const makeKey = async (name: string, scopes: string) => {
+    const made = await svc(['make:apikey', name, scopes, '30', '--json'])
+    expect(made.code, made.stderr).toBe(0)
+    return (JSON.parse(made.stdout) as { key: string }).key
+  }
+  keys.reader = await makeKey('reader', 'exports:read')
+  keys.other = await makeKey('other', 'other:read')
+  keys.revoked = await makeKey('revoked', 'exports:read')
 
   const server = startSvc(['serve', '--port', '0'], { cwd: app.dir })
   let stderr = ''
@@ -121,6 +142,7 @@ beforeAll(async () => {
     adminToken = await login('root@example.com')
     const gone = await login('gone@example.com')
     await db.execute("update users set status = 0 where email = 'gone@example.com'")
+    await db.execute("update api_keys set revoked_at = '2000-01-01T00:00:00.000Z' where name = 'revoked'")
     db.close()
 
     expect((await send('list', 'GET', '/api/v1/posts')).status).toBe(200)
@@ -142,6 +164,14 @@ beforeAll(async () => {
     expect((await send('throttle', 'GET', '/limited')).status).toBe(429)
     expect((await send('exception', 'GET', '/boom')).status).toBe(500)
     expect((await send('nPlusOne', 'GET', '/loop')).status).toBe(200)
+    const apiKey = (key: string) => ({ headers: { 'x-api-key': key } })
+    expect((await send('apiKeyOk', 'GET', '/exports', apiKey(keys.reader))).status).toBe(200)
+    expect((await send('apiKeyMissing', 'GET', '/exports')).status).toBe(401)
+    expect((await send('apiKeyWrong', 'GET', '/exports', apiKey('svc_nope_not-a-stored-key'))).status).toBe(401)
+    expect((await send('apiKeyRevoked', 'GET', '/exports', apiKey(keys.revoked))).status).toBe(401)
+    expect((await send('apiKeyScope', 'GET', '/exports', apiKey(keys.other))).status).toBe(403)
+    expect((await send('apiKeyPlainOk', 'POST', '/webhooks/billing', apiKey(API_KEY))).status).toBe(200)
+    expect((await send('apiKeyPlainWrong', 'POST', '/webhooks/billing', apiKey(`${API_KEY}-wrong`))).status).toBe(401)
     expect((await send('logout', 'POST', '/api/auth/logout', { token: ada })).status).toBe(200)
     expect((await send('tokenVersion', 'GET', '/api/auth/me', { token: ada })).status).toBe(401)
   } finally {
@@ -168,6 +198,7 @@ describe('recording through svc serve', () => {
     expect(bytes).not.toContain(PASSWORD)
     expect(bytes).not.toContain(adminToken)
     expect(bytes).not.toContain(SECRET)
+    for (const key of [API_KEY, ...Object.values(keys)]) expect(bytes).not.toContain(key)
   })
 })
 
@@ -404,6 +435,42 @@ writeFileSync(file, JSON.stringify(request))
     }
   })
 
+  it('--url https:// checks the certificate, --insecure skips the check, --format prints -k', async () => {
+    const tls = await startHttpsServer()
+    try {
+      const refused = await svc(['log:replay', ids.create!, '--url', tls.base, '--json'])
+      expect(refused.code).toBe(1)
+      expect(refused.stdout).toBe('')
+      expect(refused.stderr).toContain('E_REPLAY_TLS')
+      expect(refused.stderr).toMatch(/certificate/i)
+      expect(refused.stderr).toContain('--insecure')
+      expect(tls.seen).toEqual([])
+
+      const replay = await json(['log:replay', ids.create!, '--url', tls.base, '--insecure', '--diff'], replaySchema)
+      expect(replay).toMatchObject({ target: tls.base, dry_run: false, redacted: ['header authorization'] })
+      expect(replay.request.url).toBe(`${tls.base}/api/v1/posts`)
+      expect(tls.seen).toHaveLength(1)
+      expect(tls.seen[0]).toMatchObject({ method: 'POST', path: '/api/v1/posts', body: '{"title":"Traced post","body":"hello"}' })
+      expect(tls.seen[0]!.headers['x-svc-replay-of']).toBe(ids.create)
+      expect(tls.seen[0]!.headers['content-type']).toBe('application/json')
+      expect(tls.seen[0]!.headers.authorization).toBeUndefined()
+      expect(replay.response).toMatchObject({ status: 202, body: { success: true, data: { seen_over: 'tls' } } })
+      expect(replay.diff.status).toEqual({ recorded: 201, current: 202 })
+
+      const port = new URL(tls.base).port
+      const curl = await json(['log:replay', ids.create!, '--format', 'curl', '--url', `127.0.0.1:${port}`, '--https', '--insecure'], replaySchema)
+      expect(curl).toMatchObject({ dry_run: true, response: null, target: tls.base })
+      expect(curl.command).toMatch(new RegExp(`^curl -k -X POST '${tls.base.replace(/\./g, '\\.')}/api/v1/posts'`))
+      const httpie = await svc(['log:replay', ids.create!, '--format', 'httpie', '--url', tls.base, '--insecure'])
+      expect(httpie.stdout).toContain(`http --verify=no --raw '{"title":"Traced post","body":"hello"}' POST '${tls.base}/api/v1/posts'`)
+      const strict = await json(['log:replay', ids.create!, '--format', 'curl', '--url', tls.base], replaySchema)
+      expect(strict.command).toMatch(/^curl -X POST 'https:/)
+      expect(tls.seen).toHaveLength(1) // printing a command sends nothing
+    } finally {
+      await tls.close()
+    }
+  })
+
   it('--test writes a vitest regression test that passes', async () => {
     const replay = await json(['log:replay', ids.nPlusOne!, '--test'], replaySchema)
     expect(replay.test_file).toMatch(/^tests\/regression\/get-loop-[0-9a-f]{8}\.test\.ts$/)
@@ -414,6 +481,49 @@ writeFileSync(file, JSON.stringify(request))
     expect(run.stdout).toMatch(/1 passed/)
   })
 })
+
+interface SeenRequest {
+  method: string
+  path: string
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+/**
+ * An HTTPS server on 127.0.0.1 with a self-signed certificate made now by
+ * openssl (no key is kept in the repository), recording what it receives.
+ */
+async function startHttpsServer(): Promise<{ base: string; seen: SeenRequest[]; close(): Promise<void> }> {
+  const key = app.path('tls', 'key.pem')
+  const cert = app.path('tls', 'cert.pem')
+  mkdirSync(app.path('tls'), { recursive: true })
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], {
+      stdio: 'pipe',
+    })
+  } catch (error) {
+    throw new Error(`this test makes its certificate with openssl, which failed or is missing: ${(error as Error).message}`)
+  }
+  const seen: SeenRequest[] = []
+  const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+    let body = ''
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+    request.on('end', () => {
+      seen.push({ method: request.method!, path: request.url!, headers: request.headers, body })
+      response.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: { seen_over: 'tls' } }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    base: `https://127.0.0.1:${port}`,
+    seen,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.closeAllConnections()
+      server.close((error) => (error ? reject(error) : resolve()))
+    }),
+  }
+}
 
 /** Runs vitest on one file of the app copy (vitest itself comes from the repo). */
 async function runVitest(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -498,6 +608,37 @@ describe('api:why, debug:last, fix', () => {
       if (kind === 'method_not_allowed') expect(why.routing.allowed).toEqual(['GET', 'HEAD', 'POST', 'OPTIONS'])
     })
   }
+
+  const apiKeyCases: Array<[string, number, string, RegExp]> = [
+    ['apiKeyMissing', 401, 'apikey:exports:read', /no x-api-key header was sent/i],
+    ['apiKeyWrong', 401, 'apikey:exports:read', /matches no stored key/i],
+    ['apiKeyRevoked', 401, 'apikey:exports:read', /revoked or expired/i],
+    ['apiKeyScope', 403, 'apikey:exports:read', /lacks the scope exports:read/i],
+    ['apiKeyPlainWrong', 401, 'apikey', /does not equal API_KEY/i],
+  ]
+  for (const [name, status, alias, reason] of apiKeyCases) {
+    it(`explains api_key: ${name}`, async () => {
+      const trace = (await json(['log:trace', ids[name]!], traceSchema)).trace
+      expect(trace.headers['x-api-key']).toBe(name === 'apiKeyMissing' ? undefined : '[REDACTED]')
+      const why = await json<WhyJson>(['api:why', trace.method, trace.path, '--id', ids[name]!], whySchema)
+      expect(why.routing.matched!.middleware).toContain(alias)
+      expect(why.failure).toMatchObject({ kind: 'api_key', status })
+      expect(why.failure!.middleware).toMatch(/apiKeyMiddleware$/i)
+      expect(why.failure!.explanation).toContain(`${alias} middleware refused`)
+      expect(why.failure!.explanation).toMatch(reason)
+    })
+  }
+
+  it('api:why without --id explains the latest trace of an api-key route; a passing key is no failure', async () => {
+    const latest = await json<WhyJson>(['api:why', 'POST', '/webhooks/billing'], whySchema)
+    expect(latest.trace!.trace_id).toBe(ids.apiKeyPlainWrong)
+    expect(latest.failure!.kind).toBe('api_key')
+    const human = await svc(['api:why', 'GET', '/exports', '--id', ids.apiKeyScope!])
+    expect(human.stdout).toContain('api_key (403 Forbidden) refused by middleware scopedApiKeyMiddleware')
+    expect(human.stdout).toMatch(/lacks the scope exports:read/)
+    const ok = await json<WhyJson>(['api:why', 'GET', '/exports', '--id', ids.apiKeyOk!], whySchema)
+    expect(ok.failure).toBeNull()
+  })
 
   it('explains routing without a trace: constraints, methods, prefixes, fallback', async () => {
     const slug = await json<WhyJson>(['api:why', 'GET', '/api/v1/posts/Not_A_Slug'], whySchema)
