@@ -15,6 +15,8 @@ export interface SvcTraceServerOptions {
   trace?: boolean
   /** `thread` (default, as `svc serve`), `worker` (TRACE_WRITER=worker), or `none`: every batch dropped (capture alone). */
   sink?: 'thread' | 'worker' | 'none'
+  /** More trace settings (`TRACE_BATCH_SIZE`...), on top of `TRACE_MODE=all`. */
+  env?: Record<string, string>
 }
 
 export const THREE_QUERIES_BODY = { success: true, data: { post: { id: 1, title: 'First' }, comments: 2, tags: ['a', 'b'] } }
@@ -31,14 +33,14 @@ export async function startSvcTraceServer(raw: ServerOptions): Promise<BenchServ
     "insert into comments (post_id, body) values (1, 'one'), (1, 'two')",
     "insert into tags (post_id, name) values (1, 'a'), (1, 'b')",
   ])
-  const config = resolveTraceConfig({ TRACE_MODE: 'all' })
+  const config = resolveTraceConfig({ TRACE_MODE: 'all', ...options.env })
   let sink: (TraceSink & { close?: () => Promise<void> }) | undefined
   if (options.trace) {
     if (options.sink === 'none') sink = { write: async () => {}, prune: async () => 0 }
-    else if (options.sink === 'worker') sink = await workerTraceSink({ storageDir: dir, projectDir: dir }, config)
+    else if (options.sink === 'worker') sink = await workerTraceSink({ storageDir: dir, projectDir: dir })
     else {
       const store = await openTraceStore({ storageDir: dir, projectDir: dir })
-      sink = { ...storeSink(store, config), close: async () => store.close() }
+      sink = { ...storeSink(store), close: async () => store.close() }
     }
   }
   const tracer = sink === undefined ? undefined : createTracer({ sink, config })

@@ -46,9 +46,9 @@ export interface ProjectTracer {
 
 /**
  * The tracer `svc serve` (and every command that builds the app) attaches;
- * undefined when TRACE_MODE=off. Records are built and written on the request
- * thread between requests, or by a worker thread with TRACE_WRITER=worker
- * (see docs/traces.md, "Storage").
+ * undefined when TRACE_MODE=off. Records are built as each request ends and
+ * written in batches between requests, on the request thread or, with
+ * TRACE_WRITER=worker, by a worker thread (see docs/traces.md, "Storage").
  */
 export async function openProjectTracer(project: Project, config: AppConfig): Promise<ProjectTracer | undefined> {
   const traceConfig = projectTraceConfig(project, config)
@@ -58,7 +58,6 @@ export async function openProjectTracer(project: Project, config: AppConfig): Pr
     try {
       sink = await workerTraceSink(
         { url: traceConfig.databaseUrl, authToken: traceConfig.databaseAuthToken, storageDir: project.storageDir, projectDir: project.root },
-        traceConfig,
       )
     } catch (error) {
       throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
@@ -67,7 +66,7 @@ export async function openProjectTracer(project: Project, config: AppConfig): Pr
     }
   } else {
     const store = await openProjectTraceStore(project, config)
-    sink = { ...storeSink(store, traceConfig), close: async () => store.close() }
+    sink = { ...storeSink(store), close: async () => store.close() }
   }
   const tracer = createTracer({ sink, config: traceConfig })
   return {

@@ -33,7 +33,8 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
   // per-request bookkeeping.
   const server = createAdaptorServer({
     fetch: async (request, env) => {
-      const response = await app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress })
+      // requestHeaders: Node's parsed headers, which the tracer copies instead of building a Headers object.
+      const response = await app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress, requestHeaders: env.incoming.headers })
       if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
       return response
     },

@@ -1,12 +1,10 @@
 /**
- * The trace sink svc uses on Node: a worker thread that owns the trace
- * store's connection. The request thread only copies each finished request
- * into plain data and posts a batch; building the records and writing them
- * happen on another core.
+ * The trace sink `TRACE_WRITER=worker` uses on Node: a worker thread that
+ * owns the trace store's connection. The request thread posts each encoded
+ * batch (one string); the SQLite write, the largest part of what tracing
+ * costs, happens on another core.
  */
 import { Worker } from 'node:worker_threads'
-import type { RawTrace } from '../trace/capture.ts'
-import type { TraceConfig } from '../trace/config.ts'
 import type { TraceSink } from '../trace/store.ts'
 import type { OpenTraceStoreOptions } from './traces.ts'
 import type { TraceWorkerData, TraceWorkerReply, TraceWorkerRequest } from './trace-worker.ts'
@@ -18,11 +16,11 @@ export interface WorkerTraceSink extends TraceSink {
 
 type Body<T> = T extends unknown ? Omit<T, 'id'> : never
 
-export async function workerTraceSink(store: OpenTraceStoreOptions, config: TraceConfig): Promise<WorkerTraceSink> {
+export async function workerTraceSink(store: OpenTraceStoreOptions): Promise<WorkerTraceSink> {
   // From sources (tests) the worker is TypeScript: jiti loads it, as the CLI loads apps.
   const fromSource = import.meta.url.endsWith('.ts')
   const worker = new Worker(new URL(fromSource ? './trace-worker.ts' : './trace-worker.js', import.meta.url), {
-    workerData: { store, config } satisfies TraceWorkerData,
+    workerData: { store } satisfies TraceWorkerData,
     execArgv: fromSource ? ['--import', 'jiti/register'] : [],
   })
   const waiting = new Map<number, { resolve: (result: number | undefined) => void; reject: (error: Error) => void }>()
@@ -67,8 +65,8 @@ export async function workerTraceSink(store: OpenTraceStoreOptions, config: Trac
   }
 
   return {
-    async write(traces, dropped, memoryMb) {
-      await send({ type: 'write', traces: traces as RawTrace[], dropped, memoryMb })
+    async write(batch, dropped) {
+      await send({ type: 'write', batch, dropped })
     },
     async prune(options) {
       return (await send({ type: 'prune', options })) ?? 0

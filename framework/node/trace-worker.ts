@@ -1,42 +1,38 @@
 /**
- * The trace writer's thread: builds the records (redaction, N+1, JSON) and
- * writes them to the trace store, so that none of it runs on the thread
- * that answers requests. Started by `workerTraceSink`.
+ * The trace writer's thread: writes the batches the request thread encoded
+ * to the trace store, so that no SQLite write runs on the thread that
+ * answers requests. Started by `workerTraceSink`.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { recordJson, type RawTrace } from '../trace/capture.ts'
-import type { TraceConfig } from '../trace/config.ts'
+import type { EncodedBatch } from '../trace/batch-codec.ts'
+import { storeSink } from '../trace/store.ts'
 import { openTraceStore, type OpenTraceStoreOptions } from './traces.ts'
 
 export interface TraceWorkerData {
   store: OpenTraceStoreOptions
-  config: TraceConfig
 }
 
 export type TraceWorkerRequest =
-  | { id: number; type: 'write'; traces: RawTrace[]; dropped: number; memoryMb: number | null }
+  | { id: number; type: 'write'; batch: EncodedBatch | null; dropped: number }
   | { id: number; type: 'prune'; options: { olderThanMs?: number; maxTraces?: number } }
   | { id: number; type: 'close' }
 
 export type TraceWorkerReply = { type: 'ready' } | { type: 'failed'; error: string } | { type: 'done'; id: number; result?: number; error?: string }
 
 const port = parentPort!
-const { store: storeOptions, config } = workerData as TraceWorkerData
+const { store: storeOptions } = workerData as TraceWorkerData
 
 try {
   const store = await openTraceStore(storeOptions)
+  const sink = storeSink(store)
   port.on('message', async (request: TraceWorkerRequest) => {
     const reply = (result?: number, error?: string) => port.postMessage({ type: 'done', id: request.id, result, error } satisfies TraceWorkerReply)
     try {
       if (request.type === 'write') {
-        await store.writeBatch(
-          request.traces.map((raw) => recordJson(raw, config, request.memoryMb)),
-          request.traces.map((raw) => raw.started_epoch),
-          request.dropped,
-        )
+        await sink.write(request.batch, request.dropped)
         reply()
       } else if (request.type === 'prune') {
-        reply(await store.prune(request.options))
+        reply(await sink.prune(request.options))
       } else {
         store.close()
         reply()

@@ -2,17 +2,13 @@
  * Capture: the per-request recorder (queries and middleware timings, pushed
  * as they happen, nothing computed) and the snapshot `end()` takes of the
  * request and response. Turning a snapshot into a record (redaction, N+1,
- * bodies) is `buildRecord`, which the writer runs off the request path.
+ * bodies) is `record-builder.ts`, which the writer runs off the request path.
  */
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'
 import { isHttpError } from '../http/http-error.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
 import type { MiddlewareTiming, RequestRecorder } from './recorder.ts'
-import type { TraceConfig } from './config.ts'
-import { Redactor } from './redact.ts'
-import { emptyBody, REDACTED, type CapturedBody, type TraceException, type TraceQuery, type TraceRecord, type TraceSourceLocation } from './record.ts'
-import { detectNPlusOne } from './sql-shape.ts'
 
 export class RequestCapture implements RequestRecorder {
   readonly startedAt = performance.now()
@@ -33,7 +29,7 @@ export class RequestCapture implements RequestRecorder {
 }
 
 /** A body as read: the text (possibly cut) and the size seen. */
-interface BodyRead {
+export interface BodyRead {
   text: string
   size: number
   truncated: boolean
@@ -54,8 +50,7 @@ export interface PendingTrace {
 
 export function snapshot(c: Context, response: Response, capture: RequestCapture, bodyLimit: number): PendingTrace {
   const request = c.request
-  const requestHeaders: Record<string, string> = {}
-  request.headers.forEach((value, name) => (requestHeaders[name] = value))
+  const requestHeaders = headerRecordFromEnv(c.env) ?? headerRecord(request.headers)
   const parsed = c.parsedBodyIfRead
   let requestBody: PendingTrace['requestBody'] = parsed ?? null
   if (parsed !== undefined) parsed.catch(() => {})
@@ -63,10 +58,8 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
     // Only now is `body` touched: on the Node adapter that builds the full Request, which a GET must not pay for.
     requestBody = readCapped(request.body, bodyLimit)
   }
-  const responseHeaders: Record<string, string> = {}
-  const known = knownResponseHeaders(response)
-  if (known !== undefined) for (const name in known) responseHeaders[name.toLowerCase()] = known[name]!
-  else response.headers.forEach((value, name) => (responseHeaders[name] = value))
+  // Headers svc built are kept as given (names lower-cased when the record is built), others copied.
+  const responseHeaders = knownResponseHeaders(response) ?? headerRecord(response.headers)
   const knownText = knownResponseText(response)
   const error = c.error
   const queries = capture.queries
@@ -89,7 +82,6 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
       response_headers: responseHeaders,
       response_type: responseHeaders['content-type'] ?? null,
       response_body: knownText === undefined ? null : { text: knownText, size: knownText.length, truncated: false },
-      response_known: knownText !== undefined,
       queries:
         queries.length === 0
           ? []
@@ -109,6 +101,39 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
     requestBodyParsed: parsed !== undefined,
     responseBody: knownText === undefined ? responseStream(response, responseHeaders['content-type'] ?? '', bodyLimit) : null,
   }
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {}
+  headers.forEach((value, name) => (record[name] = value))
+  return record
+}
+
+/**
+ * The request's headers as the runtime adapter parsed them (`env.requestHeaders`,
+ * lower-case names, as svc's Node adapter passes Node's own): copying them
+ * from `Headers` would make Node build a Headers object for every request.
+ * Kept as is when every value is a string; pseudo-headers are left out.
+ */
+function headerRecordFromEnv(env: unknown): Record<string, string> | undefined {
+  const headers = typeof env === 'object' && env !== null ? (env as { requestHeaders?: unknown }).requestHeaders : undefined
+  if (typeof headers !== 'object' || headers === null) return undefined
+  const source = headers as Record<string, unknown>
+  for (const name in source) {
+    if (typeof source[name] !== 'string' || name.charCodeAt(0) === 58 /* ':' */) return normalisedHeaders(source)
+  }
+  return source as Record<string, string>
+}
+
+function normalisedHeaders(source: Record<string, unknown>): Record<string, string> {
+  const record: Record<string, string> = {}
+  for (const name in source) {
+    const value = source[name]
+    if (name.startsWith(':')) continue
+    if (typeof value === 'string') record[name] = value
+    else if (Array.isArray(value)) record[name] = value.join(', ')
+  }
+  return record
 }
 
 function mayHaveBody(method: string, headers: Record<string, string>): boolean {
@@ -160,8 +185,6 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Pr
   return { text: new TextDecoder().decode(bytes), size, truncated }
 }
 
-const round = (ms: number): number => Math.round(ms * 1000) / 1000
-
 /** A request body as extracted: parsed JSON from `c.body()`, text read by the tracer, or nothing. */
 export type RawBody =
   | { kind: 'none' }
@@ -188,11 +211,10 @@ export interface RawTrace {
   request_headers: Record<string, string>
   request_type: string | null
   request_body: RawBody
-  response_headers: Record<string, string>
+  /** Names as the response was given them (any case); the record lower-cases them. */
+  response_headers: Readonly<Record<string, string>>
   response_type: string | null
   response_body: { text: string; size: number; truncated: boolean } | null
-  /** The response text is JSON that svc serialised itself (so it may be embedded in the record as is). */
-  response_known: boolean
   queries: Array<{ sql: string; args: unknown; duration_ms: number; rows: number; end_ms: number; last_insert_rowid: number | null; error: string | null }>
   middleware: MiddlewareTiming[]
   error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
@@ -233,168 +255,4 @@ function rawError(error: unknown): RawTrace['error'] {
   const details = isHttpError(error) ? error.details : undefined
   const errors = details !== undefined && typeof details.errors === 'object' && details.errors !== null ? (details.errors as Record<string, string[]>) : null
   return { class: error.name || error.constructor.name, message: error.message, stack: error.stack ?? null, errors }
-}
-
-// Stands for a response body kept as the JSON text svc wrote, spliced into the record's JSON at the end.
-const RAW_BODY = '\u0000svc:raw-response-body\u0000'
-const RAW_BODY_JSON = JSON.stringify(RAW_BODY)
-const fieldPatterns = new WeakMap<ReadonlySet<string>, RegExp>()
-
-/** Matches a JSON key that is redacted (`"password":`), to tell whether a body needs the redaction walk. */
-function redactedKeyPattern(fields: ReadonlySet<string>): RegExp {
-  let pattern = fieldPatterns.get(fields)
-  if (pattern === undefined) {
-    const names = [...fields].map((field) => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    pattern = new RegExp(`"(?:${names.join('|')})"\\s*:`, 'i')
-    fieldPatterns.set(fields, pattern)
-  }
-  return pattern
-}
-
-/**
- * The record as the JSON text that is stored. A JSON response body svc wrote
- * itself, with no redacted key and no secret in it, is embedded as it was
- * sent instead of being parsed and serialised again.
- */
-export function recordJson(raw: RawTrace, config: TraceConfig, memoryMb: number | null): string {
-  const body = raw.response_body
-  const embeddable =
-    raw.response_known && body !== null && body.size > 0 && body.text.length <= config.bodyLimit && !redactedKeyPattern(config.redactFields).test(body.text)
-  if (!embeddable) return JSON.stringify(buildRecord(raw, config, memoryMb))
-  let embedded = false
-  const record = buildRecord(raw, config, memoryMb, (redactor) => {
-    if (redactor.mentionsSecret(body.text)) return undefined
-    embedded = true
-    return { content: RAW_BODY, size: body.size, truncated: false }
-  })
-  const json = JSON.stringify(record)
-  if (!embedded) return json
-  const at = json.lastIndexOf(RAW_BODY_JSON)
-  return `${json.slice(0, at)}${body.text}${json.slice(at + RAW_BODY_JSON.length)}`
-}
-
-/** Builds the stored record from plain data: everything redacted, N+1 detected. */
-export function buildRecord(
-  raw: RawTrace,
-  config: TraceConfig,
-  memoryMb: number | null,
-  responseBodyAs?: (redactor: Redactor) => CapturedBody | undefined,
-): TraceRecord {
-  const redactor = new Redactor(config.redactHeaders, config.redactFields)
-  const headers = redactor.headers(raw.request_headers)
-  const query = redactor.queryString(raw.search)
-  const body = requestBody(raw, redactor, config.bodyLimit)
-  const responseHeaders = redactor.headers(raw.response_headers)
-  const response = {
-    status: raw.status,
-    headers: responseHeaders,
-    body: responseBodyAs?.(redactor) ?? capturedText(raw.response_body, raw.response_type, redactor, config.bodyLimit),
-  }
-  const queries: TraceQuery[] = raw.queries.map((q) => ({
-    sql: q.sql,
-    args: plainArgs(q.args as QueryRecord['args']),
-    duration_ms: q.duration_ms,
-    rows: q.rows,
-    start_ms: round(Math.max(0, q.end_ms - q.duration_ms)),
-    last_insert_rowid: q.last_insert_rowid,
-    error: q.error,
-  }))
-  const record: TraceRecord = {
-    trace_id: raw.trace_id,
-    method: raw.method,
-    path: raw.path,
-    query,
-    route: raw.route,
-    status_code: raw.status,
-    headers,
-    body,
-    queries,
-    middleware: raw.middleware.length < 2 ? raw.middleware : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
-    exception: raw.error === null ? null : exceptionOf(raw.error, raw.status),
-    trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => line.trim()) : null,
-    duration_ms: round(raw.duration_ms),
-    memory_mb: memoryMb,
-    n_plus_one: detectNPlusOne(queries, config.nPlusOneThreshold),
-    ip: raw.ip,
-    timestamp: new Date(raw.started_epoch).toISOString(),
-    user_id: raw.user_id,
-    response,
-  }
-  return redactor.scrub(record)
-}
-
-function requestBody(raw: RawTrace, redactor: Redactor, limit: number): CapturedBody {
-  const source = raw.request_body
-  if (source.kind === 'none') return emptyBody()
-  if (source.kind === 'failed') return { content: null, size: source.size, truncated: false }
-  if (source.kind === 'text') return capturedText(source, raw.request_type, redactor, limit)
-  const redacted = redactor.json(source.value)
-  const text = JSON.stringify(redacted) ?? ''
-  const size = source.size || text.length
-  if (text.length <= limit) return { content: redacted, size, truncated: false }
-  return { content: text.slice(0, limit), size, truncated: true }
-}
-
-function capturedText(read: BodyRead | null, type: string | null, redactor: Redactor, limit: number): CapturedBody {
-  if (read === null) return emptyBody()
-  const { size, truncated } = read
-  const text = read.text.length > limit ? read.text.slice(0, limit) : read.text
-  const cut = truncated || read.text.length > limit
-  if (size === 0) return emptyBody()
-  if (!cut && type !== null && type.includes('json')) {
-    try {
-      return { content: redactor.json(JSON.parse(text)), size, truncated: false }
-    } catch {
-      // not JSON after all: kept as text
-    }
-  }
-  return { content: redactor.text(text), size, truncated: cut }
-}
-
-function plainArgs(args: QueryRecord['args']): TraceQuery['args'] {
-  if (args === undefined || args === null) return null
-  if (Array.isArray(args)) return args.map(plainValue)
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(args)) out[key] = plainValue((args as Record<string, unknown>)[key])
-  return out
-}
-
-function plainValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()
-  if (value instanceof Date) return value.toISOString()
-  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return `[blob ${(value as ArrayBuffer).byteLength} bytes]`
-  if (value === undefined) return null
-  // A password hash is no password, but it is not for a log either.
-  if (typeof value === 'string' && PASSWORD_HASH.test(value)) return REDACTED
-  return value
-}
-
-function exceptionOf(error: NonNullable<RawTrace['error']>, status: number): TraceException {
-  return { class: error.class, message: error.message, status, errors: error.errors, location: appFrame(error.stack ?? undefined) }
-}
-
-const PASSWORD_HASH = /^\$(argon2(id|i|d)|2[aby]|scrypt|pbkdf2[-\w]*)\$/
-
-const FRAMEWORK_DIR = (() => {
-  try {
-    return decodeURIComponent(new URL('../', import.meta.url).pathname)
-  } catch {
-    return undefined
-  }
-})()
-const FRAME = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/
-
-/** The first stack frame outside the framework, node_modules and the runtime: where the app threw. */
-export function appFrame(stack: string | undefined): TraceSourceLocation | null {
-  if (stack === undefined) return null
-  for (const line of stack.split('\n').slice(1)) {
-    const match = FRAME.exec(line.trim())
-    if (match === null) continue
-    let file = match[1]!
-    if (file.startsWith('file://')) file = decodeURIComponent(new URL(file).pathname)
-    if (file.startsWith('node:') || file.includes('/node_modules/') || !file.includes('/')) continue
-    if (FRAMEWORK_DIR !== undefined && file.startsWith(FRAMEWORK_DIR)) continue
-    return { file, line: Number(match[2]), column: Number(match[3]) }
-  }
-  return null
 }

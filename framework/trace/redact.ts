@@ -11,7 +11,13 @@ import { REDACTED } from './record.ts'
 const MIN_SUBSTRING_SECRET = 6
 
 export class Redactor {
-  readonly secrets = new Set<string>()
+  // Most records have no secret: the set is made on the first one.
+  private found: Set<string> | undefined
+
+  /** The values redacted so far. */
+  get secrets(): ReadonlySet<string> {
+    return this.found ?? NO_SECRETS
+  }
 
   constructor(
     private readonly headerNames: ReadonlySet<string>,
@@ -92,7 +98,11 @@ export class Redactor {
     return false
   }
 
-  /** Replaces every remembered secret anywhere in a JSON-like value (in place for objects, returns the result). */
+  /**
+   * Replaces every remembered secret anywhere in a JSON-like value. Objects
+   * and arrays that change are copied, never altered: records of a batch
+   * share parts.
+   */
   scrub<T>(value: T): T {
     if (this.secrets.size === 0) return value
     return this.scrubValue(value) as T
@@ -104,13 +114,21 @@ export class Redactor {
       return this.secrets.has(String(value)) ? REDACTED : value
     }
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = this.scrubValue(value[i])
-      return value
+      let copy: unknown[] | undefined
+      for (let i = 0; i < value.length; i++) {
+        const scrubbed = this.scrubValue(value[i])
+        if (scrubbed !== value[i]) (copy ??= [...value])[i] = scrubbed
+      }
+      return copy ?? value
     }
     if (value !== null && typeof value === 'object') {
       const object = value as Record<string, unknown>
-      for (const key of Object.keys(object)) object[key] = this.scrubValue(object[key])
-      return object
+      let copy: Record<string, unknown> | undefined
+      for (const key of Object.keys(object)) {
+        const scrubbed = this.scrubValue(object[key])
+        if (scrubbed !== object[key]) (copy ??= { ...object })[key] = scrubbed
+      }
+      return copy ?? object
     }
     return value
   }
@@ -125,7 +143,7 @@ export class Redactor {
   }
 
   private remember(value: string): void {
-    if (value !== '' && value !== REDACTED) this.secrets.add(value)
+    if (value !== '' && value !== REDACTED) (this.found ??= new Set()).add(value)
   }
 
   private rememberDeep(value: unknown): void {
@@ -135,6 +153,8 @@ export class Redactor {
     else if (value !== null && typeof value === 'object') Object.values(value).forEach((item) => this.rememberDeep(item))
   }
 }
+
+const NO_SECRETS: ReadonlySet<string> = new Set()
 
 function safeDecode(text: string): string {
   try {

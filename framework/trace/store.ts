@@ -1,33 +1,28 @@
 /**
  * The trace store, in a libSQL database of its own (`storage/traces.sqlite`
- * by default). Each batch the writer flushes is one row: a JSON array of
- * records, written in one statement. A row per trace cost more CPU per
- * request than the tracing budget allows (an insert with its index entries
- * is worth a fifth of a whole request); the tools read the batches back and
- * filter in JavaScript, newest first, stopping as soon as they have enough.
+ * by default). Each batch the writer flushes is one row, written in one
+ * statement: its records, each stored as what differs from the one before
+ * (`batch-codec.ts`). A row per trace cost more CPU per request than the
+ * tracing budget allows (an insert with its index entries is worth a fifth
+ * of a whole request); the tools read the batches back and filter in
+ * JavaScript, newest first, stopping as soon as they have enough.
  */
 import type { Database } from '../database/database.ts'
-import { recordJson, type RawTrace } from './capture.ts'
-import type { TraceConfig } from './config.ts'
+import { decodeBatch, encodeBatch, type EncodedBatch } from './batch-codec.ts'
 import type { TraceRecord } from './record.ts'
 
-/** Where the writer sends each batch: it builds the records and stores them (in this thread or another). */
+/** Where the writer sends each batch (written in this thread or another). */
 export interface TraceSink {
-  /** Builds and writes the traces in one transaction; `dropped` adds to the stored drop counter. */
-  write(traces: readonly RawTrace[], dropped: number, memoryMb: number | null): Promise<void>
+  /** Writes the batch (if any) in one transaction; `dropped` adds to the stored drop counter. */
+  write(batch: EncodedBatch | null, dropped: number): Promise<void>
   /** Deletes what is older than `olderThanMs` (epoch ms) and beyond the newest `maxTraces`; returns how many. */
   prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number>
 }
 
-/** A sink that builds the records in this thread and writes them to `store` (any runtime). */
-export function storeSink(store: TraceStore, config: TraceConfig): TraceSink {
+/** A sink that writes to `store` in this thread (any runtime). */
+export function storeSink(store: TraceStore): TraceSink {
   return {
-    write: (traces, dropped, memoryMb) =>
-      store.writeBatch(
-        traces.map((raw) => recordJson(raw, config, memoryMb)),
-        traces.map((raw) => raw.started_epoch),
-        dropped,
-      ),
+    write: (batch, dropped) => store.writeBatch(batch, dropped),
     prune: (options) => store.prune(options),
   }
 }
@@ -104,20 +99,14 @@ export class TraceStore {
     return this.ready
   }
 
-  /** Writes one batch (records as JSON texts, with their start times) in one transaction. */
-  async writeBatch(records: readonly string[], startedAt: readonly number[], dropped = 0): Promise<void> {
+  /** Writes one encoded batch (and the drop counter) in one transaction. */
+  async writeBatch(batch: EncodedBatch | null, dropped = 0): Promise<void> {
     await this.init()
-    const statements: Array<{ sql: string; args: unknown[] }> = []
-    if (records.length > 0) {
-      let first = startedAt[0]!
-      let last = first
-      for (const at of startedAt) {
-        if (at < first) first = at
-        if (at > last) last = at
-      }
+    const statements: Array<{ sql: string; args: Array<string | number> }> = []
+    if (batch !== null && batch.count > 0) {
       statements.push({
         sql: 'insert into svc_trace_batches (first_at, last_at, count, data) values (?, ?, ?, ?)',
-        args: [first, last, records.length, `[${records.join(',')}]`],
+        args: [batch.first_at, batch.last_at, batch.count, batch.data],
       })
     }
     if (dropped > 0) {
@@ -126,16 +115,14 @@ export class TraceStore {
         args: [dropped],
       })
     }
-    if (statements.length > 0) await this.db.batch(statements as never)
+    // A single statement is its own transaction: no BEGIN/COMMIT round for the common case.
+    if (statements.length === 1) await this.db.execute(statements[0]!.sql, statements[0]!.args)
+    else if (statements.length > 1) await this.db.batch(statements as never)
   }
 
   /** Writes finished records as one batch. */
   writeRecords(records: readonly TraceRecord[], dropped = 0): Promise<void> {
-    return this.writeBatch(
-      records.map((record) => JSON.stringify(record)),
-      records.map((record) => Date.parse(record.timestamp)),
-      dropped,
-    )
+    return this.writeBatch(encodeBatch(records, records.map(startOf)), dropped)
   }
 
   /** Records newest first (by batch, then by start time within it), optionally only batches reaching `sinceMs`. */
@@ -159,7 +146,7 @@ export class TraceStore {
       )
       const batches = result.rows as unknown as Batch[]
       for (const batch of batches) {
-        const records = JSON.parse(batch.data) as TraceRecord[]
+        const records = decodeBatch(batch.data)
         // Written in the order requests ended: reversed, then by start time (stable, so ties stay newest first).
         records.reverse().sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0))
         for (const record of records) yield record
@@ -267,16 +254,16 @@ export class TraceStore {
   }
 
   private async rewrite(batch: Batch, keep: (records: TraceRecord[]) => TraceRecord[]): Promise<number> {
-    const records = JSON.parse(batch.data) as TraceRecord[]
+    const records = decodeBatch(batch.data)
     const kept = keep([...records])
     if (kept.length === 0) await this.db.execute('delete from svc_trace_batches where id = ?', [batch.id])
     else if (kept.length < records.length) {
-      const times = kept.map((record) => Date.parse(record.timestamp))
+      const encoded = encodeBatch(kept, kept.map(startOf))
       await this.db.execute('update svc_trace_batches set first_at = ?, last_at = ?, count = ?, data = ? where id = ?', [
-        Math.min(...times),
-        Math.max(...times),
-        kept.length,
-        JSON.stringify(kept),
+        encoded.first_at,
+        encoded.last_at,
+        encoded.count,
+        encoded.data,
         batch.id,
       ])
     }
@@ -287,6 +274,8 @@ export class TraceStore {
     this.db.close()
   }
 }
+
+const startOf = (record: TraceRecord): number => Date.parse(record.timestamp)
 
 export function isError(record: Pick<TraceRecord, 'status_code'>): boolean {
   return record.status_code >= 500

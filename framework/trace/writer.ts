@@ -1,22 +1,26 @@
 /**
- * The batch writer: a bounded queue between requests and the store. `push`
- * never waits and never grows the queue past its bound (beyond it, the trace
- * is dropped and counted); batches are built and written one transaction at
- * a time, off the request path; `close` writes everything accepted.
+ * The batch writer: a bounded buffer between requests and the store. `push`
+ * never waits and never holds more than its bound (beyond it, the trace is
+ * dropped and counted). Each trace is built into its record and encoded as
+ * soon as its bodies are read, into the open batch; full batches are
+ * written one transaction at a time, off the request path; `close` writes
+ * everything accepted.
  */
+import { BatchEncoder, type EncodedBatch } from './batch-codec.ts'
 import { extract, type PendingTrace, type RawTrace } from './capture.ts'
 import type { TraceConfig } from './config.ts'
+import { createRecordBuilder, type RecordBuilder } from './record-builder.ts'
 import type { TraceSink } from './store.ts'
 
 export interface WriterStats {
-  /** Traces taken into the queue. */
+  /** Traces taken into the buffer. */
   accepted: number
   written: number
-  /** Refused because the queue was full. */
+  /** Refused because the buffer was full. */
   dropped: number
-  /** Lost because the store failed to write them. */
+  /** Lost because they could not be built or the store failed to write them. */
   failed: number
-  /** Waiting or being written now. */
+  /** Accepted and not yet written (or failed). */
   pending: number
   /** The bound of `pending`. */
   capacity: number
@@ -27,15 +31,25 @@ export interface WriterStats {
 
 const PRUNE_EVERY_MS = 60_000
 
+interface OpenBatch {
+  encoder: BatchEncoder
+  build: RecordBuilder
+}
+
 export class TraceWriter {
-  private queue: PendingTrace[] = []
-  private inFlight = 0
+  private open: OpenBatch | undefined
+  /** Full batches waiting for their write. */
+  private readonly full: EncodedBatch[] = []
+  /** Traces whose bodies are still being read. */
+  private readonly reading = new Set<Promise<void>>()
   private timer: ReturnType<typeof setTimeout> | undefined
+  private timerDelay = 0
   private writing: Promise<void> | undefined
   private droppedSinceWrite = 0
   private lastPrune = 0
   private writtenSincePrune = 0
   private closed = false
+  private readonly memory = new MemorySampler()
   readonly stats: WriterStats
 
   constructor(
@@ -46,31 +60,36 @@ export class TraceWriter {
     this.stats = { accepted: 0, written: 0, dropped: 0, failed: 0, pending: 0, capacity: config.bufferSize, high_water: 0, last_error: null }
   }
 
-  /** Queues a trace; false when it was dropped (queue full or writer closed). */
+  /** Takes a trace; false when it was dropped (buffer full or writer closed). */
   push(pending: PendingTrace): boolean {
-    if (this.closed || this.queue.length + this.inFlight >= this.config.bufferSize) {
-      this.stats.dropped++
+    const stats = this.stats
+    if (this.closed || stats.pending >= this.config.bufferSize) {
+      stats.dropped++
       this.droppedSinceWrite++
       return false
     }
-    this.queue.push(pending)
-    this.stats.accepted++
-    const size = this.queue.length + this.inFlight
-    this.stats.pending = size
-    if (size > this.stats.high_water) this.stats.high_water = size
-    if (this.writing === undefined) {
-      if (this.queue.length >= this.config.batchSize) this.schedule(0)
-      else if (this.timer === undefined) this.schedule(this.config.flushMs)
+    stats.accepted++
+    if (++stats.pending > stats.high_water) stats.high_water = stats.pending
+    if (pending.requestBody === null && pending.responseBody === null) this.add(pending.raw)
+    else {
+      const read: Promise<void> = extract(pending).then(
+        (raw) => this.add(raw),
+        (error: unknown) => this.lose(1, error),
+      )
+      this.reading.add(read)
+      void read.finally(() => this.reading.delete(read))
     }
     return true
   }
 
-  /** Writes everything queued so far (and what arrives meanwhile), then resolves. */
+  /** Writes everything accepted so far (and what arrives meanwhile), then resolves. */
   async flush(): Promise<void> {
     this.clearTimer()
-    while (this.writing !== undefined || this.queue.length > 0 || this.droppedSinceWrite > 0) {
-      if (this.writing !== undefined) await this.writing
-      else await this.writeBatch()
+    for (;;) {
+      if (this.reading.size > 0) await Promise.all(this.reading)
+      else if (this.writing !== undefined) await this.writing
+      else if (this.open !== undefined || this.full.length > 0 || this.droppedSinceWrite > 0) await this.writeNext()
+      else return
     }
   }
 
@@ -80,11 +99,29 @@ export class TraceWriter {
     await this.flush()
   }
 
+  private add(raw: RawTrace): void {
+    try {
+      const batch = (this.open ??= { encoder: new BatchEncoder(), build: createRecordBuilder(this.config, this.memory.read()) })
+      batch.encoder.add(batch.build(raw), raw.started_epoch)
+      if (batch.encoder.count >= this.config.batchSize) {
+        this.full.push(batch.encoder.finish())
+        this.open = undefined
+      }
+    } catch (error) {
+      this.lose(1, error)
+      return
+    }
+    if (this.writing === undefined) this.schedule(this.full.length > 0 ? 0 : this.config.flushMs)
+  }
+
+  /** Writes the next batch after `delay` ms, unless a write is already due as soon. */
   private schedule(delay: number): void {
+    if (this.timer !== undefined && this.timerDelay <= delay) return
     this.clearTimer()
+    this.timerDelay = delay
     this.timer = setTimeout(() => {
       this.timer = undefined
-      if (this.writing === undefined) void this.writeBatch()
+      if (this.writing === undefined) void this.writeNext()
     }, delay)
     // A pending flush must not keep a CLI process alive: close() flushes explicitly.
     ;(this.timer as { unref?: () => void }).unref?.()
@@ -95,41 +132,37 @@ export class TraceWriter {
     this.timer = undefined
   }
 
-  private writeBatch(): Promise<void> {
-    const batch = this.queue.splice(0, this.config.batchSize)
-    this.inFlight = batch.length
+  /** Writes the oldest full batch, or else the open one (and the drop count). */
+  private writeNext(): Promise<void> {
+    let batch = this.full.shift() ?? null
+    if (batch === null && this.open !== undefined) {
+      batch = this.open.encoder.finish()
+      this.open = undefined
+    }
+    if (batch === null && this.droppedSinceWrite === 0) return Promise.resolve()
     const dropped = this.droppedSinceWrite
     this.droppedSinceWrite = 0
     this.writing = this.write(batch, dropped).finally(() => {
-      this.inFlight = 0
       this.writing = undefined
-      this.stats.pending = this.queue.length
-      if (this.queue.length > 0) this.schedule(this.queue.length >= this.config.batchSize ? 0 : this.config.flushMs)
+      if (this.full.length > 0) this.schedule(0)
+      else if (this.open !== undefined) this.schedule(this.config.flushMs)
     })
     return this.writing
   }
 
-  private async write(batch: PendingTrace[], dropped: number): Promise<void> {
-    const traces: RawTrace[] = []
-    for (const pending of batch) {
-      try {
-        traces.push(pending.requestBody === null && pending.responseBody === null ? pending.raw : await extract(pending))
-      } catch (error) {
-        this.stats.failed++
-        this.fail(error)
-      }
-    }
+  private async write(batch: EncodedBatch | null, dropped: number): Promise<void> {
+    const count = batch?.count ?? 0
     try {
-      await this.sink.write(traces, dropped, memoryMb())
-      this.stats.written += traces.length
+      await this.sink.write(batch, dropped)
+      this.stats.written += count
+      this.stats.pending -= count
     } catch (error) {
-      this.stats.failed += traces.length
-      this.fail(error)
+      this.lose(count, error)
       return
     }
     const now = Date.now()
     const { retentionDays, maxTraces } = this.config
-    this.writtenSincePrune += traces.length
+    this.writtenSincePrune += count
     // Pruning runs once a minute, or sooner when a tenth of the count limit was written since.
     if (now - this.lastPrune >= PRUNE_EVERY_MS || (maxTraces > 0 && this.writtenSincePrune >= Math.ceil(maxTraces / 10))) {
       this.lastPrune = now
@@ -145,19 +178,40 @@ export class TraceWriter {
     }
   }
 
+  /** Traces that will never be written. */
+  private lose(count: number, error: unknown): void {
+    this.stats.failed += count
+    this.stats.pending -= count
+    this.fail(error)
+  }
+
   private fail(error: unknown): void {
     this.stats.last_error = error instanceof Error ? error.message : String(error)
     this.onError(error)
   }
 }
 
-/** Resident memory in MB where the runtime tells (Node, Bun, Deno), sampled once per batch. */
-function memoryMb(): number | null {
-  const rss = (globalThis as { process?: { memoryUsage?: { rss?: () => number } } }).process?.memoryUsage?.rss
-  if (typeof rss !== 'function') return null
-  try {
-    return Math.round((rss() / 1_048_576) * 10) / 10
-  } catch {
-    return null
+const MEMORY_SAMPLE_MS = 1000
+
+/**
+ * Resident memory in MB where the runtime tells (Node, Bun, Deno), read at
+ * most once a second: under load Node's rss() took about 100 us, a cost per
+ * batch that showed in the tracing budget.
+ */
+class MemorySampler {
+  private value: number | null = null
+  private readAt = Number.NEGATIVE_INFINITY
+
+  read(): number | null {
+    const now = Date.now()
+    if (now - this.readAt < MEMORY_SAMPLE_MS) return this.value
+    this.readAt = now
+    const rss = (globalThis as { process?: { memoryUsage?: { rss?: () => number } } }).process?.memoryUsage?.rss
+    if (typeof rss !== 'function') return (this.value = null)
+    try {
+      return (this.value = Math.round((rss() / 1_048_576) * 10) / 10)
+    } catch {
+      return (this.value = null)
+    }
   }
 }

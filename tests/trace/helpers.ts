@@ -22,7 +22,7 @@ export async function tracedApp(
   const store = await openTraceStore({ storageDir: dir.path, projectDir: dir.path })
   const config = testConfig({ ...options.vars })
   const traceConfig = resolveTraceConfig({ TRACE_FLUSH_MS: '5', ...options.traceVars })
-  const sink = storeSink(store, traceConfig)
+  const sink = storeSink(store)
   const tracer = createTracer({ sink: options.sink ? options.sink(sink, traceConfig) : sink, config: traceConfig })
   const { traceVars: _traceVars, vars: _vars, sink: _sink, ...appOptions } = options
   const app = createApp({ config, ...appOptions, database, tracer, plugins: [...(appOptions.plugins ?? []), tracer.plugin] })

@@ -12,12 +12,12 @@ afterEach(async () => {
   cleanup = []
 })
 
-describe('TRACE_WRITER=worker: records built and written by a worker thread', () => {
+describe('TRACE_WRITER=worker: batches written by a worker thread', () => {
   it('writes every trace, redacted, and flushes at close', async () => {
     const dir = tempDir('svc-trace-worker-')
     cleanup.push(() => dir.remove())
     const config = resolveTraceConfig({ TRACE_WRITER: 'worker', TRACE_FLUSH_MS: '60000' })
-    const sink: WorkerTraceSink = await workerTraceSink({ storageDir: dir.path, projectDir: dir.path }, config)
+    const sink: WorkerTraceSink = await workerTraceSink({ storageDir: dir.path, projectDir: dir.path })
     const tracer = createTracer({ sink, config })
     const app = createApp({
       config: testConfig(),
@@ -47,6 +47,6 @@ describe('TRACE_WRITER=worker: records built and written by a worker thread', ()
     cleanup.push(() => dir.remove())
     writeFileSync(join(dir.path, 'not-a-dir'), '')
     const url = `file:${join(dir.path, 'not-a-dir', 'traces.sqlite')}`
-    await expect(workerTraceSink({ url, storageDir: dir.path, projectDir: dir.path }, resolveTraceConfig({}))).rejects.toThrow(/EEXIST|ENOTDIR|not a directory/i)
+    await expect(workerTraceSink({ url, storageDir: dir.path, projectDir: dir.path })).rejects.toThrow(/EEXIST|ENOTDIR|not a directory/i)
   })
 })

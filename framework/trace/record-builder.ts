@@ -1,0 +1,214 @@
+/**
+ * Turns a captured trace (plain data) into the stored record: everything
+ * redacted, N+1 detected, bodies parsed or cut. Runs in the writer, off the
+ * request path.
+ *
+ * A batch builds its records with one builder, which shares what repeats:
+ * when a record's redaction found no secret, the next record reuses its
+ * request headers, request body and response body objects if their raw
+ * inputs are equal, instead of redacting and parsing them again. Shared
+ * parts are what the batch codec then recognises at once as unchanged.
+ */
+import type { QueryRecord } from '../database/database.ts'
+import type { BodyRead, RawTrace } from './capture.ts'
+import type { TraceConfig } from './config.ts'
+import { Redactor } from './redact.ts'
+import {
+  emptyBody,
+  REDACTED,
+  type CapturedBody,
+  type NPlusOneFinding,
+  type TraceException,
+  type TraceQuery,
+  type TraceRecord,
+  type TraceSourceLocation,
+} from './record.ts'
+import { detectNPlusOne } from './sql-shape.ts'
+
+export type RecordBuilder = (raw: RawTrace) => TraceRecord
+
+/** Builds one record. For many (a batch), `createRecordBuilder` shares what repeats. */
+export function buildRecord(raw: RawTrace, config: TraceConfig, memoryMb: number | null): TraceRecord {
+  return createRecordBuilder(config, memoryMb)(raw)
+}
+
+export function createRecordBuilder(config: TraceConfig, memoryMb: number | null): RecordBuilder {
+  const limit = config.bodyLimit
+  const timestamp = isoTimestamps()
+  // The last record built and its inputs, kept only while its redaction found no secret.
+  let previous: { raw: RawTrace; record: TraceRecord } | undefined
+
+  return (raw) => {
+    const redactor = new Redactor(config.redactHeaders, config.redactFields)
+    const last = previous
+    const headers =
+      last !== undefined && sameStrings(last.raw.request_headers, raw.request_headers) ? last.record.headers : redactor.headers(raw.request_headers)
+    const body =
+      last !== undefined && sameRequestBody(last.raw, raw) ? last.record.body : requestBody(raw, redactor, limit)
+    const responseBody =
+      last !== undefined && sameResponseBody(last.raw, raw)
+        ? last.record.response.body
+        : capturedText(raw.response_body, raw.response_type, redactor, limit)
+    const queries: TraceQuery[] = raw.queries.length === 0 ? NO_QUERIES : raw.queries.map((q) => ({
+      sql: q.sql,
+      args: plainArgs(q.args as QueryRecord['args']),
+      duration_ms: q.duration_ms,
+      rows: q.rows,
+      start_ms: round(Math.max(0, q.end_ms - q.duration_ms)),
+      last_insert_rowid: q.last_insert_rowid,
+      error: q.error,
+    }))
+    const record: TraceRecord = {
+      trace_id: raw.trace_id,
+      method: raw.method,
+      path: raw.path,
+      query: redactor.queryString(raw.search),
+      route: raw.route,
+      status_code: raw.status,
+      headers,
+      body,
+      queries,
+      middleware: raw.middleware.length < 2 ? raw.middleware : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
+      exception: raw.error === null ? null : exceptionOf(raw.error, raw.status),
+      trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => line.trim()) : null,
+      duration_ms: round(raw.duration_ms),
+      memory_mb: memoryMb,
+      n_plus_one: queries.length === 0 ? NO_FINDINGS : detectNPlusOne(queries, config.nPlusOneThreshold),
+      ip: raw.ip,
+      timestamp: timestamp(raw.started_epoch),
+      user_id: raw.user_id,
+      response: { status: raw.status, headers: redactor.headers(raw.response_headers), body: responseBody },
+    }
+    // Parts are shared only between records free of secrets: scrubbing copies what it changes, so a shared part is never altered.
+    const secretFree = redactor.secrets.size === 0
+    previous = secretFree ? { raw, record } : undefined
+    return secretFree ? record : redactor.scrub(record)
+  }
+}
+
+// Shared by every record without queries, so that the batch codec sees them unchanged at once.
+const NO_QUERIES: TraceQuery[] = Object.freeze([]) as unknown as TraceQuery[]
+const NO_FINDINGS: NPlusOneFinding[] = Object.freeze([]) as unknown as NPlusOneFinding[]
+
+function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  if (a === b) return true
+  let count = 0
+  for (const name in a) {
+    if (a[name] !== b[name]) return false
+    count++
+  }
+  for (const _ in b) count--
+  return count === 0
+}
+
+function sameRequestBody(a: RawTrace, b: RawTrace): boolean {
+  const x = a.request_body
+  const y = b.request_body
+  if (x.kind === 'none' || y.kind === 'none') return x.kind === y.kind
+  // JSON bodies arrive parsed (objects of their own): comparing them would cost what building does.
+  if (x.kind !== 'text' || y.kind !== 'text') return false
+  return x.text === y.text && x.size === y.size && x.truncated === y.truncated && a.request_type === b.request_type
+}
+
+function sameResponseBody(a: RawTrace, b: RawTrace): boolean {
+  const x = a.response_body
+  const y = b.response_body
+  if (x === null || y === null) return x === y
+  return x.text === y.text && x.size === y.size && x.truncated === y.truncated && a.response_type === b.response_type
+}
+
+function requestBody(raw: RawTrace, redactor: Redactor, limit: number): CapturedBody {
+  const source = raw.request_body
+  if (source.kind === 'none') return emptyBody()
+  if (source.kind === 'failed') return { content: null, size: source.size, truncated: false }
+  if (source.kind === 'text') return capturedText(source, raw.request_type, redactor, limit)
+  const redacted = redactor.json(source.value)
+  const text = JSON.stringify(redacted) ?? ''
+  const size = source.size || text.length
+  if (text.length <= limit) return { content: redacted, size, truncated: false }
+  return { content: text.slice(0, limit), size, truncated: true }
+}
+
+function capturedText(read: BodyRead | null, type: string | null, redactor: Redactor, limit: number): CapturedBody {
+  if (read === null) return emptyBody()
+  const { size, truncated } = read
+  const text = read.text.length > limit ? read.text.slice(0, limit) : read.text
+  const cut = truncated || read.text.length > limit
+  if (size === 0) return emptyBody()
+  if (!cut && type !== null && type.includes('json')) {
+    try {
+      return { content: redactor.json(JSON.parse(text)), size, truncated: false }
+    } catch {
+      // not JSON after all: kept as text
+    }
+  }
+  return { content: redactor.text(text), size, truncated: cut }
+}
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000
+
+/** `toISOString` for epoch ms, formatting the date and time only when the second changes. */
+function isoTimestamps(): (epochMs: number) => string {
+  let second = Number.NaN
+  let prefix = ''
+  return (epochMs) => {
+    if (!Number.isInteger(epochMs) || epochMs < 0) return new Date(epochMs).toISOString()
+    const ms = epochMs % 1000
+    if (epochMs - ms !== second) {
+      const iso = new Date(epochMs).toISOString()
+      // Beyond year 9999 the format is longer: nothing is cached for those.
+      if (iso.length !== 24) return iso
+      second = epochMs - ms
+      prefix = iso.slice(0, 20)
+    }
+    return `${prefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`
+  }
+}
+
+function plainArgs(args: QueryRecord['args']): TraceQuery['args'] {
+  if (args === undefined || args === null) return null
+  if (Array.isArray(args)) return args.map(plainValue)
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(args)) out[key] = plainValue((args as Record<string, unknown>)[key])
+  return out
+}
+
+function plainValue(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()
+  if (value instanceof Date) return value.toISOString()
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return `[blob ${(value as ArrayBuffer).byteLength} bytes]`
+  if (value === undefined) return null
+  // A password hash is no password, but it is not for a log either.
+  if (typeof value === 'string' && PASSWORD_HASH.test(value)) return REDACTED
+  return value
+}
+
+function exceptionOf(error: NonNullable<RawTrace['error']>, status: number): TraceException {
+  return { class: error.class, message: error.message, status, errors: error.errors, location: appFrame(error.stack ?? undefined) }
+}
+
+const PASSWORD_HASH = /^\$(argon2(id|i|d)|2[aby]|scrypt|pbkdf2[-\w]*)\$/
+
+const FRAMEWORK_DIR = (() => {
+  try {
+    return decodeURIComponent(new URL('../', import.meta.url).pathname)
+  } catch {
+    return undefined
+  }
+})()
+const FRAME = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/
+
+/** The first stack frame outside the framework, node_modules and the runtime: where the app threw. */
+export function appFrame(stack: string | undefined): TraceSourceLocation | null {
+  if (stack === undefined) return null
+  for (const line of stack.split('\n').slice(1)) {
+    const match = FRAME.exec(line.trim())
+    if (match === null) continue
+    let file = match[1]!
+    if (file.startsWith('file://')) file = decodeURIComponent(new URL(file).pathname)
+    if (file.startsWith('node:') || file.includes('/node_modules/') || !file.includes('/')) continue
+    if (FRAMEWORK_DIR !== undefined && file.startsWith(FRAMEWORK_DIR)) continue
+    return { file, line: Number(match[2]), column: Number(match[3]) }
+  }
+  return null
+}

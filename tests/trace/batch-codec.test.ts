@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest'
+import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type RawTrace, type TraceRecord } from 'svc'
+
+function record(n: number, overrides: Partial<TraceRecord> = {}): TraceRecord {
+  const traceId = `svc_${String(n).padStart(32, '0')}`
+  return {
+    trace_id: traceId,
+    method: 'GET',
+    path: '/api/posts',
+    query: '',
+    route: '/api/posts',
+    status_code: 200,
+    headers: { host: 'localhost', accept: '*/*' },
+    body: { content: null, size: 0, truncated: false },
+    queries: [],
+    middleware: [],
+    exception: null,
+    trace: null,
+    duration_ms: 1.5 + n,
+    memory_mb: 50,
+    n_plus_one: [],
+    ip: '127.0.0.1',
+    timestamp: new Date(1_700_000_000_000 + n).toISOString(),
+    user_id: null,
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-service-trace-id': traceId },
+      body: { content: { success: true, data: [] }, size: 29, truncated: false },
+    },
+    ...overrides,
+  }
+}
+
+/** The same record with every field changed. */
+function everythingChanged(n: number): TraceRecord {
+  const traceId = `svc_${String(n).padStart(32, 'f')}`
+  return {
+    trace_id: traceId,
+    method: 'POST',
+    path: '/api/posts/7',
+    query: 'a=1',
+    route: '/api/posts/{id}',
+    status_code: 500,
+    headers: { host: 'example.test', 'x-request': 'other' },
+    body: { content: { title: 'T' }, size: 13, truncated: false },
+    queries: [{ sql: 'select 1', args: [1], duration_ms: 0.1, rows: 1, start_ms: 0.2, last_insert_rowid: null, error: null }],
+    middleware: [{ name: 'auth', start_ms: 0.01, duration_ms: 0.5 }],
+    exception: { class: 'TypeError', message: 'kaput', status: 500, errors: null, location: { file: '/app/x.ts', line: 3, column: 9 } },
+    trace: ['TypeError: kaput', 'at x (/app/x.ts:3:9)'],
+    duration_ms: 9.75,
+    memory_mb: 61.5,
+    n_plus_one: [{ shape: 'select ?', count: 6, total_ms: 1.2 }],
+    ip: '10.0.0.9',
+    timestamp: '2027-01-01T00:00:00.000Z',
+    user_id: 42,
+    response: { status: 500, headers: { 'content-type': 'text/plain', 'x-service-trace-id': traceId }, body: { content: 'oops', size: 4, truncated: true } },
+  }
+}
+
+const roundTrip = (records: TraceRecord[]) => decodeBatch(encodeBatch(records, records.map((r) => Date.parse(r.timestamp))).data)
+
+describe('batch codec', () => {
+  it('round-trips records that differ in every field, keys in their order', () => {
+    const records = [record(1), everythingChanged(2), record(3), record(4, { user_id: 'u-9', route: null, ip: null, memory_mb: null })]
+    const decoded = roundTrip(records)
+    expect(decoded).toEqual(records)
+    expect(decoded.map((r) => JSON.stringify(r))).toEqual(records.map((r) => JSON.stringify(r)))
+  })
+
+  it('stores repeated requests as what changed: a fraction of the records side by side', () => {
+    const records = Array.from({ length: 100 }, (_, n) => record(n))
+    const batch = encodeBatch(records, records.map((r) => Date.parse(r.timestamp)))
+    expect(batch).toMatchObject({ count: 100, first_at: 1_700_000_000_000, last_at: 1_700_000_000_099 })
+    expect(batch.data.length).toBeLessThan(JSON.stringify(records).length / 3)
+    const stored = JSON.parse(batch.data) as { format: number; records: Array<Record<string, unknown>> }
+    expect(stored.format).toBe(2)
+    expect(Object.keys(stored.records[1]!)).toEqual(['trace_id', 'duration_ms', 'timestamp'])
+    // The trace id header is stored as `true` and comes back as each record's own id.
+    expect((stored.records[0]!.response as { headers: Record<string, unknown> }).headers['x-service-trace-id']).toBe(true)
+    const decoded = decodeBatch(batch.data)
+    expect(decoded.map((r) => r.response.headers['x-service-trace-id'])).toEqual(records.map((r) => r.trace_id))
+    expect(decoded).toEqual(records)
+  })
+
+  it('keeps a header whose value only looks like the marker', () => {
+    const records = [record(1), record(2)]
+    records[1]!.response.headers = { ...records[1]!.response.headers, 'x-flag': 'true' }
+    expect(roundTrip(records)[1]!.response.headers['x-flag']).toBe('true')
+  })
+
+  it('reads the older format (an array of whole records) and refuses an unknown one', () => {
+    const records = [record(1), everythingChanged(2)]
+    expect(decodeBatch(JSON.stringify(records))).toEqual(records)
+    expect(() => decodeBatch('{"format":9,"records":[]}')).toThrow(/unknown trace batch format 9/)
+  })
+})
+
+describe('record builder', () => {
+  const config = resolveTraceConfig({})
+  function raw(n: number, overrides: Partial<RawTrace> = {}): RawTrace {
+    return {
+      trace_id: `svc_${String(n).padStart(32, '0')}`,
+      method: 'GET',
+      path: '/api/me',
+      search: '',
+      route: '/api/me',
+      ip: '127.0.0.1',
+      user_id: null,
+      started_epoch: 1_700_000_000_000 + n * 7,
+      duration_ms: 1,
+      status: 200,
+      debug: false,
+      request_headers: { host: 'localhost' },
+      request_type: null,
+      request_body: { kind: 'none' },
+      response_headers: { 'Content-Type': 'application/json' },
+      response_type: 'application/json',
+      response_body: { text: '{"ok":true}', size: 11, truncated: false },
+      queries: [],
+      middleware: [],
+      error: null,
+      ...overrides,
+    }
+  }
+
+  it('shares unchanged parts between secret-free records, and a later secret never alters them', () => {
+    const build = createRecordBuilder(config, 12)
+    const first = build(raw(1))
+    const second = build(raw(2))
+    expect(second.headers).toBe(first.headers)
+    expect(second.response.body).toBe(first.response.body)
+    expect(second.response.headers).toEqual({ 'content-type': 'application/json' })
+    expect(second.response.body.content).toEqual({ ok: true })
+    // A record whose redaction found a secret (a redacted field) lends nothing to the next.
+    const token = '{"token":"abcdefghij-secret"}'
+    const redacted = build(raw(6, { response_body: { text: token, size: token.length, truncated: false } }))
+    expect(redacted.response.body.content).toEqual({ token: REDACTED })
+    expect(build(raw(7, { response_body: { text: token, size: token.length, truncated: false } })).response.body).not.toBe(redacted.response.body)
+
+    // A bearer token that also appears in the (identical) response text: the third record scrubs it, by copy.
+    const sharedText = '{"note":"abcdefghij-secret"}'
+    const plain = build(raw(3, { response_body: { text: sharedText, size: sharedText.length, truncated: false } }))
+    const withSecret = build(
+      raw(4, {
+        request_headers: { host: 'localhost', authorization: 'Bearer abcdefghij-secret' },
+        response_body: { text: sharedText, size: sharedText.length, truncated: false },
+      }),
+    )
+    expect(withSecret.headers.authorization).toBe(REDACTED)
+    expect(withSecret.response.body.content).toEqual({ note: REDACTED })
+    expect(plain.response.body.content).toEqual({ note: 'abcdefghij-secret' })
+    // No part of a record with a secret is lent to the next one.
+    const after = build(raw(5, { response_body: { text: sharedText, size: sharedText.length, truncated: false } }))
+    expect(after.response.body).not.toBe(withSecret.response.body)
+    expect(after.response.body.content).toEqual({ note: 'abcdefghij-secret' })
+  })
+
+  it('formats timestamps as toISOString does, across seconds', () => {
+    const build = createRecordBuilder(config, null)
+    for (const epoch of [0, 999, 1000, 1_700_000_000_001, 1_700_000_000_010, 1_700_000_000_999, 1_700_000_001_000, 1_700_000_001_100]) {
+      expect(build(raw(0, { started_epoch: epoch })).timestamp).toBe(new Date(epoch).toISOString())
+    }
+  })
+})
