@@ -153,7 +153,8 @@ function changed(name: string, previous: unknown, next: unknown): string {
 }
 
 function value(name: string, next: unknown): string {
-  return `,"${name}":${JSON.stringify(next)}`
+  // A finite number prints as JSON.stringify would print it, without the call.
+  return `,"${name}":${typeof next === 'number' && Number.isFinite(next) ? String(next) : JSON.stringify(next)}`
 }
 
 function responseChanged(p: TraceRecord, r: TraceRecord): string {

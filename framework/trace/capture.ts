@@ -10,21 +10,36 @@ import { isHttpError } from '../http/http-error.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
 import type { MiddlewareTiming, RequestRecorder } from './recorder.ts'
 
+// Most requests run no query and some no middleware: their lists stay this shared empty one.
+const NONE: readonly never[] = Object.freeze([])
+
 export class RequestCapture implements RequestRecorder {
   readonly startedAt = performance.now()
   readonly startedEpoch = Date.now()
-  readonly queries: QueryRecord[] = []
+  private queryList: QueryRecord[] | undefined
+  private queryEndList: number[] | undefined
+  private middlewareList: MiddlewareTiming[] | undefined
+
+  get queries(): readonly QueryRecord[] {
+    return this.queryList ?? NONE
+  }
+
   /** performance.now() when each query finished. */
-  readonly queryEnds: number[] = []
-  readonly middleware: MiddlewareTiming[] = []
+  get queryEnds(): readonly number[] {
+    return this.queryEndList ?? NONE
+  }
+
+  get middleware(): readonly MiddlewareTiming[] {
+    return this.middlewareList ?? NONE
+  }
 
   recordQuery(query: QueryRecord): void {
-    this.queries.push(query)
-    this.queryEnds.push(performance.now())
+    ;(this.queryList ??= []).push(query)
+    ;(this.queryEndList ??= []).push(performance.now())
   }
 
   recordMiddleware(timing: MiddlewareTiming): void {
-    this.middleware.push(timing)
+    ;(this.middlewareList ??= []).push(timing)
   }
 }
 
@@ -216,7 +231,7 @@ export interface RawTrace {
   response_type: string | null
   response_body: { text: string; size: number; truncated: boolean } | null
   queries: Array<{ sql: string; args: unknown; duration_ms: number; rows: number; end_ms: number; last_insert_rowid: number | null; error: string | null }>
-  middleware: MiddlewareTiming[]
+  middleware: readonly MiddlewareTiming[]
   error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
 }
 

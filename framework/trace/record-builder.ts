@@ -19,6 +19,7 @@ import {
   type CapturedBody,
   type NPlusOneFinding,
   type TraceException,
+  type TraceMiddleware,
   type TraceQuery,
   type TraceRecord,
   type TraceSourceLocation,
@@ -37,9 +38,10 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
   const timestamp = isoTimestamps()
   // The last record built and its inputs, kept only while its redaction found no secret.
   let previous: { raw: RawTrace; record: TraceRecord } | undefined
+  const redactor = new Redactor(config.redactHeaders, config.redactFields)
 
   return (raw) => {
-    const redactor = new Redactor(config.redactHeaders, config.redactFields)
+    redactor.forget()
     const last = previous
     const headers =
       last !== undefined && sameStrings(last.raw.request_headers, raw.request_headers) ? last.record.headers : redactor.headers(raw.request_headers)
@@ -68,7 +70,8 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
       headers,
       body,
       queries,
-      middleware: raw.middleware.length < 2 ? raw.middleware : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
+      // Shared, never altered (records are read-only once built); sorted by start when there are several.
+      middleware: raw.middleware.length < 2 ? (raw.middleware as TraceMiddleware[]) : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
       exception: raw.error === null ? null : exceptionOf(raw.error, raw.status),
       trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => line.trim()) : null,
       duration_ms: round(raw.duration_ms),

@@ -19,6 +19,11 @@ export class Redactor {
     return this.found ?? NO_SECRETS
   }
 
+  /** Forgets the secrets found, to redact another record with the same settings. */
+  forget(): void {
+    this.found = undefined
+  }
+
   constructor(
     private readonly headerNames: ReadonlySet<string>,
     private readonly fieldNames: ReadonlySet<string>,
@@ -27,21 +32,26 @@ export class Redactor {
   /** Header names lower-cased; accepts a Headers object or a plain record. */
   headers(headers: Headers | Readonly<Record<string, string>>): Record<string, string> {
     const out: Record<string, string> = {}
-    const each = (value: string, name: string) => {
-      if (this.headerNames.has(name)) {
-        this.remember(value)
-        const space = value.indexOf(' ')
-        if (space > 0) this.remember(value.slice(space + 1).trim()) // Bearer <token>
-        for (const part of value.split(/[;,]/)) {
-          const equals = part.indexOf('=')
-          if (equals > 0) this.remember(part.slice(equals + 1).trim()) // cookie values
-        }
-        out[name] = REDACTED
-      } else out[name] = value
+    if (headers instanceof Headers) headers.forEach((value, name) => (out[name] = this.header(name, value)))
+    else {
+      for (const name in headers) {
+        const lower = lowerCaseName(name)
+        out[lower] = this.header(lower, headers[name]!)
+      }
     }
-    if (headers instanceof Headers) headers.forEach(each)
-    else for (const name in headers) each(headers[name]!, name.toLowerCase())
     return out
+  }
+
+  private header(name: string, value: string): string {
+    if (!this.headerNames.has(name)) return value
+    this.remember(value)
+    const space = value.indexOf(' ')
+    if (space > 0) this.remember(value.slice(space + 1).trim()) // Bearer <token>
+    for (const part of value.split(/[;,]/)) {
+      const equals = part.indexOf('=')
+      if (equals > 0) this.remember(part.slice(equals + 1).trim()) // cookie values
+    }
+    return REDACTED
   }
 
   /** `a=1&token=xyz` with named parameters redacted (kept in their order, encoded as they came). */
@@ -155,6 +165,20 @@ export class Redactor {
 }
 
 const NO_SECRETS: ReadonlySet<string> = new Set()
+
+// Header names come back for every response (X-Service-Trace-Id...): lower-cased once, not once a record.
+const lowerCaseNames = new Map<string, string>()
+const MAX_CACHED_NAMES = 1000
+
+function lowerCaseName(name: string): string {
+  let lower = lowerCaseNames.get(name)
+  if (lower === undefined) {
+    lower = name.toLowerCase()
+    if (lowerCaseNames.size >= MAX_CACHED_NAMES) lowerCaseNames.clear()
+    lowerCaseNames.set(name, lower)
+  }
+  return lower
+}
 
 function safeDecode(text: string): string {
   try {

@@ -215,8 +215,10 @@ export class TraceStore {
   }
 
   /**
-   * Deletes traces that began before `olderThanMs` and beyond the newest
-   * `maxTraces`; a batch that is partly kept is rewritten. Returns how many.
+   * Deletes traces that began before `olderThanMs` (a batch partly kept is
+   * rewritten) and the batches that lie wholly beyond the newest `maxTraces`
+   * (so up to a batch more may stay: rewriting one would cost the writer a
+   * decode and an encode of a whole batch each time). Returns how many.
    */
   async prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
     await this.init()
@@ -233,21 +235,17 @@ export class TraceStore {
     }
     const max = options.maxTraces
     if (max !== undefined && max > 0) {
-      const result = await this.db.execute('select id, count from svc_trace_batches order by id desc')
-      let kept = 0
-      for (const row of result.rows as unknown as Array<{ id: number; count: number }>) {
-        const count = Number(row.count)
-        if (kept >= max) {
-          await this.db.execute('delete from svc_trace_batches where id = ?', [row.id])
-          deleted += count
-        } else if (kept + count > max) {
-          const room = max - kept
-          const batch = (await this.db.execute('select id, first_at, last_at, data from svc_trace_batches where id = ?', [row.id])).rows[0] as unknown as Batch
-          deleted += await this.rewrite(batch, (records) =>
-            records.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, room),
-          )
-        }
-        kept += count
+      // Batches newest first with the traces of the batches newer than each: those with `max` or more newer go.
+      const beyond = await this.db.execute(
+        `select coalesce(sum(count), 0) as traces, max(id) as last from (
+           select id, count, sum(count) over (order by id desc) - count as newer from svc_trace_batches
+         ) where newer >= ?`,
+        [max],
+      )
+      const row = beyond.rows[0] as unknown as { traces: number; last: number | null }
+      if (row.last !== null) {
+        await this.db.execute('delete from svc_trace_batches where id <= ?', [row.last])
+        deleted += Number(row.traces)
       }
     }
     return deleted

@@ -137,12 +137,25 @@ describe('modes', () => {
 describe('retention', () => {
   it('prunes by age and by count', async () => {
     traced = await tracedApp({ api })
-    for (let n = 0; n < 5; n++) await traced.app.fetch(request('GET', `/api/ping/${n}`))
-    await traced.tracer.flush()
+    for (let n = 0; n < 5; n++) {
+      await traced.app.fetch(request('GET', `/api/ping/${n}`))
+      await traced.tracer.flush()
+    }
     expect(await traced.store.prune({ maxTraces: 3 })).toBe(2)
-    expect(await traced.store.count()).toBe(3)
+    expect((await traced.store.search({ order: 'oldest' })).map((row) => row.path)).toEqual(['/api/ping/2', '/api/ping/3', '/api/ping/4'])
     expect(await traced.store.prune({ olderThanMs: Date.now() + 1000 })).toBe(3)
     expect(await traced.store.count()).toBe(0)
+  })
+
+  it('by count, deletes whole batches only: up to a batch more than the limit stays', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_BATCH_SIZE: '2', TRACE_FLUSH_MS: '60000' } })
+    for (let n = 0; n < 5; n++) await traced.app.fetch(request('GET', `/api/ping/${n}`))
+    await traced.tracer.flush() // batches [0, 1], [2, 3], [4]
+    expect(await traced.store.prune({ maxTraces: 2 })).toBe(2)
+    expect((await traced.store.search({ order: 'oldest' })).map((row) => row.path)).toEqual(['/api/ping/2', '/api/ping/3', '/api/ping/4'])
+    expect(await traced.store.prune({ maxTraces: 3 })).toBe(0)
+    expect(await traced.store.prune({ maxTraces: 1 })).toBe(2)
+    expect(await traced.store.count()).toBe(1)
   })
 
   it('the writer prunes automatically to TRACE_MAX_TRACES', async () => {
