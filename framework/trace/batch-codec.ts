@@ -41,29 +41,35 @@ export interface EncodedBatch {
 
 /**
  * Encodes records one at a time, as each request ends: what waits for the
- * write is one short string per request instead of its record, so little
+ * write is a few short strings per request instead of its record, so little
  * survives until the batch is written (the garbage collector copies every
- * object that does).
+ * object that does). The pieces are joined once, when the batch is full.
  */
 export class BatchEncoder {
-  private readonly parts: string[] = []
+  private readonly pieces: string[] = []
+  private records = 0
   private previous: TraceRecord | undefined
   private firstAt = Number.POSITIVE_INFINITY
   private lastAt = Number.NEGATIVE_INFINITY
 
   get count(): number {
-    return this.parts.length
+    return this.records
   }
 
   add(record: TraceRecord, startedAt: number): void {
-    this.parts.push(this.previous === undefined ? wholeJson(record) : patchJson(this.previous, record))
+    if (this.previous === undefined) this.pieces.push(wholeJson(record))
+    else {
+      this.pieces.push(',')
+      writePatch(this.pieces, this.previous, record)
+    }
+    this.records++
     this.previous = record
     if (startedAt < this.firstAt) this.firstAt = startedAt
     if (startedAt > this.lastAt) this.lastAt = startedAt
   }
 
   finish(): EncodedBatch {
-    return { data: `{"format":${BATCH_FORMAT},"records":[${this.parts.join(',')}]}`, count: this.parts.length, first_at: this.firstAt, last_at: this.lastAt }
+    return { data: `{"format":${BATCH_FORMAT},"records":[${this.pieces.join('')}]}`, count: this.records, first_at: this.firstAt, last_at: this.lastAt }
   }
 }
 
@@ -115,55 +121,64 @@ function wholeJson(record: TraceRecord): string {
 }
 
 /**
- * The patch as JSON text, field by field (the writer's hottest code: no
- * patch object is made, no field is looked up by a computed name). A test
- * round-trips records that differ in every field.
+ * Writes the patch as JSON pieces, field by field (the writer's hottest
+ * code: no patch object is made, no field is looked up by a computed name,
+ * no string is built only to be copied again). A test round-trips records
+ * that differ in every field.
  */
-function patchJson(p: TraceRecord, r: TraceRecord): string {
-  const json =
-    (p.trace_id === r.trace_id ? '' : value('trace_id', r.trace_id)) +
-    (p.method === r.method ? '' : value('method', r.method)) +
-    (p.path === r.path ? '' : value('path', r.path)) +
-    (p.query === r.query ? '' : value('query', r.query)) +
-    (p.route === r.route ? '' : value('route', r.route)) +
-    (p.status_code === r.status_code ? '' : value('status_code', r.status_code)) +
-    changed('headers', p.headers, r.headers) +
-    changed('body', p.body, r.body) +
-    changed('queries', p.queries, r.queries) +
-    changed('middleware', p.middleware, r.middleware) +
-    changed('exception', p.exception, r.exception) +
-    changed('trace', p.trace, r.trace) +
-    (p.duration_ms === r.duration_ms ? '' : value('duration_ms', r.duration_ms)) +
-    (p.memory_mb === r.memory_mb ? '' : value('memory_mb', r.memory_mb)) +
-    changed('n_plus_one', p.n_plus_one, r.n_plus_one) +
-    (p.ip === r.ip ? '' : value('ip', r.ip)) +
-    (p.timestamp === r.timestamp ? '' : value('timestamp', r.timestamp)) +
-    (p.user_id === r.user_id ? '' : value('user_id', r.user_id)) +
-    responseChanged(p, r)
-  return `{${json.slice(1)}}`
+function writePatch(out: string[], p: TraceRecord, r: TraceRecord): void {
+  out.push('{')
+  const first = out.length
+  if (p.trace_id !== r.trace_id) out.push(',"trace_id":', JSON.stringify(r.trace_id))
+  if (p.method !== r.method) out.push(',"method":', JSON.stringify(r.method))
+  if (p.path !== r.path) out.push(',"path":', JSON.stringify(r.path))
+  if (p.query !== r.query) out.push(',"query":', JSON.stringify(r.query))
+  if (p.route !== r.route) out.push(',"route":', JSON.stringify(r.route))
+  if (p.status_code !== r.status_code) out.push(',"status_code":', jsonValue(r.status_code))
+  if (!sameJson(p.headers, r.headers)) out.push(',"headers":', JSON.stringify(r.headers))
+  if (!sameJson(p.body, r.body)) out.push(',"body":', JSON.stringify(r.body))
+  if (!sameJson(p.queries, r.queries)) out.push(',"queries":', JSON.stringify(r.queries))
+  if (!sameJson(p.middleware, r.middleware)) out.push(',"middleware":', JSON.stringify(r.middleware))
+  if (!sameJson(p.exception, r.exception)) out.push(',"exception":', JSON.stringify(r.exception))
+  if (!sameJson(p.trace, r.trace)) out.push(',"trace":', JSON.stringify(r.trace))
+  if (p.duration_ms !== r.duration_ms) out.push(',"duration_ms":', jsonValue(r.duration_ms))
+  if (p.memory_mb !== r.memory_mb) out.push(',"memory_mb":', jsonValue(r.memory_mb))
+  if (!sameJson(p.n_plus_one, r.n_plus_one)) out.push(',"n_plus_one":', JSON.stringify(r.n_plus_one))
+  if (p.ip !== r.ip) out.push(',"ip":', JSON.stringify(r.ip))
+  if (p.timestamp !== r.timestamp) out.push(',"timestamp":', JSON.stringify(r.timestamp))
+  if (p.user_id !== r.user_id) out.push(',"user_id":', jsonValue(r.user_id))
+  writeResponsePatch(out, p, r)
+  // The first field written carries no leading comma.
+  if (out.length > first) out[first] = out[first]!.slice(1)
+  out.push('}')
 }
 
-// patchJson must compare every field: one left out would silently take the previous record's value.
+function writeResponsePatch(out: string[], p: TraceRecord, r: TraceRecord): void {
+  const opener = out.length
+  out.push(',"response":{')
+  const first = out.length
+  const previous = p.response
+  const response = r.response
+  if (previous.status !== response.status) out.push(',"status":', jsonValue(response.status))
+  if (!sameHeaders(previous.headers, p.trace_id, response.headers, r.trace_id)) out.push(',"headers":', JSON.stringify(storedHeaders(response.headers, r.trace_id)))
+  if (!sameJson(previous.body, response.body)) out.push(',"body":', JSON.stringify(response.body))
+  if (out.length === first) {
+    out.length = opener
+    return
+  }
+  out[first] = out[first]!.slice(1)
+  out.push('}')
+}
+
+/** JSON.stringify's text, without the call for a finite number (the common case: durations). */
+function jsonValue(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value)
+}
+
+// writePatch must compare every field: one left out would silently take the previous record's value.
 type ComparedField = 'trace_id' | 'method' | 'path' | 'query' | 'route' | 'status_code' | 'headers' | 'body' | 'queries' | 'middleware' | 'exception' | 'trace' | 'duration_ms' | 'memory_mb' | 'n_plus_one' | 'ip' | 'timestamp' | 'user_id' | 'response'
 const everyFieldCompared: [Exclude<keyof TraceRecord, ComparedField>] extends [never] ? true : never = true
 void everyFieldCompared
-
-function changed(name: string, previous: unknown, next: unknown): string {
-  return sameJson(previous, next) ? '' : value(name, next)
-}
-
-function value(name: string, next: unknown): string {
-  // A finite number prints as JSON.stringify would print it, without the call.
-  return `,"${name}":${typeof next === 'number' && Number.isFinite(next) ? String(next) : JSON.stringify(next)}`
-}
-
-function responseChanged(p: TraceRecord, r: TraceRecord): string {
-  const json =
-    (p.response.status === r.response.status ? '' : value('status', r.response.status)) +
-    (sameHeaders(p.response.headers, p.trace_id, r.response.headers, r.trace_id) ? '' : `,"headers":${JSON.stringify(storedHeaders(r.response.headers, r.trace_id))}`) +
-    changed('body', p.response.body, r.response.body)
-  return json === '' ? '' : `,"response":{${json.slice(1)}}`
-}
 
 /** Equal once each record's trace id is replaced by the marker. */
 function sameHeaders(a: Readonly<Record<string, string>>, aTraceId: string, b: Readonly<Record<string, string>>, bTraceId: string): boolean {
