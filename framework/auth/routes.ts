@@ -73,26 +73,34 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     c.executionCtx?.waitUntil(task)
   }
 
-  async function sendVerification(db: Database, user: { id: number; email: string; name: string }): Promise<void> {
+  /** Creates a one-time token of `purpose` for the user and mails it: `lines` writes the mail around the token. */
+  async function mailOneTimeToken(
+    db: Database,
+    user: { id: number; email: string; name: string },
+    mail: { purpose: 'verify_email' | 'reset_password'; ttlMinutes: number; subject: string; lines: (token: string) => string[] },
+  ): Promise<void> {
     const now = clock.now()
     const token = await createOneTimeToken(db, {
       userId: user.id,
-      purpose: 'verify_email',
+      purpose: mail.purpose,
       now: isoAt(now),
-      expiresAt: isoAt(now + settings.emailVerificationTtlMinutes * 60_000),
+      expiresAt: isoAt(now + mail.ttlMinutes * 60_000),
     })
-    await mailer.send({
-      to: user.email,
+    await mailer.send({ to: user.email, subject: mail.subject, text: [`Hello ${user.name},`, '', ...mail.lines(token)].join('\n') })
+  }
+
+  function sendVerification(db: Database, user: { id: number; email: string; name: string }): Promise<void> {
+    return mailOneTimeToken(db, user, {
+      purpose: 'verify_email',
+      ttlMinutes: settings.emailVerificationTtlMinutes,
       subject: 'Verify your email address',
-      text: [
-        `Hello ${user.name},`,
-        '',
+      lines: (token) => [
         'Confirm your email address by opening this link:',
         settings.verifyEmailUrl.replace('{token}', encodeURIComponent(token)),
         '',
         `Or send POST /api/auth/verify-email with {"token": "${token}"}.`,
         `The link works once and expires in ${settings.emailVerificationTtlMinutes} minutes.`,
-      ].join('\n'),
+      ],
     })
   }
 
@@ -230,28 +238,20 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const db = c.db
     const user = await findUserByEmail(db, email)
     if (user !== undefined && user.status === 1) {
-      inBackground(c, async (db) => {
-        const now = clock.now()
-        const token = await createOneTimeToken(db, {
-          userId: user.id,
+      inBackground(c, (db) =>
+        mailOneTimeToken(db, user, {
           purpose: 'reset_password',
-          now: isoAt(now),
-          expiresAt: isoAt(now + settings.passwordResetTtlMinutes * 60_000),
-        })
-        await mailer.send({
-          to: user.email,
+          ttlMinutes: settings.passwordResetTtlMinutes,
           subject: 'Reset your password',
-          text: [
-            `Hello ${user.name},`,
-            '',
+          lines: (token) => [
             'Someone asked to reset the password of your account. If it was you, open this link:',
             settings.resetPasswordUrl.replace('{token}', encodeURIComponent(token)).replace('{email}', encodeURIComponent(user.email)),
             '',
             `Or send POST /api/auth/reset-password with {"token": "${token}", "password": "...", "password_confirmation": "..."}.`,
             `The link works once and expires in ${settings.passwordResetTtlMinutes} minutes. If it was not you, ignore this mail.`,
-          ].join('\n'),
-        })
-      })
+          ],
+        }),
+      )
     }
     return c.json(null, { message: FORGOT_PASSWORD_MESSAGE })
   }
