@@ -13,6 +13,8 @@ export type Statement = string | { sql: string; args?: InArgs }
 export interface QueryRecord {
   sql: string
   args: InArgs | undefined
+  /** performance.now() when the statement was sent (the trace turns it into an offset in the request). */
+  startedAt: number
   duration_ms: number
   rows: number
   /** The rowid an insert created (traces use it to find the statements that touched a row). */
@@ -69,10 +71,10 @@ class ObservedDatabase implements Database {
       const results =
         this.executor === this.client ? await this.client.batch(stmts, 'write') : await (this.executor as Transaction).batch(stmts)
       const each = (performance.now() - started) / Math.max(1, stmts.length)
-      stmts.forEach((stmt, i) => this.report(stmt, each, results[i]?.rows.length ?? 0, undefined, results[i]))
+      stmts.forEach((stmt, i) => this.report(stmt, started + i * each, each, results[i]?.rows.length ?? 0, undefined, results[i]))
       return results
     } catch (error) {
-      this.report(stmts[0] ?? { sql: '' }, performance.now() - started, 0, error)
+      this.report(stmts[0] ?? { sql: '' }, started, performance.now() - started, 0, error)
       throw error
     }
   }
@@ -114,17 +116,17 @@ class ObservedDatabase implements Database {
     const started = performance.now()
     try {
       const result = await run()
-      this.report(stmt, performance.now() - started, result.rows.length, undefined, result)
+      this.report(stmt, started, performance.now() - started, result.rows.length, undefined, result)
       return result
     } catch (error) {
-      this.report(stmt, performance.now() - started, 0, error)
+      this.report(stmt, started, performance.now() - started, 0, error)
       throw error
     }
   }
 
-  private report(stmt: { sql: string; args?: InArgs }, duration: number, rows: number, error?: unknown, result?: ResultSet): void {
+  private report(stmt: { sql: string; args?: InArgs }, startedAt: number, duration: number, rows: number, error?: unknown, result?: ResultSet): void {
     if (this.observer === undefined) return
-    const record: QueryRecord = { sql: stmt.sql, args: stmt.args, duration_ms: round(duration), rows }
+    const record: QueryRecord = { sql: stmt.sql, args: stmt.args, startedAt, duration_ms: round(duration), rows }
     if (result !== undefined) {
       const rowid = insertedRowid(stmt.sql, result)
       if (rowid !== undefined) record.lastInsertRowid = rowid

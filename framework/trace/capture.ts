@@ -15,18 +15,11 @@ const NONE: readonly never[] = Object.freeze([])
 
 export class RequestCapture implements RequestRecorder {
   readonly startedAt = performance.now()
-  readonly startedEpoch = Date.now()
   private queryList: QueryRecord[] | undefined
-  private queryEndList: number[] | undefined
   private middlewareList: MiddlewareTiming[] | undefined
 
   get queries(): readonly QueryRecord[] {
     return this.queryList ?? NONE
-  }
-
-  /** performance.now() when each query finished. */
-  get queryEnds(): readonly number[] {
-    return this.queryEndList ?? NONE
   }
 
   get middleware(): readonly MiddlewareTiming[] {
@@ -35,12 +28,27 @@ export class RequestCapture implements RequestRecorder {
 
   recordQuery(query: QueryRecord): void {
     ;(this.queryList ??= []).push(query)
-    ;(this.queryEndList ??= []).push(performance.now())
   }
 
   recordMiddleware(timing: MiddlewareTiming): void {
     ;(this.middlewareList ??= []).push(timing)
   }
+}
+
+/**
+ * Epoch ms of a performance.now() reading. A request reads one clock, not
+ * two: the wall clock's offset from the monotonic one is read again at most
+ * once a second, so a wall-clock adjustment shows within a second.
+ */
+let clockOffset = 0
+let clockOffsetReadAt = Number.NEGATIVE_INFINITY
+
+function epochOf(monotonic: number): number {
+  if (monotonic - clockOffsetReadAt > 1000) {
+    clockOffsetReadAt = performance.now()
+    clockOffset = Date.now() - clockOffsetReadAt
+  }
+  return Math.round(clockOffset + monotonic)
 }
 
 /** A body as read: the text (possibly cut) and the size seen. */
@@ -77,7 +85,6 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
   const responseHeaders = knownResponseHeaders(response) ?? headerRecord(response.headers)
   const knownText = knownResponseText(response)
   const error = c.error
-  const queries = capture.queries
   return {
     raw: {
       trace_id: c.traceId,
@@ -87,7 +94,8 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
       route: c.route?.path ?? null,
       ip: c.ip ?? null,
       user_id: c.user?.id ?? null,
-      started_epoch: capture.startedEpoch,
+      started_epoch: epochOf(capture.startedAt),
+      started_at: capture.startedAt,
       duration_ms: performance.now() - capture.startedAt,
       status: response.status,
       debug: c.config.debug,
@@ -97,18 +105,8 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
       response_headers: responseHeaders,
       response_type: responseHeaders['content-type'] ?? null,
       response_body: knownText === undefined ? null : { text: knownText, size: knownText.length, truncated: false },
-      queries:
-        queries.length === 0
-          ? []
-          : queries.map((q, i) => ({
-              sql: q.sql,
-              args: q.args ?? null,
-              duration_ms: q.duration_ms,
-              rows: q.rows,
-              end_ms: capture.queryEnds[i]! - capture.startedAt,
-              last_insert_rowid: q.lastInsertRowid ?? null,
-              error: q.error ?? null,
-            })),
+      // The statements as the database handle reported them: plain data, made for this request alone.
+      queries: capture.queries,
       middleware: capture.middleware,
       error: error === undefined ? null : rawError(error),
     },
@@ -220,6 +218,8 @@ export interface RawTrace {
   ip: string | null
   user_id: number | string | null
   started_epoch: number
+  /** performance.now() when the request began: what query start times are offsets from. */
+  started_at: number
   duration_ms: number
   status: number
   debug: boolean
@@ -230,7 +230,7 @@ export interface RawTrace {
   response_headers: Readonly<Record<string, string>>
   response_type: string | null
   response_body: { text: string; size: number; truncated: boolean } | null
-  queries: Array<{ sql: string; args: unknown; duration_ms: number; rows: number; end_ms: number; last_insert_rowid: number | null; error: string | null }>
+  queries: readonly QueryRecord[]
   middleware: readonly MiddlewareTiming[]
   error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
 }

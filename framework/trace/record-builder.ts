@@ -53,12 +53,12 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
         : capturedText(raw.response_body, raw.response_type, redactor, limit)
     const queries: TraceQuery[] = raw.queries.length === 0 ? NO_QUERIES : raw.queries.map((q) => ({
       sql: q.sql,
-      args: plainArgs(q.args as QueryRecord['args']),
+      args: plainArgs(q.args),
       duration_ms: q.duration_ms,
       rows: q.rows,
-      start_ms: round(Math.max(0, q.end_ms - q.duration_ms)),
-      last_insert_rowid: q.last_insert_rowid,
-      error: q.error,
+      start_ms: round(Math.max(0, q.startedAt - raw.started_at)),
+      last_insert_rowid: q.lastInsertRowid ?? null,
+      error: q.error ?? null,
     }))
     const record: TraceRecord = {
       trace_id: raw.trace_id,

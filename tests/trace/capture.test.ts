@@ -49,7 +49,9 @@ async function recordOf(t: TracedApp, response: Response) {
 describe('trace capture', () => {
   it('records a 2xx with route, queries, middleware timeline and response', async () => {
     traced = await tracedApp({ api, vars: { APP_DEBUG: 'true' } })
+    const sentAt = Date.now()
     const response = await traced.app.fetch(request('GET', '/api/items/7?x=1', { headers: { 'user-agent': 'vitest' } }), { clientAddress: '10.0.0.9' })
+    const answeredAt = Date.now()
     expect(response.status).toBe(200)
     const record = await recordOf(traced, response)
     expect(record).toMatchObject({
@@ -68,10 +70,17 @@ describe('trace capture', () => {
     expect(record.queries).toHaveLength(1)
     expect(record.queries[0]).toMatchObject({ sql: 'select ? as id, ? as name', args: [7, 'first'], rows: 1, error: null })
     expect(record.queries[0]!.duration_ms).toBeGreaterThanOrEqual(0)
+    // The statement's start is an offset in the request: inside it, after the middleware began.
+    const [query] = record.queries
+    const [middleware] = record.middleware
     expect(record.middleware.map((m) => m.name)).toEqual(['stamp'])
+    expect(query!.start_ms).toBeGreaterThanOrEqual(middleware!.start_ms)
+    expect(query!.start_ms + query!.duration_ms).toBeLessThanOrEqual(record.duration_ms + 0.002)
     expect(record.duration_ms).toBeGreaterThan(0)
     expect(record.memory_mb).toBeGreaterThan(0)
-    expect(Date.parse(record.timestamp)).toBeGreaterThan(Date.now() - 60_000)
+    // The wall-clock start, to the millisecond (derived from the monotonic clock's reading).
+    expect(Date.parse(record.timestamp)).toBeGreaterThanOrEqual(sentAt - 1)
+    expect(Date.parse(record.timestamp)).toBeLessThanOrEqual(answeredAt + 1)
     expect(record.response.status).toBe(200)
     expect(record.response.body.content).toEqual({ success: true, data: { id: 7, name: 'first' } })
     expect(record.response.headers['content-type']).toContain('application/json')
