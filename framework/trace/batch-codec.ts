@@ -7,27 +7,42 @@
  * of its records side by side, and the writer serialises only what changed:
  * bytes written and JSON built are most of what tracing costs a request.
  *
- *   {"format":2,"records":[{…record…},{"trace_id":"svc_…","duration_ms":0.4,…},…]}
+ *   {"format":3,"records":[{…record…},{"trace_id":"svc_…","duration_us":412,…},…]}
  *
- * One more rule: a response header whose value is the record's own trace id
- * (svc's X-Service-Trace-Id) is stored as `true`, so that it does not make
- * every response differ from the one before.
+ * Two more rules:
+ * - a response header whose value is the record's own trace id (svc's
+ *   X-Service-Trace-Id) is stored as `true`, so that it does not make every
+ *   response differ from the one before;
+ * - times are whole microseconds, written in a patch as integers (a
+ *   fraction costs ten times as much to write): `"duration_us":412` for
+ *   `duration_ms` 0.412, and, when a record ran the same statements as the
+ *   one before (same SQL, arguments, rows, rowid and error: a route
+ *   requested again), only their timings, `"query_us":[duration, start, …]`.
  *
- * The older format, a plain JSON array of whole records, is still read.
+ * Older formats are still read: 2 (patches without `_us` fields) and 1, a
+ * plain JSON array of whole records.
  */
-import type { TraceRecord, TraceResponse } from './record.ts'
+import type { TraceQuery, TraceRecord, TraceResponse } from './record.ts'
 
-export const BATCH_FORMAT = 2
+export const BATCH_FORMAT = 3
+/** Formats `decodeBatch` reads besides the array of format 1: every one before the current is a subset of it. */
+const READABLE_FORMATS: readonly number[] = [2, BATCH_FORMAT]
 
 /** Response headers as stored: `true` stands for the record's trace id. */
 type StoredHeaders = Record<string, string | true>
 
 /** What a stored patch holds (what differs from the record before). */
-type RecordPatch = Partial<Omit<TraceRecord, 'response'>> & { response?: Partial<Omit<TraceResponse, 'headers'>> & { headers?: StoredHeaders } }
+type RecordPatch = Partial<Omit<TraceRecord, 'response'>> & {
+  response?: Partial<Omit<TraceResponse, 'headers'>> & { headers?: StoredHeaders }
+  /** The new timings of the previous record's statements, in microseconds: duration, start, duration, start... */
+  query_us?: number[]
+  /** `duration_ms` in whole microseconds. */
+  duration_us?: number
+}
 
 /** The stored JSON, parsed. */
 interface StoredBatch {
-  format: typeof BATCH_FORMAT
+  format: number
   records: RecordPatch[]
 }
 
@@ -59,8 +74,8 @@ export class BatchEncoder {
   add(record: TraceRecord, startedAt: number): void {
     if (this.previous === undefined) this.pieces.push(wholeJson(record))
     else {
-      this.pieces.push(',')
-      writePatch(this.pieces, this.previous, record)
+      const fields = patchFields(this.previous, record)
+      this.pieces.push(fields === '' ? ',{}' : `,{${fields.slice(1)}}`)
     }
     this.records++
     this.previous = record
@@ -88,20 +103,37 @@ export function encodeBatch(records: readonly TraceRecord[], startedAt: readonly
 export function decodeBatch(text: string): TraceRecord[] {
   const parsed = JSON.parse(text) as TraceRecord[] | StoredBatch
   if (Array.isArray(parsed)) return parsed
-  if (parsed === null || typeof parsed !== 'object' || parsed.format !== BATCH_FORMAT || !Array.isArray(parsed.records)) {
+  if (parsed === null || typeof parsed !== 'object' || !READABLE_FORMATS.includes(parsed.format) || !Array.isArray(parsed.records)) {
     throw new TypeError(`unknown trace batch format ${JSON.stringify((parsed as { format?: unknown } | null)?.format)}`)
   }
   const records: TraceRecord[] = []
   let previous: TraceRecord | undefined
   let storedHeaders: StoredHeaders = {}
-  for (const patch of parsed.records) {
+  for (const stored of parsed.records) {
+    const { query_us: queryTimings, duration_us: durationUs } = stored
+    const patch = queryTimings === undefined && durationUs === undefined ? stored : withoutMicroseconds(stored)
     if (patch.response?.headers !== undefined) storedHeaders = patch.response.headers
     const merged = (previous === undefined ? patch : { ...previous, ...patch }) as TraceRecord
     merged.response = { ...previous?.response, ...(patch.response as TraceResponse), headers: responseHeaders(storedHeaders, merged.trace_id) }
+    if (queryTimings !== undefined) merged.queries = retimed(previous?.queries, queryTimings)
+    if (durationUs !== undefined) merged.duration_ms = durationUs / 1000
     records.push(merged)
     previous = merged
   }
   return records
+}
+
+function withoutMicroseconds(stored: RecordPatch): RecordPatch {
+  const { query_us: _queries, duration_us: _duration, ...patch } = stored
+  return patch
+}
+
+/** The previous record's statements with the timings of a `query_us` patch. */
+function retimed(queries: readonly TraceQuery[] | undefined, microseconds: number[]): TraceQuery[] {
+  if (queries === undefined || !Array.isArray(microseconds) || microseconds.length !== queries.length * 2) {
+    throw new TypeError('corrupt trace batch: query timings without the statements they belong to')
+  }
+  return queries.map((query, i) => ({ ...query, duration_ms: microseconds[2 * i]! / 1000, start_ms: microseconds[2 * i + 1]! / 1000 }))
 }
 
 function responseHeaders(stored: StoredHeaders, traceId: string): Record<string, string> {
@@ -121,61 +153,102 @@ function wholeJson(record: TraceRecord): string {
 }
 
 /**
- * Writes the patch as JSON pieces, field by field (the writer's hottest
- * code: no patch object is made, no field is looked up by a computed name,
- * no string is built only to be copied again). A test round-trips records
- * that differ in every field.
+ * The patch as JSON, field by field (the writer's hottest code: no patch
+ * object is made, no field is looked up by a computed name). Each field
+ * starts with a comma; the caller drops the first. A test round-trips
+ * records that differ in every field.
  */
-function writePatch(out: string[], p: TraceRecord, r: TraceRecord): void {
-  out.push('{')
-  const first = out.length
-  if (p.trace_id !== r.trace_id) out.push(',"trace_id":', JSON.stringify(r.trace_id))
-  if (p.method !== r.method) out.push(',"method":', JSON.stringify(r.method))
-  if (p.path !== r.path) out.push(',"path":', JSON.stringify(r.path))
-  if (p.query !== r.query) out.push(',"query":', JSON.stringify(r.query))
-  if (p.route !== r.route) out.push(',"route":', JSON.stringify(r.route))
-  if (p.status_code !== r.status_code) out.push(',"status_code":', jsonValue(r.status_code))
-  if (!sameJson(p.headers, r.headers)) out.push(',"headers":', JSON.stringify(r.headers))
-  if (!sameJson(p.body, r.body)) out.push(',"body":', JSON.stringify(r.body))
-  if (!sameJson(p.queries, r.queries)) out.push(',"queries":', JSON.stringify(r.queries))
-  if (!sameJson(p.middleware, r.middleware)) out.push(',"middleware":', JSON.stringify(r.middleware))
-  if (!sameJson(p.exception, r.exception)) out.push(',"exception":', JSON.stringify(r.exception))
-  if (!sameJson(p.trace, r.trace)) out.push(',"trace":', JSON.stringify(r.trace))
-  if (p.duration_ms !== r.duration_ms) out.push(',"duration_ms":', jsonValue(r.duration_ms))
-  if (p.memory_mb !== r.memory_mb) out.push(',"memory_mb":', jsonValue(r.memory_mb))
-  if (!sameJson(p.n_plus_one, r.n_plus_one)) out.push(',"n_plus_one":', JSON.stringify(r.n_plus_one))
-  if (p.ip !== r.ip) out.push(',"ip":', JSON.stringify(r.ip))
-  if (p.timestamp !== r.timestamp) out.push(',"timestamp":', JSON.stringify(r.timestamp))
-  if (p.user_id !== r.user_id) out.push(',"user_id":', jsonValue(r.user_id))
-  writeResponsePatch(out, p, r)
-  // The first field written carries no leading comma.
-  if (out.length > first) out[first] = out[first]!.slice(1)
-  out.push('}')
+function patchFields(p: TraceRecord, r: TraceRecord): string {
+  let json = ''
+  if (p.trace_id !== r.trace_id) json += `,"trace_id":${jsonString(r.trace_id)}`
+  if (p.method !== r.method) json += `,"method":${JSON.stringify(r.method)}`
+  if (p.path !== r.path) json += `,"path":${JSON.stringify(r.path)}`
+  if (p.query !== r.query) json += `,"query":${JSON.stringify(r.query)}`
+  if (p.route !== r.route) json += `,"route":${JSON.stringify(r.route)}`
+  if (p.status_code !== r.status_code) json += `,"status_code":${jsonValue(r.status_code)}`
+  if (!sameJson(p.headers, r.headers)) json += `,"headers":${JSON.stringify(r.headers)}`
+  if (!sameJson(p.body, r.body)) json += `,"body":${JSON.stringify(r.body)}`
+  if (p.queries !== r.queries) json += queriesField(p.queries, r.queries)
+  if (!sameJson(p.middleware, r.middleware)) json += `,"middleware":${JSON.stringify(r.middleware)}`
+  if (!sameJson(p.exception, r.exception)) json += `,"exception":${JSON.stringify(r.exception)}`
+  if (!sameJson(p.trace, r.trace)) json += `,"trace":${JSON.stringify(r.trace)}`
+  if (p.duration_ms !== r.duration_ms) json += durationField(r.duration_ms)
+  if (p.memory_mb !== r.memory_mb) json += `,"memory_mb":${jsonValue(r.memory_mb)}`
+  if (!sameJson(p.n_plus_one, r.n_plus_one)) json += `,"n_plus_one":${JSON.stringify(r.n_plus_one)}`
+  if (p.ip !== r.ip) json += `,"ip":${JSON.stringify(r.ip)}`
+  if (p.timestamp !== r.timestamp) json += `,"timestamp":${jsonString(r.timestamp)}`
+  if (p.user_id !== r.user_id) json += `,"user_id":${jsonValue(r.user_id)}`
+  const response = responseFields(p, r)
+  if (response !== '') json += `,"response":{${response.slice(1)}}`
+  return json
 }
 
-function writeResponsePatch(out: string[], p: TraceRecord, r: TraceRecord): void {
-  const opener = out.length
-  out.push(',"response":{')
-  const first = out.length
+function responseFields(p: TraceRecord, r: TraceRecord): string {
   const previous = p.response
   const response = r.response
-  if (previous.status !== response.status) out.push(',"status":', jsonValue(response.status))
-  if (!sameHeaders(previous.headers, p.trace_id, response.headers, r.trace_id)) out.push(',"headers":', JSON.stringify(storedHeaders(response.headers, r.trace_id)))
-  if (!sameJson(previous.body, response.body)) out.push(',"body":', JSON.stringify(response.body))
-  if (out.length === first) {
-    out.length = opener
-    return
-  }
-  out[first] = out[first]!.slice(1)
-  out.push('}')
+  let json = ''
+  if (previous.status !== response.status) json += `,"status":${jsonValue(response.status)}`
+  if (!sameHeaders(previous.headers, p.trace_id, response.headers, r.trace_id)) json += `,"headers":${JSON.stringify(storedHeaders(response.headers, r.trace_id))}`
+  if (!sameJson(previous.body, response.body)) json += `,"body":${JSON.stringify(response.body)}`
+  return json
 }
 
-/** JSON.stringify's text, without the call for a finite number (the common case: durations). */
+/**
+ * The statements of a record as a patch field: nothing when they equal the
+ * previous record's, only their timings when only those changed, else all of them.
+ */
+function queriesField(previous: readonly TraceQuery[], queries: readonly TraceQuery[]): string {
+  if (!sameStatements(previous, queries)) return `,"queries":${JSON.stringify(queries)}`
+  let timings = ''
+  let changed = false
+  for (let i = 0; i < queries.length; i++) {
+    const { duration_ms: duration, start_ms: start } = queries[i]!
+    const durationUs = microseconds(duration)
+    const startUs = microseconds(start)
+    // Any other value is stored as it is, with its statement.
+    if (durationUs === undefined || startUs === undefined) return `,"queries":${JSON.stringify(queries)}`
+    changed ||= duration !== previous[i]!.duration_ms || start !== previous[i]!.start_ms
+    timings += `,${durationUs},${startUs}`
+  }
+  return changed ? `,"query_us":[${timings.slice(1)}]` : ''
+}
+
+/** The same statements, in the same order, with the same outcome (timings aside). */
+function sameStatements(a: readonly TraceQuery[], b: readonly TraceQuery[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!
+    const y = b[i]!
+    if (x.sql !== y.sql || x.rows !== y.rows || x.last_insert_rowid !== y.last_insert_rowid || x.error !== y.error || !sameJson(x.args, y.args)) return false
+  }
+  return true
+}
+
+/** Whole microseconds of a time in ms, when it is one (svc rounds its timings so); else undefined. */
+function microseconds(ms: number): number | undefined {
+  const us = Math.round(ms * 1000)
+  return us / 1000 === ms ? us : undefined
+}
+
+/** A request's duration as a patch field: whole microseconds as an integer (`duration_us`), which is cheaper to write and read than a fraction. */
+function durationField(ms: number): string {
+  const us = microseconds(ms)
+  return us === undefined ? `,"duration_ms":${jsonValue(ms)}` : `,"duration_us":${us}`
+}
+
+// Trace ids and timestamps need no escaping: quoting them costs a tenth of JSON.stringify.
+const PLAIN_JSON_STRING = /^[\w.:+-]*$/
+
+function jsonString(value: string): string {
+  return PLAIN_JSON_STRING.test(value) ? `"${value}"` : JSON.stringify(value)
+}
+
+/** JSON.stringify's text, without the call for a finite number. */
 function jsonValue(value: unknown): string {
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value)
 }
 
-// writePatch must compare every field: one left out would silently take the previous record's value.
+// patchFields must compare every field: one left out would silently take the previous record's value.
 type ComparedField = 'trace_id' | 'method' | 'path' | 'query' | 'route' | 'status_code' | 'headers' | 'body' | 'queries' | 'middleware' | 'exception' | 'trace' | 'duration_ms' | 'memory_mb' | 'n_plus_one' | 'ip' | 'timestamp' | 'user_id' | 'response'
 const everyFieldCompared: [Exclude<keyof TraceRecord, ComparedField>] extends [never] ? true : never = true
 void everyFieldCompared

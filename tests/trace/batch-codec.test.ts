@@ -73,13 +73,55 @@ describe('batch codec', () => {
     expect(batch).toMatchObject({ count: 100, first_at: 1_700_000_000_000, last_at: 1_700_000_000_099 })
     expect(batch.data.length).toBeLessThan(JSON.stringify(records).length / 3)
     const stored = JSON.parse(batch.data) as { format: number; records: Array<Record<string, unknown>> }
-    expect(stored.format).toBe(2)
-    expect(Object.keys(stored.records[1]!)).toEqual(['trace_id', 'duration_ms', 'timestamp'])
+    expect(stored.format).toBe(3)
+    // Durations are whole microseconds, stored as integers.
+    expect(stored.records[1]).toEqual({ trace_id: records[1]!.trace_id, duration_us: 2500, timestamp: records[1]!.timestamp })
     // The trace id header is stored as `true` and comes back as each record's own id.
     expect((stored.records[0]!.response as { headers: Record<string, unknown> }).headers['x-service-trace-id']).toBe(true)
     const decoded = decodeBatch(batch.data)
     expect(decoded.map((r) => r.response.headers['x-service-trace-id'])).toEqual(records.map((r) => r.trace_id))
     expect(decoded).toEqual(records)
+  })
+
+  it('stores only the timings of statements that repeat the previous record\'s, in microseconds', () => {
+    const statements = (n: number, rows = 1): TraceRecord['queries'] => [
+      { sql: 'select id, title from posts where id = ?', args: [1], duration_ms: 0.021 + n / 1000, rows, start_ms: 0.105, last_insert_rowid: null, error: null },
+      { sql: 'select name from tags where post_id = ?', args: [1], duration_ms: 0.4, rows: 2, start_ms: 0.2 + n, last_insert_rowid: null, error: null },
+    ]
+    const records = [
+      record(1, { queries: statements(1) }),
+      record(2, { queries: statements(2) }),
+      // Same timings as the record before: nothing is stored for the queries.
+      record(3, { queries: statements(2) }),
+      // Another outcome (rows): the statements are stored whole.
+      record(4, { queries: statements(4, 0) }),
+      // A timing finer than a microsecond is stored as it is, with its statement.
+      record(5, { queries: statements(5, 0).map((q, i) => (i === 0 ? { ...q, duration_ms: 0.0215 } : q)) }),
+    ]
+    const batch = encodeBatch(records, records.map((r) => Date.parse(r.timestamp)))
+    const stored = (JSON.parse(batch.data) as { format: number; records: Array<Record<string, unknown>> }).records
+    expect(stored[1]!.query_us).toEqual([23, 105, 400, 2200])
+    expect(stored[1]!.queries).toBeUndefined()
+    expect(Object.keys(stored[2]!)).toEqual(['trace_id', 'duration_us', 'timestamp'])
+    expect(stored[3]!.queries).toEqual(records[3]!.queries)
+    expect(stored[4]!.queries).toEqual(records[4]!.queries)
+    const decoded = decodeBatch(batch.data)
+    expect(decoded).toEqual(records)
+    expect(decoded.map((r) => JSON.stringify(r))).toEqual(records.map((r) => JSON.stringify(r)))
+  })
+
+  it('stores a duration finer than a microsecond as it is', () => {
+    const records = [record(1), record(2, { duration_ms: 2.0005 })]
+    const stored = (JSON.parse(encodeBatch(records, [0, 1]).data) as { records: Array<Record<string, unknown>> }).records
+    expect(stored[1]!.duration_ms).toBe(2.0005)
+    expect(stored[1]!.duration_us).toBeUndefined()
+    expect(roundTrip(records)).toEqual(records)
+  })
+
+  it('refuses query timings without the statements they belong to', () => {
+    const first = JSON.parse(encodeBatch([record(1)], [0]).data) as { records: unknown[] }
+    const corrupt = JSON.stringify({ format: 3, records: [...first.records, { trace_id: 'svc_2', query_us: [1, 2] }] })
+    expect(() => decodeBatch(corrupt)).toThrow(/corrupt trace batch/)
   })
 
   it('keeps a header whose value only looks like the marker', () => {
@@ -88,9 +130,11 @@ describe('batch codec', () => {
     expect(roundTrip(records)[1]!.response.headers['x-flag']).toBe('true')
   })
 
-  it('reads the older format (an array of whole records) and refuses an unknown one', () => {
+  it('reads the older formats (an array of whole records; patches without query timings) and refuses an unknown one', () => {
     const records = [record(1), everythingChanged(2)]
     expect(decodeBatch(JSON.stringify(records))).toEqual(records)
+    const formatTwo = encodeBatch(records, [0, 1]).data.replace('{"format":3,', '{"format":2,')
+    expect(decodeBatch(formatTwo)).toEqual(records)
     expect(() => decodeBatch('{"format":9,"records":[]}')).toThrow(/unknown trace batch format 9/)
   })
 })
@@ -107,6 +151,7 @@ describe('record builder', () => {
       ip: '127.0.0.1',
       user_id: null,
       started_epoch: 1_700_000_000_000 + n * 7,
+      started_at: 5000 + n * 7,
       duration_ms: 1,
       status: 200,
       debug: false,
