@@ -67,6 +67,7 @@ export {
   type TraceRow,
   type TraceSink,
   type RawTrace,
+  type PendingTrace,
   type EncodedBatch,
   type WriterStats,
   type TraceRecord,

@@ -9,7 +9,7 @@ export { TraceStore, storeSink, compileFilter, rowOf, TRACE_SCHEMA, statusRanges
 export { TraceWriter, type WriterStats } from './writer.ts'
 export { Redactor } from './redact.ts'
 export { sqlShape, detectNPlusOne } from './sql-shape.ts'
-export { type RawTrace, type RawBody } from './capture.ts'
+export { type RawTrace, type RawBody, type PendingTrace, type BodyRead } from './capture.ts'
 export { appFrame, buildRecord, createRecordBuilder, type RecordBuilder } from './record-builder.ts'
 export { BatchEncoder, decodeBatch, encodeBatch, type EncodedBatch } from './batch-codec.ts'
 export * from './record.ts'

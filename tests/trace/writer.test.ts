@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { decodeBatch, defineRoutes, TRACE_HEADER, type EncodedBatch, type TraceSink } from 'svc'
+import { decodeBatch, defineRoutes, resolveTraceConfig, TRACE_HEADER, TraceWriter, type EncodedBatch, type PendingTrace, type RawTrace, type TraceSink } from 'svc'
 import { request, tracedApp, type TracedApp } from './helpers.ts'
 import { startServer } from '../helpers/server.ts'
 
@@ -21,6 +21,8 @@ const api = defineRoutes((r) => {
 /** A sink that holds every write until released, recording the trace ids it got. */
 class GatedSink implements TraceSink {
   written: string[] = []
+  /** The number of traces in each batch written. */
+  batchSizes: number[] = []
   writes = 0
   private gate: Promise<void>
   private open!: () => void
@@ -33,11 +35,41 @@ class GatedSink implements TraceSink {
   async write(batch: EncodedBatch | null, dropped: number): Promise<void> {
     this.writes++
     await this.gate
-    if (batch !== null) this.written.push(...decodeBatch(batch.data).map((record) => record.trace_id))
+    if (batch !== null) {
+      this.written.push(...decodeBatch(batch.data).map((record) => record.trace_id))
+      this.batchSizes.push(batch.count)
+    }
     await this.inner.write(batch, dropped)
   }
   prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
     return this.inner.prune(options)
+  }
+}
+
+/** A captured GET answered 200 with a JSON body, as the writer receives it. */
+function rawTrace(traceId: string): RawTrace {
+  return {
+    trace_id: traceId,
+    method: 'GET',
+    path: '/api/ping/1',
+    search: '',
+    route: '/api/ping/{n}',
+    ip: '127.0.0.1',
+    user_id: null,
+    started_epoch: 1_700_000_000_000,
+    started_at: 100,
+    duration_ms: 0.5,
+    status: 200,
+    debug: false,
+    request_headers: { host: 'localhost' },
+    request_type: null,
+    request_body: { kind: 'none' },
+    response_headers: { 'content-type': 'application/json' },
+    response_type: 'application/json',
+    response_body: { text: '{"success":true}', size: 16, truncated: false },
+    queries: [],
+    middleware: [],
+    error: null,
   }
 }
 
@@ -83,7 +115,27 @@ describe('batch writer', () => {
     await traced.tracer.flush()
     expect(sink!.written).toHaveLength(40)
     expect(new Set(sink!.written).size).toBe(40)
+    // The backlog is written in batches of at most TRACE_BATCH_SIZE.
+    expect(Math.max(...sink!.batchSizes)).toBe(10)
+    expect(sink!.batchSizes.reduce((sum, size) => sum + size, 0)).toBe(40)
     expect(await traced.store.droppedCount()).toBe(61)
+  })
+
+  it('counts a trace that cannot be built as failed and writes the rest of its batch', async () => {
+    const written: string[] = []
+    const sink: TraceSink = {
+      write: async (batch) => void (batch !== null && written.push(...decodeBatch(batch.data).map((record) => record.trace_id))),
+      prune: async () => 0,
+    }
+    const errors: unknown[] = []
+    const writer = new TraceWriter(sink, resolveTraceConfig({ TRACE_FLUSH_MS: '1' }), (error) => errors.push(error))
+    const good = (n: number): PendingTrace => ({ raw: rawTrace(`svc_${String(n).padStart(32, '0')}`), requestBody: null, requestBodyParsed: false, responseBody: null })
+    const broken: PendingTrace = { ...good(2), raw: { ...rawTrace('svc_broken'), queries: undefined as never } }
+    for (const pending of [good(1), broken, good(3)]) expect(writer.push(pending)).toBe(true)
+    await writer.close()
+    expect(written).toEqual([`svc_${'1'.padStart(32, '0')}`, `svc_${'3'.padStart(32, '0')}`])
+    expect(writer.stats).toMatchObject({ accepted: 3, written: 2, failed: 1, pending: 0 })
+    expect(errors).toHaveLength(1)
   })
 
   it('loses nothing accepted at a graceful stop of the server', async () => {
