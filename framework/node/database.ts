@@ -19,6 +19,8 @@ export interface OpenDatabaseOptions {
    * timeout, concurrent writers from two processes lose rows with this driver.
    */
   busyTimeoutMs?: number
+  /** Page size in bytes of a database file created now (an existing file keeps its own); SQLite's default is 4096. */
+  pageSize?: number
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
@@ -44,6 +46,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     intMode: 'number',
   })
   if (isFile) {
+    // Only possible before WAL mode writes the file's header.
+    if (options.pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(options.pageSize)}`)
     await client.execute('pragma journal_mode = wal')
     await client.execute('pragma foreign_keys = on')
   }

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { databaseUrl, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from 'svc/node'
+import { databaseUrl, DEFAULT_BUSY_TIMEOUT_MS, openDatabase, openTraceStore } from 'svc/node'
 import { tempDir } from '../helpers/app.ts'
 
 const dirs = { storageDir: '/srv/app/storage', projectDir: '/srv/app' }
@@ -53,5 +53,30 @@ describe('openDatabase', () => {
     }
     expect(existsSync(join(dir.path, 'data', 'custom.sqlite'))).toBe(true)
     expect((await db.execute('pragma busy_timeout')).rows[0]![0]).toBe(1234)
+  })
+
+  it('gives a new file the page size asked for; an existing file keeps its own', async () => {
+    const dir = tempDir('svc-open-')
+    const open = (pageSize?: number) => openDatabase({ url: 'file:pages.sqlite', storageDir: dir.path, projectDir: dir.path, pageSize })
+    const pageSizeOf = async (db: Awaited<ReturnType<typeof open>>) => (await db.execute('pragma page_size')).rows[0]![0]
+    const first = await open(8192)
+    cleanup = () => dir.remove()
+    await first.execute('create table t (x)')
+    expect(await pageSizeOf(first)).toBe(8192)
+    expect((await first.execute('pragma journal_mode')).rows[0]![0]).toBe('wal')
+    first.close()
+    const again = await open(65536)
+    expect(await pageSizeOf(again)).toBe(8192)
+    again.close()
+  })
+
+  it('opens the trace store on 16 KiB pages (one row per batch of traces)', async () => {
+    const dir = tempDir('svc-open-')
+    const store = await openTraceStore({ storageDir: dir.path, projectDir: dir.path })
+    cleanup = () => {
+      store.close()
+      dir.remove()
+    }
+    expect((await store.db.execute('pragma page_size')).rows[0]![0]).toBe(16_384)
   })
 })
