@@ -1,0 +1,134 @@
+/**
+ * `npm run bench:ab -- <git-ref> --only <scenario>[,...]`: the same
+ * scenarios served by two builds, the working tree's and a git ref's, in
+ * one run. Rounds alternate between the two (and which goes first), so what
+ * the machine does meanwhile falls on both; the answer is the median of the
+ * per-round ratios. It is how a change to a hot path is judged on a shared
+ * machine, where two separate `npm run bench` runs can differ by more than
+ * the change (docs/benchmarks.md, "Comparing two builds").
+ *
+ *   node --import jiti/register bench/ab.ts HEAD~1 --only trace/json-on [--rounds 20] [--duration 2]
+ *
+ * The ref is built from `git archive` in a temporary folder with this
+ * checkout's node_modules; each side runs its own bench servers.
+ */
+import { execFileSync, execSync } from 'node:child_process'
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { runLoad, type Sample } from './lib/load.ts'
+import type { RunningBenchServer } from './lib/processes.ts'
+import { pinProcess } from './lib/processes.ts'
+import { median } from './lib/stats.ts'
+import { scenarios, type Scenario, type ServerSpec } from './scenarios.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    only: { type: 'string', multiple: true },
+    rounds: { type: 'string', default: '20' },
+    duration: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    help: { type: 'boolean', short: 'h' },
+  },
+})
+
+const ref = positionals[0]
+const names = (flags.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean)
+if (flags.help || ref === undefined || names.length === 0) {
+  console.log(`npm run bench:ab -- <git-ref> --only <scenario>[,...] [--rounds n] [--duration s] [--connections n]
+Scenarios: ${scenarios.map((s) => s.name).join(', ')}`)
+  process.exit(flags.help ? 0 : 2)
+}
+const selected = names.map((name) => scenarios.find((s) => s.name === name))
+if (selected.includes(undefined)) {
+  console.error(`Unknown scenario in ${names.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`)
+  process.exit(2)
+}
+const rounds = Math.max(1, Math.round(Number(flags.rounds)))
+const duration = Number(flags.duration)
+const connections = Math.max(1, Math.round(Number(flags.connections)))
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+type StartServer = (spec: ServerSpec, cpu: number | undefined) => Promise<RunningBenchServer>
+
+/** The ref's tree, built, in a temporary folder. */
+function buildRef(gitRef: string): string {
+  const commit = execFileSync('git', ['rev-parse', '--verify', `${gitRef}^{commit}`], { cwd: ROOT, encoding: 'utf8' }).trim()
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-ab-'))
+  execSync(`git archive ${commit} | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' })
+  return dir
+}
+
+async function serverStarter(tree: string): Promise<StartServer> {
+  const module = (await import(pathToFileURL(join(tree, 'bench/lib/processes.ts')).href)) as { startServer: StartServer }
+  return module.startServer
+}
+
+interface Side {
+  label: string
+  server: RunningBenchServer
+  samples: Sample[]
+}
+
+async function measure(side: Side, scenario: Scenario, seconds: number): Promise<Sample> {
+  const before = await side.server.cpuTime()
+  const sample = await runLoad(side.server.url, scenario, side.server.headers, { connections, duration: seconds })
+  sample.cpuPerRequest = ((await side.server.cpuTime()) - before) / Math.max(1, sample.requests)
+  return sample
+}
+
+async function main(): Promise<void> {
+  const serverCpu = availableParallelism() >= 2 ? 1 : undefined
+  if (serverCpu !== undefined) pinProcess(process.pid, 0)
+  log(`Building ${ref}...`)
+  const refTree = buildRef(ref!)
+  const running: RunningBenchServer[] = []
+  try {
+    const startRef = await serverStarter(refTree)
+    const startCurrent = await serverStarter(ROOT)
+    for (const scenario of selected as Scenario[]) {
+      const sides: Side[] = [
+        { label: ref!, server: await startRef(scenario.server, serverCpu), samples: [] },
+        { label: 'working tree', server: await startCurrent(scenario.server, serverCpu), samples: [] },
+      ]
+      running.push(...sides.map((side) => side.server))
+      for (const side of sides) await measure(side, scenario, 1)
+      for (let round = 0; round < rounds; round++) {
+        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) side.samples.push(await measure(side, scenario, duration))
+      }
+      report(scenario, sides[0]!, sides[1]!)
+      await Promise.all(sides.map((side) => side.server.stop()))
+    }
+  } finally {
+    await Promise.all(running.map((server) => server.stop()))
+    rmSync(refTree, { recursive: true, force: true })
+  }
+}
+
+function report(scenario: Scenario, base: Side, subject: Side): void {
+  const rps = (side: Side) => side.samples.map((s) => s.rps)
+  const cpu = (side: Side) => side.samples.map((s) => s.cpuPerRequest!)
+  const paired = (a: number[], b: number[]) => median(b.map((value, i) => value / a[i]!))
+  console.log(`\n${scenario.name} (${scenario.method ?? 'GET'} ${scenario.path}), ${rounds} rounds x ${duration} s, ${connections} connections`)
+  console.log(`| build | req/s (median) | CPU us/req (median) |`)
+  console.log(`| --- | ---: | ---: |`)
+  for (const side of [base, subject]) console.log(`| ${side.label} | ${Math.round(median(rps(side)))} | ${median(cpu(side)).toFixed(1)} |`)
+  console.log(
+    `working tree vs ${base.label}: req/s ${paired(rps(base), rps(subject)).toFixed(3)}x, CPU/req ${paired(cpu(base), cpu(subject)).toFixed(3)}x (medians of the per-round ratios)`,
+  )
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)
