@@ -1,18 +1,15 @@
 /**
  * The batch writer: a bounded buffer between requests and the store. `push`
  * never waits and never holds more than its bound (beyond it, the trace is
- * dropped and counted). Traces wait as captured (plain data) until their
- * batch is written: then, in a task of its own between requests, the whole
- * batch is built into records, encoded and written in one transaction.
- * Building records one at a time as each request ended cost about a tenth
- * more CPU a request (docs/traces.md, "Cost"): interleaved with the HTTP
- * work, the builder's code and data are never warm. `close` writes
- * everything accepted.
+ * dropped and counted). Traces wait as captured (plain data) and are built
+ * into records and encoded into the open batch `BUILD_CHUNK` at a time;
+ * full batches are written one transaction at a time, off the request path;
+ * `close` writes everything accepted.
  */
 import { BatchEncoder, type EncodedBatch } from './batch-codec.ts'
 import { extract, type PendingTrace, type RawTrace } from './capture.ts'
 import type { TraceConfig } from './config.ts'
-import { createRecordBuilder } from './record-builder.ts'
+import { createRecordBuilder, type RecordBuilder } from './record-builder.ts'
 import type { TraceSink } from './store.ts'
 
 export interface WriterStats {
@@ -34,9 +31,27 @@ export interface WriterStats {
 
 const PRUNE_EVERY_MS = 60_000
 
+/**
+ * Traces built at a time. One at a time, as each request ended, the builder
+ * ran cold between the HTTP work and cost about 7% more CPU a request; a
+ * whole batch at a time kept every request's captured data alive until the
+ * write (more garbage-collector work on the 3-query route) and stalled the
+ * event loop for a millisecond or two (docs/traces.md, "Cost").
+ */
+const BUILD_CHUNK = 64
+
+interface OpenBatch {
+  encoder: BatchEncoder
+  build: RecordBuilder
+}
+
 export class TraceWriter {
-  /** Traces ready to be built and written, oldest first. */
-  private waiting: RawTrace[] = []
+  /** Traces captured and not built yet, oldest first. */
+  private unbuilt: RawTrace[] = []
+  /** The batch being built. */
+  private open: OpenBatch | undefined
+  /** Built batches waiting for their write. */
+  private readonly full: EncodedBatch[] = []
   /** Traces whose bodies are still being read. */
   private readonly reading = new Set<Promise<void>>()
   private timer: ReturnType<typeof setTimeout> | undefined
@@ -85,7 +100,7 @@ export class TraceWriter {
     for (;;) {
       if (this.reading.size > 0) await Promise.all(this.reading)
       else if (this.writing !== undefined) await this.writing
-      else if (this.waiting.length > 0 || this.droppedSinceWrite > 0) await this.writeNext()
+      else if (this.unbuilt.length > 0 || this.open !== undefined || this.full.length > 0 || this.droppedSinceWrite > 0) await this.writeNext()
       else return
     }
   }
@@ -97,8 +112,27 @@ export class TraceWriter {
   }
 
   private add(raw: RawTrace): void {
-    this.waiting.push(raw)
-    if (this.writing === undefined) this.schedule(this.waiting.length >= this.config.batchSize ? 0 : this.config.flushMs)
+    this.unbuilt.push(raw)
+    if (this.unbuilt.length >= BUILD_CHUNK) this.build()
+    if (this.writing === undefined) this.schedule(this.full.length > 0 ? 0 : this.config.flushMs)
+  }
+
+  /** Builds the captured traces into the open batch; a trace that cannot be built is lost (counted), the others are kept. */
+  private build(): void {
+    const raws = this.unbuilt
+    this.unbuilt = []
+    for (const raw of raws) {
+      try {
+        const batch = (this.open ??= { encoder: new BatchEncoder(), build: createRecordBuilder(this.config, this.memory.read()) })
+        batch.encoder.add(batch.build(raw), raw.started_epoch)
+        if (batch.encoder.count >= this.config.batchSize) {
+          this.full.push(batch.encoder.finish())
+          this.open = undefined
+        }
+      } catch (error) {
+        this.lose(1, error)
+      }
+    }
   }
 
   /** Writes the next batch after `delay` ms, unless a write is already due as soon. */
@@ -119,33 +153,23 @@ export class TraceWriter {
     this.timer = undefined
   }
 
-  /** Builds and writes the oldest batch of waiting traces (and the drop count). */
+  /** Writes the oldest full batch, or else the open one (and the drop count). */
   private writeNext(): Promise<void> {
-    const raws = this.waiting.length <= this.config.batchSize ? this.waiting : this.waiting.slice(0, this.config.batchSize)
-    this.waiting = raws === this.waiting ? [] : this.waiting.slice(raws.length)
-    const batch = raws.length === 0 ? null : this.encode(raws)
+    this.build()
+    let batch = this.full.shift() ?? null
+    if (batch === null && this.open !== undefined) {
+      batch = this.open.encoder.finish()
+      this.open = undefined
+    }
     if (batch === null && this.droppedSinceWrite === 0) return Promise.resolve()
     const dropped = this.droppedSinceWrite
     this.droppedSinceWrite = 0
     this.writing = this.write(batch, dropped).finally(() => {
       this.writing = undefined
-      if (this.waiting.length > 0) this.schedule(this.waiting.length >= this.config.batchSize ? 0 : this.config.flushMs)
+      if (this.full.length > 0) this.schedule(0)
+      else if (this.open !== undefined || this.unbuilt.length > 0) this.schedule(this.config.flushMs)
     })
     return this.writing
-  }
-
-  /** The traces as one encoded batch; a trace that cannot be built is lost (counted), the others are kept. */
-  private encode(raws: readonly RawTrace[]): EncodedBatch | null {
-    const encoder = new BatchEncoder()
-    const build = createRecordBuilder(this.config, this.memory.read())
-    for (const raw of raws) {
-      try {
-        encoder.add(build(raw), raw.started_epoch)
-      } catch (error) {
-        this.lose(1, error)
-      }
-    }
-    return encoder.count === 0 ? null : encoder.finish()
   }
 
   private async write(batch: EncodedBatch | null, dropped: number): Promise<void> {
