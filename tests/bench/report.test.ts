@@ -1,0 +1,54 @@
+/**
+ * How the benchmark judges a comparison: on the median of the per-round
+ * ratios (subject and peer measured seconds apart in each round), with the
+ * ratio of the two medians shown beside it. Nothing here is timed.
+ */
+import { describe, expect, it } from 'vitest'
+import { compare, renderMarkdown, summarise } from '../../bench/lib/report.ts'
+import type { Sample } from '../../bench/lib/load.ts'
+import type { Comparison, Scenario } from '../../bench/scenarios.ts'
+
+const scenario = (name: string): Scenario => ({ name, server: { factory: 'raw' }, path: '/hello', expect: { status: 200 } })
+const sample = (rps: number, cpuPerRequest: number): Sample => ({ rps, p50: 0.5, p99: 1, non2xx: 0, errors: 0, requests: rps * 2, cpuPerRequest })
+
+// A machine with slow spells: rounds 2 and 4 are slow for both, the subject costs 10% more in every round.
+const peerRounds = [100, 60, 100, 60, 100]
+const subjectRounds = [90, 54, 90, 54, 90]
+const comparison: Comparison = { label: 'subject vs peer', subject: 'g/subject', peer: 'g/peer', minRatio: 0.85 }
+
+function results() {
+  const peer = summarise(scenario('g/peer'), peerRounds.map((rps) => sample(rps, 1e6 / rps)))
+  // The subject's slow spell lands on three rounds instead of two: its median comes from a slow round.
+  const subject = summarise(scenario('g/subject'), [90, 54, 54, 54, 90].map((rps) => sample(rps, 1e6 / rps)))
+  return new Map([
+    ['g/peer', peer],
+    ['g/subject', subject],
+  ])
+}
+
+describe('bench comparisons', () => {
+  it('judge the median of the per-round ratios, not the ratio of two medians', () => {
+    const result = compare(comparison, results())!
+    expect(result.roundRatios.map((r) => Number(r.toFixed(2)))).toEqual([0.9, 0.9, 0.54, 0.9, 0.9])
+    expect(result.ratio).toBeCloseTo(0.9, 5)
+    expect(result.ratioOfMedians).toBeCloseTo(54 / 100, 5)
+    expect(result.cpuRatio).toBeCloseTo(1 / 0.9, 5)
+    expect(result.met).toBe(true)
+  })
+
+  it('fail the target when the rounds say so', () => {
+    const peer = summarise(scenario('g/peer'), peerRounds.map((rps) => sample(rps, 10)))
+    const subject = summarise(scenario('g/subject'), subjectRounds.map((rps) => sample(rps * 0.9, 12)))
+    const result = compare(comparison, new Map([['g/peer', peer], ['g/subject', subject]]))!
+    expect(result.ratio).toBeCloseTo(0.81, 5)
+    expect(result.met).toBe(false)
+  })
+
+  it('print both ratios in the ratios table', () => {
+    const result = compare(comparison, results())!
+    const info = { date: 'd', command: 'npm run bench', machine: 'm', settings: 's', loadBefore: [0, 0, 0], loadAfter: [0, 0, 0] }
+    const markdown = renderMarkdown(info, [...results().values()], [result], undefined)
+    expect(markdown).toContain('| subject vs peer | 0.90x | 0.54x | 0.54x to 0.90x |')
+    expect(markdown).toContain('| subject vs peer: req/s >= 0.85x | 0.90x | yes |')
+  })
+})
