@@ -2,7 +2,7 @@
  * Capture: the per-request recorder (queries and middleware timings, pushed
  * as they happen, nothing computed) and the snapshot `end()` takes of the
  * request and response. Turning a snapshot into a record (redaction, N+1,
- * bodies) is `record-builder.ts`, which the writer runs off the request path.
+ * bodies) is `record-builder.ts`, which the writer runs later, on chunks of them.
  */
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'

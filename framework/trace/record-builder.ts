@@ -1,7 +1,7 @@
 /**
  * Turns a captured trace (plain data) into the stored record: everything
- * redacted, N+1 detected, bodies parsed or cut. Runs in the writer, off the
- * request path.
+ * redacted, N+1 detected, bodies parsed or cut. The writer runs it on
+ * chunks of captured traces, after their responses are ready.
  *
  * A batch builds its records with one builder, which shares what repeats:
  * when a record's redaction found no secret, the next record reuses its

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type RawTrace, type TraceRecord } from 'svc'
+import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type TraceRecord } from 'svc'
+import { rawTrace } from './helpers.ts'
 
 function record(n: number, overrides: Partial<TraceRecord> = {}): TraceRecord {
   const traceId = `svc_${String(n).padStart(32, '0')}`
@@ -141,52 +142,25 @@ describe('batch codec', () => {
 
 describe('record builder', () => {
   const config = resolveTraceConfig({})
-  function raw(n: number, overrides: Partial<RawTrace> = {}): RawTrace {
-    return {
-      trace_id: `svc_${String(n).padStart(32, '0')}`,
-      method: 'GET',
-      path: '/api/me',
-      search: '',
-      route: '/api/me',
-      ip: '127.0.0.1',
-      user_id: null,
-      started_epoch: 1_700_000_000_000 + n * 7,
-      started_at: 5000 + n * 7,
-      duration_ms: 1,
-      status: 200,
-      debug: false,
-      request_headers: { host: 'localhost' },
-      request_type: null,
-      request_body: { kind: 'none' },
-      response_headers: { 'Content-Type': 'application/json' },
-      response_type: 'application/json',
-      response_body: { text: '{"ok":true}', size: 11, truncated: false },
-      queries: [],
-      middleware: [],
-      error: null,
-      ...overrides,
-    }
-  }
-
   it('shares unchanged parts between secret-free records, and a later secret never alters them', () => {
     const build = createRecordBuilder(config, 12)
-    const first = build(raw(1))
-    const second = build(raw(2))
+    const first = build(rawTrace(1))
+    const second = build(rawTrace(2))
     expect(second.headers).toBe(first.headers)
     expect(second.response.body).toBe(first.response.body)
     expect(second.response.headers).toEqual({ 'content-type': 'application/json' })
     expect(second.response.body.content).toEqual({ ok: true })
     // A record whose redaction found a secret (a redacted field) lends nothing to the next.
     const token = '{"token":"abcdefghij-secret"}'
-    const redacted = build(raw(6, { response_body: { text: token, size: token.length, truncated: false } }))
+    const redacted = build(rawTrace(6, { response_body: { text: token, size: token.length, truncated: false } }))
     expect(redacted.response.body.content).toEqual({ token: REDACTED })
-    expect(build(raw(7, { response_body: { text: token, size: token.length, truncated: false } })).response.body).not.toBe(redacted.response.body)
+    expect(build(rawTrace(7, { response_body: { text: token, size: token.length, truncated: false } })).response.body).not.toBe(redacted.response.body)
 
     // A bearer token that also appears in the (identical) response text: the third record scrubs it, by copy.
     const sharedText = '{"note":"abcdefghij-secret"}'
-    const plain = build(raw(3, { response_body: { text: sharedText, size: sharedText.length, truncated: false } }))
+    const plain = build(rawTrace(3, { response_body: { text: sharedText, size: sharedText.length, truncated: false } }))
     const withSecret = build(
-      raw(4, {
+      rawTrace(4, {
         request_headers: { host: 'localhost', authorization: 'Bearer abcdefghij-secret' },
         response_body: { text: sharedText, size: sharedText.length, truncated: false },
       }),
@@ -195,7 +169,7 @@ describe('record builder', () => {
     expect(withSecret.response.body.content).toEqual({ note: REDACTED })
     expect(plain.response.body.content).toEqual({ note: 'abcdefghij-secret' })
     // No part of a record with a secret is lent to the next one.
-    const after = build(raw(5, { response_body: { text: sharedText, size: sharedText.length, truncated: false } }))
+    const after = build(rawTrace(5, { response_body: { text: sharedText, size: sharedText.length, truncated: false } }))
     expect(after.response.body).not.toBe(withSecret.response.body)
     expect(after.response.body.content).toEqual({ note: 'abcdefghij-secret' })
   })
@@ -203,7 +177,7 @@ describe('record builder', () => {
   it('formats timestamps as toISOString does, across seconds', () => {
     const build = createRecordBuilder(config, null)
     for (const epoch of [0, 999, 1000, 1_700_000_000_001, 1_700_000_000_010, 1_700_000_000_999, 1_700_000_001_000, 1_700_000_001_100]) {
-      expect(build(raw(0, { started_epoch: epoch })).timestamp).toBe(new Date(epoch).toISOString())
+      expect(build(rawTrace(0, { started_epoch: epoch })).timestamp).toBe(new Date(epoch).toISOString())
     }
   })
 })

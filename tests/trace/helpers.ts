@@ -1,6 +1,6 @@
 /** Builders for the trace tests: a traced app over a temporary trace store. */
 import { join } from 'node:path'
-import { createApp, createTracer, resolveTraceConfig, storeSink, type AppOptions, type EnvRecord, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from 'svc'
+import { createApp, createTracer, resolveTraceConfig, storeSink, type AppOptions, type EnvRecord, type RawTrace, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from 'svc'
 import { openDatabase, openTraceStore } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 
@@ -49,4 +49,32 @@ export function request(method: string, path: string, init: { json?: unknown; he
     headers.set('content-type', 'application/json')
   }
   return new Request(`http://localhost${path}`, { method, headers, body })
+}
+
+/** A captured GET answered 200 with a small JSON body, as the writer receives it; trace id `svc_` + n padded to 32 digits. */
+export function rawTrace(n: number, overrides: Partial<RawTrace> = {}): RawTrace {
+  return {
+    trace_id: `svc_${String(n).padStart(32, '0')}`,
+    method: 'GET',
+    path: '/api/me',
+    search: '',
+    route: '/api/me',
+    ip: '127.0.0.1',
+    user_id: null,
+    started_epoch: 1_700_000_000_000 + n * 7,
+    started_at: 5000 + n * 7,
+    duration_ms: 1,
+    status: 200,
+    debug: false,
+    request_headers: { host: 'localhost' },
+    request_type: null,
+    request_body: { kind: 'none' },
+    response_headers: { 'Content-Type': 'application/json' },
+    response_type: 'application/json',
+    response_body: { text: '{"ok":true}', size: 11, truncated: false },
+    queries: [],
+    middleware: [],
+    error: null,
+    ...overrides,
+  }
 }

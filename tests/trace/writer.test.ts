@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { decodeBatch, defineRoutes, resolveTraceConfig, TRACE_HEADER, TraceWriter, type EncodedBatch, type PendingTrace, type RawTrace, type TraceSink } from 'svc'
-import { request, tracedApp, type TracedApp } from './helpers.ts'
+import { rawTrace, request, tracedApp, type TracedApp } from './helpers.ts'
 import { startServer } from '../helpers/server.ts'
 
 const api = defineRoutes((r) => {
@@ -43,33 +43,6 @@ class GatedSink implements TraceSink {
   }
   prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
     return this.inner.prune(options)
-  }
-}
-
-/** A captured GET answered 200 with a JSON body, as the writer receives it. */
-function rawTrace(traceId: string): RawTrace {
-  return {
-    trace_id: traceId,
-    method: 'GET',
-    path: '/api/ping/1',
-    search: '',
-    route: '/api/ping/{n}',
-    ip: '127.0.0.1',
-    user_id: null,
-    started_epoch: 1_700_000_000_000,
-    started_at: 100,
-    duration_ms: 0.5,
-    status: 200,
-    debug: false,
-    request_headers: { host: 'localhost' },
-    request_type: null,
-    request_body: { kind: 'none' },
-    response_headers: { 'content-type': 'application/json' },
-    response_type: 'application/json',
-    response_body: { text: '{"success":true}', size: 16, truncated: false },
-    queries: [],
-    middleware: [],
-    error: null,
   }
 }
 
@@ -129,8 +102,9 @@ describe('batch writer', () => {
     }
     const errors: unknown[] = []
     const writer = new TraceWriter(sink, resolveTraceConfig({ TRACE_FLUSH_MS: '1' }), (error) => errors.push(error))
-    const good = (n: number): PendingTrace => ({ raw: rawTrace(`svc_${String(n).padStart(32, '0')}`), requestBody: null, requestBodyParsed: false, responseBody: null })
-    const broken: PendingTrace = { ...good(2), raw: { ...rawTrace('svc_broken'), queries: undefined as never } }
+    const pending = (raw: RawTrace): PendingTrace => ({ raw, requestBody: null, requestBodyParsed: false, responseBody: null })
+    const good = (n: number) => pending(rawTrace(n))
+    const broken = pending(rawTrace(2, { queries: undefined as never }))
     for (const pending of [good(1), broken, good(3)]) expect(writer.push(pending)).toBe(true)
     await writer.close()
     expect(written).toEqual([`svc_${'1'.padStart(32, '0')}`, `svc_${'3'.padStart(32, '0')}`])
