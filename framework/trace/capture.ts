@@ -105,8 +105,9 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
       response_headers: responseHeaders,
       response_type: responseHeaders['content-type'] ?? null,
       response_body: knownText === undefined ? null : { text: knownText, size: knownText.length, truncated: false },
-      // The statements as the database handle reported them: plain data, made for this request alone.
-      queries: capture.queries,
+      // The statements as the database handle reported them (plain data, never changed), in a list of
+      // their own: one a handler left running may still report after the response.
+      queries: capture.queries.length === 0 ? capture.queries : capture.queries.slice(),
       middleware: capture.middleware,
       error: error === undefined ? null : rawError(error),
     },

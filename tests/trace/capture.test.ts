@@ -25,6 +25,12 @@ const api = defineRoutes((r) => {
   r.get('/private', () => {
     throw new HttpError(401, 'Unauthenticated')
   })
+  r.get('/late', async (c) => {
+    await c.db.execute('select 1 as n')
+    // Left running: it reports after the response went out.
+    setTimeout(() => void c.db.execute('select 2 as n'), 0)
+    return { ok: true }
+  })
   r.get('/loop', async (c) => {
     for (let i = 0; i < 6; i++) await c.db.execute(`select ${i} as n where ? = ?`, [i, i])
     await c.db.execute('select 1')
@@ -115,6 +121,14 @@ describe('trace capture', () => {
     expect(boom.exception!.location!.file).toContain('capture.test.ts')
     expect(boom.trace!.join('\n')).toContain('kaput')
     expect(await traced.store.count()).toBe(cases.length)
+  })
+
+  it('records the statements run until the response, not one a handler left running', async () => {
+    traced = await tracedApp({ api })
+    const response = await traced.app.fetch(request('GET', '/api/late'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const record = await recordOf(traced, response)
+    expect(record.queries.map((q) => q.sql)).toEqual(['select 1 as n'])
   })
 
   it('keeps the stack only in debug mode', async () => {
