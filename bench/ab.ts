@@ -18,7 +18,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { runLoad, type Sample } from './lib/load.ts'
+import { measureServer, type Sample } from './lib/load.ts'
 import type { RunningBenchServer } from './lib/processes.ts'
 import { pinProcess } from './lib/processes.ts'
 import { median } from './lib/stats.ts'
@@ -77,11 +77,8 @@ interface Side {
   samples: Sample[]
 }
 
-async function measure(side: Side, scenario: Scenario, seconds: number): Promise<Sample> {
-  const before = await side.server.cpuTime()
-  const sample = await runLoad(side.server.url, scenario, side.server.headers, { connections, duration: seconds })
-  sample.cpuPerRequest = ((await side.server.cpuTime()) - before) / Math.max(1, sample.requests)
-  return sample
+function measure(side: Side, scenario: Scenario, seconds: number): Promise<Sample> {
+  return measureServer(side.server, scenario, { connections, duration: seconds })
 }
 
 async function main(): Promise<void> {

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { checkAnswer, send } from './lib/check.ts'
-import { runLoad, type Sample } from './lib/load.ts'
+import { measureServer, type Sample } from './lib/load.ts'
 import { hasTaskset, pinProcess, serverKey, startServer, type RunningBenchServer } from './lib/processes.ts'
 import { compare, renderMarkdown, summarise, writeResults, type ComparisonResult, type ScenarioResult } from './lib/report.ts'
 import { measureStartup } from './lib/startup.ts'
@@ -165,13 +165,8 @@ async function main(): Promise<number> {
   return 0
 }
 
-async function measure(scenario: Scenario, seconds: number): Promise<Sample> {
-  const server = servers.get(serverKey(scenario.server))!
-  const cpuBefore = await server.cpuTime()
-  const sample = await runLoad(server.url, scenario, server.headers, { connections, duration: seconds })
-  // The requests still in flight when autocannon stops are few beside the thousands counted.
-  sample.cpuPerRequest = ((await server.cpuTime()) - cpuBefore) / Math.max(1, sample.requests)
-  return sample
+function measure(scenario: Scenario, seconds: number): Promise<Sample> {
+  return measureServer(servers.get(serverKey(scenario.server))!, scenario, { connections, duration: seconds })
 }
 
 main().then(

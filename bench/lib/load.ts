@@ -70,3 +70,19 @@ export function runLoad(url: string, scenario: Scenario, serverHeaders: Record<s
     })
   })
 }
+
+/** A server as the load is measured against it: its address and its CPU time so far (microseconds). */
+export interface MeasuredServer {
+  url: string
+  headers: Record<string, string>
+  cpuTime(): Promise<number>
+}
+
+/** One run of load against a server, with the server's CPU time per response. */
+export async function measureServer(server: MeasuredServer, scenario: Scenario, options: LoadOptions): Promise<Sample> {
+  const cpuBefore = await server.cpuTime()
+  const sample = await runLoad(server.url, scenario, server.headers, options)
+  // The requests still in flight when autocannon stops are few beside the thousands counted.
+  sample.cpuPerRequest = ((await server.cpuTime()) - cpuBefore) / Math.max(1, sample.requests)
+  return sample
+}
