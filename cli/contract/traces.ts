@@ -85,8 +85,15 @@ export interface CapturedBodyJson {
   content: unknown
   /** Bytes of the original body (as far as it was read). */
   size: number
-  /** True when cut at the limit; `content` is then the text prefix. */
+  /**
+   * True when not all of the body is kept: cut at the limit (`content` is then
+   * the text prefix), nested deeper than the trace keeps (`content` holds
+   * `[TRUNCATED: nested too deep]` where it was cut), refused for its size
+   * (413: `content` null), or incomplete.
+   */
   truncated: boolean
+  /** True when the body never completed: the response was sent, or the connection closed, before it all arrived. */
+  incomplete: boolean
 }
 
 export interface TraceResponseJson {
@@ -114,7 +121,12 @@ export interface TraceRecordJson {
   /** The stack, one line per entry; only in debug mode, else null. */
   trace: string[] | null
   duration_ms: number
-  /** Resident memory of the process at the end of the request (null where the runtime cannot tell). */
+  /**
+   * Resident set size (RSS) of the whole process in MB, sampled at most once a
+   * second when the record was built: a gauge of the process around the time
+   * of the request, not the memory this request used (null where the runtime
+   * cannot tell).
+   */
   memory_mb: number | null
   n_plus_one: NPlusOneJson[]
   ip: string | null
@@ -421,7 +433,7 @@ const object = (properties: Record<string, JsonSchema>): JsonSchema => ({
 
 const argsSchema = nullable({ anyOf: [arrayOf(any), record(any)] })
 const locationSchema = object({ file: str, line: int, column: int })
-const bodySchema = object({ content: any, size: int, truncated: bool })
+const bodySchema = object({ content: any, size: int, truncated: bool, incomplete: bool })
 
 export const traceQuerySchema = object({
   sql: str,

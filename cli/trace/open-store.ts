@@ -22,7 +22,7 @@ export function projectTraceConfig(project: Project, config: AppConfig): TraceCo
   }
 }
 
-export async function openProjectTraceStore(project: Project, config: AppConfig = loadConfig(project)): Promise<TraceStore> {
+export async function openProjectTraceStore(project: Project, config: AppConfig = loadConfig(project), options: { busyTimeoutMs?: number } = {}): Promise<TraceStore> {
   const traceConfig = projectTraceConfig(project, config)
   try {
     return await openTraceStore({
@@ -30,6 +30,7 @@ export async function openProjectTraceStore(project: Project, config: AppConfig 
       authToken: traceConfig.databaseAuthToken,
       storageDir: project.storageDir,
       projectDir: project.root,
+      ...options,
     })
   } catch (error) {
     throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
@@ -46,9 +47,10 @@ export interface ProjectTracer {
 
 /**
  * The tracer `svc serve` (and every command that builds the app) attaches;
- * undefined when TRACE_MODE=off. Records are built as each request ends and
- * written in batches between requests, on the request thread or, with
- * TRACE_WRITER=worker, by a worker thread (see docs/traces.md, "Storage").
+ * undefined when TRACE_MODE=off. Records are built on the request thread,
+ * 64 at a time, and written in batches by a worker thread (the default) or,
+ * with TRACE_WRITER=thread, between requests on the request thread, which
+ * then never waits for a locked store (see docs/traces.md, "Storage").
  */
 export async function openProjectTracer(project: Project, config: AppConfig): Promise<ProjectTracer | undefined> {
   const traceConfig = projectTraceConfig(project, config)
@@ -65,7 +67,7 @@ export async function openProjectTracer(project: Project, config: AppConfig): Pr
       })
     }
   } else {
-    const store = await openProjectTraceStore(project, config)
+    const store = await openProjectTraceStore(project, config, { busyTimeoutMs: 0 })
     sink = { ...storeSink(store), close: async () => store.close() }
   }
   const tracer = createTracer({ sink, config: traceConfig })

@@ -4,7 +4,8 @@
  * in-flight requests finish, then `onClose` runs (close the database there).
  */
 import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
 import { createAdaptorServer } from '@hono/node-server'
 import type { App } from '../app/create-app.ts'
 
@@ -33,8 +34,7 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
   // per-request bookkeeping.
   const server = createAdaptorServer({
     fetch: async (request, env) => {
-      // requestHeaders: Node's parsed headers, which the tracer copies instead of building a Headers object.
-      const response = await app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress, requestHeaders: env.incoming.headers })
+      const response = await app.fetch(request, new NodeConnection(env.incoming, env.outgoing))
       if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
       return response
     },
@@ -67,5 +67,35 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
       }).then(() => options.onClose?.())
       return closing
     },
+  }
+}
+
+/**
+ * What the app learns of the connection (its `env`): the peer address, Node's
+ * parsed request headers (which the tracer copies instead of building a
+ * Headers object), and when the response is done.
+ */
+class NodeConnection {
+  readonly clientAddress: string | undefined
+  readonly requestHeaders: IncomingHttpHeaders
+
+  constructor(
+    incoming: IncomingMessage | Http2ServerRequest,
+    private readonly outgoing: ServerResponse | Http2ServerResponse,
+  ) {
+    this.clientAddress = incoming.socket.remoteAddress
+    this.requestHeaders = incoming.headers
+  }
+
+  /**
+   * Resolves once the response is sent or the connection closed. The tracer
+   * reads a body the app left unread only until then: a client that hangs up
+   * without sending it, after an early answer (401, 404, 429), would
+   * otherwise keep its trace pending for ever.
+   */
+  responseDone(): Promise<void> {
+    const outgoing = this.outgoing
+    if (outgoing.closed) return Promise.resolve()
+    return new Promise((resolve) => outgoing.once('close', () => resolve()))
   }
 }

@@ -48,7 +48,10 @@ export interface NPlusOneFinding {
 export interface CapturedBody {
   content: unknown
   size: number
+  /** Not all of it is kept: cut at the limit (the content is then the text prefix), nested too deep, or incomplete. */
   truncated: boolean
+  /** The body never completed: the response was sent, or the connection closed, before it all arrived. */
+  incomplete: boolean
 }
 
 export interface TraceResponse {
@@ -71,6 +74,7 @@ export interface TraceRecord {
   exception: TraceException | null
   trace: string[] | null
   duration_ms: number
+  /** Resident set size (RSS) of the whole process, in MB, sampled at most once a second when the record was built: a gauge of the process, not what this request used. */
   memory_mb: number | null
   n_plus_one: NPlusOneFinding[]
   ip: string | null
@@ -79,4 +83,7 @@ export interface TraceRecord {
   response: TraceResponse
 }
 
-export const emptyBody = (): CapturedBody => ({ content: null, size: 0, truncated: false })
+export const emptyBody = (): CapturedBody => ({ content: null, size: 0, truncated: false, incomplete: false })
+
+/** Where a JSON body nested deeper than the trace keeps was cut (the body is then `truncated`). */
+export const TOO_DEEP = '[TRUNCATED: nested too deep]'

@@ -158,6 +158,6 @@ describe('trace capture', () => {
     traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '10' } })
     const response = await traced.app.fetch(request('PUT', '/api/nothing', { body: 'abcdefghijklmnop', headers: { 'content-type': 'text/plain' } }))
     const record = await recordOf(traced, response)
-    expect(record.body).toEqual({ content: 'abcdefghij', size: 16, truncated: true })
+    expect(record.body).toEqual({ content: 'abcdefghij', size: 16, truncated: true, incomplete: false })
   })
 })

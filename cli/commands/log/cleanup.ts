@@ -4,6 +4,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printJson, printLine } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { findProject } from '../../project/project.ts'
+import { cleanupTraces } from '../../trace/cleanup.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { daysOption } from './stats.ts'
 
@@ -19,14 +20,10 @@ export default defineCommand({
     const config = loadConfig(project)
     const days = args.days === '0' ? 0 : daysOption(args.days, projectTraceConfig(project, config).retentionDays || 7)
     const dryRun = args['dry-run'] === true
-    const cutoff = Date.now() - days * 86_400_000
     const store = await openProjectTraceStore(project, config)
     let json: CleanupJson
     try {
-      const total = await store.count()
-      const newer = await store.count({ sinceMs: cutoff })
-      const deleted = dryRun ? total - newer : await store.prune({ olderThanMs: cutoff })
-      json = { days, dry_run: dryRun, deleted, remaining: total - deleted }
+      json = await cleanupTraces(store, { days, dryRun })
     } finally {
       store.close()
     }
