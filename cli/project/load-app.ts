@@ -20,6 +20,8 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** Where the app's logs go (mail.log); default `<storage>/logs`. Regression replays write to a temporary folder. */
+  logsDir?: string
 }
 
 export interface LoadedApp {
@@ -70,7 +72,8 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
+    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
     const close = async () => {
       try {
@@ -99,12 +102,12 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
  * storage/logs/mail.log, RS256 keys from storage/keys/) comes first, unless
  * the kernel lists its own `authPlugin({...})`.
  */
-function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+function withAuth(project: Project, config: AppConfig, serving: boolean, logsDir: string, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
   const keys = readJwtKeyFiles(project.storageDir)
   // An RS256 pair that cannot be used stops start-up here, not at the first login.
   if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({ mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')), keys })
+  const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys })
   return [auth, ...plugins]
 }
 
