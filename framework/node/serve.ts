@@ -80,7 +80,7 @@ class NodeConnection {
   readonly requestHeaders: IncomingHttpHeaders
 
   constructor(
-    incoming: IncomingMessage | Http2ServerRequest,
+    private readonly incoming: IncomingMessage | Http2ServerRequest,
     private readonly outgoing: ServerResponse | Http2ServerResponse,
   ) {
     this.clientAddress = incoming.socket.remoteAddress
@@ -88,14 +88,24 @@ class NodeConnection {
   }
 
   /**
-   * Resolves once the response is sent or the connection closed. The tracer
-   * reads a body the app left unread only until then: a client that hangs up
-   * without sending it, after an early answer (401, 404, 429), would
-   * otherwise keep its trace pending for ever.
+   * Resolves once the response is sent or the connection closed, and the
+   * request body was either received whole (then once it has been read to
+   * its end) or never will be. The tracer reads a body the app left unread
+   * only until then: a client that hangs up without sending it, after an
+   * early answer (401, 404, 429), would otherwise keep its trace pending for
+   * ever.
    */
   responseDone(): Promise<void> {
-    const outgoing = this.outgoing
-    if (outgoing.closed) return Promise.resolve()
-    return new Promise((resolve) => outgoing.once('close', () => resolve()))
+    const { incoming, outgoing } = this
+    return new Promise((resolve) => {
+      const done = () => resolve()
+      const afterResponse = () => {
+        if (!incoming.complete || incoming.readableEnded || incoming.destroyed) return done()
+        incoming.once('end', done)
+        incoming.once('close', done)
+      }
+      if (outgoing.closed) afterResponse()
+      else outgoing.once('close', afterResponse)
+    })
   }
 }

@@ -121,7 +121,8 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
   else if (mayHaveBody(c.method, requestHeaders) && !request.bodyUsed && request.body !== null) {
     // Only now is `body` touched: on the Node adapter that builds the full Request, which a GET must not pay for.
     deadline = new ReadDeadline(request, c.env)
-    requestBody = readCapped(request.body, bodyLimit, deadline.reached)
+    const declared = requestHeaders['content-length']
+    requestBody = readCapped(request.body, bodyLimit, deadline.reached, declared === undefined ? undefined : Number(declared))
   }
   // Headers svc built are kept as given (names lower-cased when the record is built), others copied.
   const responseHeaders = knownResponseHeaders(response) ?? headerRecord(response.headers)
@@ -216,8 +217,12 @@ function readableResponse(response: Response, type: string): boolean {
 
 const STOPPED: unique symbol = Symbol('stopped')
 
-/** Reads up to `limit` bytes (counting the rest), until the stream ends or `stop` resolves (then marked incomplete). */
-async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, stop: Promise<void>): Promise<BodyRead> {
+/**
+ * Reads up to `limit` bytes (counting the rest), until the stream ends or
+ * `stop` resolves: then it is incomplete, unless the `expected` bytes
+ * (Content-Length) all came and only the stream's end was still on its way.
+ */
+async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, stop: Promise<void>, expected?: number): Promise<BodyRead> {
   const reader = stream.getReader()
   const stopped = stop.then((): typeof STOPPED => STOPPED)
   const chunks: Uint8Array[] = []
@@ -229,9 +234,10 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, sto
     for (;;) {
       const next = await Promise.race([reader.read(), stopped])
       if (next === STOPPED) {
+        void reader.cancel().catch(() => {})
+        if (expected !== undefined && size >= expected) break
         incomplete = true
         truncated = true
-        void reader.cancel().catch(() => {})
         break
       }
       const { done, value } = next

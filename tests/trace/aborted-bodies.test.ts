@@ -94,6 +94,23 @@ describe('aborted request bodies', () => {
     }
   }, 60_000)
 
+  it('a body sent whole to a route that answered before reading it is complete, over a real socket', async () => {
+    traced = await tracedApp({ api })
+    server = await startServer(traced.app)
+    const ids: string[] = []
+    for (let i = 0; i < 40; i++) {
+      const response = await fetch(`${server.url}/api/guarded`, { method: 'POST', body: JSON.stringify({ attempt: i, note: 'x'.repeat(i * 50) }), headers: { 'content-type': 'application/json' } })
+      expect(response.status).toBe(401)
+      await response.text()
+      ids.push(response.headers.get(TRACE_HEADER)!)
+    }
+    await traced.tracer.flush()
+    for (const [i, id] of ids.entries()) {
+      const record = (await traced.store.get(id))!
+      expect(record.body, `request ${i}`).toMatchObject({ content: { attempt: i, note: 'x'.repeat(i * 50) }, truncated: false, incomplete: false })
+    }
+  })
+
   it('a stop does not wait for a body that never ends (no adapter to say the response is done)', async () => {
     traced = await tracedApp({ api })
     let pull = 0
