@@ -14,6 +14,8 @@ const MIN_SUBSTRING_SECRET = 6
 
 /** A header whose name contains one of these words is redacted, whatever the rest of its name. */
 export const REDACTED_HEADER_PATTERN = /token|key|secret|auth|cookie|session|passw/
+/** Headers the pattern matches that carry no credential: the challenges a 401 answers with (`Bearer error="invalid_token"`). */
+const CHALLENGE_HEADERS = new Set(['www-authenticate', 'proxy-authenticate'])
 
 /** JSON nested deeper than this is cut (recursion over it would overflow the stack); the body is then `truncated`. */
 export const MAX_JSON_DEPTH = 64
@@ -57,7 +59,7 @@ export class Redactor {
   isSecretHeader(name: string): boolean {
     let verdict = this.headerVerdicts.get(name)
     if (verdict === undefined) {
-      verdict = this.headerNames.has(name) || REDACTED_HEADER_PATTERN.test(name)
+      verdict = this.headerNames.has(name) || (REDACTED_HEADER_PATTERN.test(name) && !CHALLENGE_HEADERS.has(name))
       if (this.headerVerdicts.size < 1000) this.headerVerdicts.set(name, verdict)
     }
     return verdict

@@ -24,6 +24,9 @@ const api = defineRoutes((r) => {
     const input = (await c.body()) as { password?: string }
     throw new ValidationError({ password: [`The password "${input.password}" is too short`, 'The password needs a digit'] })
   })
+  r.get('/challenge', () => {
+    throw new HttpError(401, 'Invalid token', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } })
+  })
   r.post('/short', () => {
     throw new ValidationError({ password: ['The password must be at least 12 characters'], password_confirmation: ['The confirmation does not match'] })
   })
@@ -123,6 +126,11 @@ describe('secrets in every shape', () => {
     const record = (await traced.store.get(response.headers.get(TRACE_HEADER)!))!
     for (const name of Object.keys(headers).slice(0, 9)) expect(record.headers[name], name).toBe(REDACTED)
     expect(record.headers).toMatchObject({ 'x-request-id': 'req-1', accept: 'application/json', 'user-agent': 'vitest' })
+    // A 401's challenge names no credential: api:why reads it.
+    const refused = await traced.app.fetch(request('GET', '/api/challenge'))
+    await traced.tracer.flush()
+    const challenge = (await traced.store.get(refused.headers.get(TRACE_HEADER)!))!
+    expect(challenge.response.headers['www-authenticate']).toBe('Bearer error="invalid_token"')
   })
 
   it('keeps the validation messages about a field named password, and hides a value one of them echoes', async () => {
