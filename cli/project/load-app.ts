@@ -34,7 +34,7 @@ export interface LoadedApp {
 
 export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConfig {
   try {
-    return resolveConfig({ ...loadEnv(project.envFile), ...overrides })
+    return resolveConfig({ ...loadEnv(project.envFile, project.env), ...overrides })
   } catch (error) {
     if (error instanceof ConfigError) {
       throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {

@@ -5,7 +5,7 @@ import type { Database, Migration } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from './import-file.ts'
 import { loadConfig, openProjectDatabase } from './load-app.ts'
-import { findProject, type Project } from './project.ts'
+import type { Project } from './project.ts'
 
 export const MIGRATION_FILE = /^\d{4,}_[A-Za-z0-9_]+\.(ts|js|mjs)$/
 
@@ -38,10 +38,9 @@ export async function loadMigrations(project: Project, importFile: ImportFile = 
 
 /** Opens the project's database with its migrations for one command, and closes it after. */
 export async function withProjectMigrations<T>(
-  cwd: string | undefined,
+  project: Project,
   work: (context: { project: Project; db: Database; migrations: Migration[] }) => Promise<T>,
 ): Promise<T> {
-  const project = findProject(cwd)
   const db = await openProjectDatabase(project, loadConfig(project))
   try {
     return await work({ project, db, migrations: await loadMigrations(project) })
