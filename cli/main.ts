@@ -40,6 +40,6 @@ async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
   const flags = end === -1 ? rest : rest.slice(0, end)
   if (flags.includes('--help') || flags.includes('-h')) return void io.stdout.write(renderHelp(entry, colors(io)))
   const command = await loadCommand(entry)
-  const { args, rest: tail } = parseCommandLine(rest, command.args, entry.name)
-  await command.run({ args, rest: tail, io, json: (document: unknown) => printJson(io, document) })
+  const args = parseCommandLine(rest, command.args, entry.name)
+  await command.run({ args, io, json: (document: unknown) => printJson(io, document) })
 }

@@ -101,8 +101,6 @@ export type ParsedArgs<A extends ArgsDef> = { -readonly [K in keyof A]: ValueOf<
 
 export interface CommandContext<A extends ArgsDef, J extends ContractDocumentName> {
   args: ParsedArgs<A>
-  /** The words after `--`, untouched. */
-  rest: string[]
   io: CommandIO
   /** Prints one of the command's declared contract documents on stdout (`--json`). */
   json(document: ContractDocuments[J]): void

@@ -7,7 +7,7 @@
  *
  * Conventions (docs/cli.md): `--name=value` or `--name value`; `--no-name`
  * for a boolean; `-x` for a one-letter alias; a value that starts with a dash
- * is given with `=`; everything after `--` is passed on untouched. citty's
+ * is given with `=`; every word after `--` is a positional argument. citty's
  * own parser ignores unknown options and reads `--slow --limit 2` as
  * slow="--limit", so svc reads the line itself (citty's argument shapes).
  */
@@ -15,13 +15,9 @@ import { CliError } from '../output/cli-error.ts'
 import type { ArgDef, ArgsDef, NumberArg, OptionArg, PositionalArg } from './define.ts'
 import { closestNames } from './suggest.ts'
 
-export interface ParsedCommandLine {
-  args: Record<string, unknown>
-  rest: string[]
-}
 
 /** `svc <command>`'s name in messages (`svc migrate:rollback`). */
-export function parseCommandLine(argv: readonly string[], defs: ArgsDef, command: string): ParsedCommandLine {
+export function parseCommandLine(argv: readonly string[], defs: ArgsDef, command: string): Record<string, unknown> {
   const options = new Map<string, [string, OptionArg]>()
   const positionals: Array<[string, PositionalArg]> = []
   for (const [name, def] of Object.entries(defs)) {
@@ -33,12 +29,11 @@ export function parseCommandLine(argv: readonly string[], defs: ArgsDef, command
   }
   const values: Record<string, unknown> = {}
   const words: string[] = []
-  let rest: string[] = []
 
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!
     if (word === '--') {
-      rest = argv.slice(i + 1)
+      words.push(...argv.slice(i + 1))
       break
     }
     if (!isOptionLike(word)) {
@@ -100,7 +95,7 @@ export function parseCommandLine(argv: readonly string[], defs: ArgsDef, command
       hint: `svc ${command} takes ${positionals.length === 0 ? 'no arguments' : positionals.map(([name]) => `<${name}>`).join(' ')}; svc ${command} --help shows the usage`,
     })
   }
-  return { args: values, rest }
+  return values
 }
 
 /** `--x`, `-x` (a letter), but not `-`, `-1` or `-.5` (values). */

@@ -39,6 +39,43 @@ export async function runSvc(argv: string[], options: RunOptions): Promise<RunRe
   return { exitCode, ...io.output }
 }
 
+export interface RunningSvc {
+  /** What it printed so far. */
+  readonly output: { stdout: string; stderr: string }
+  /** Resolves with the first stdout line matching `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  /** Aborts it (as SIGINT would) and waits for it to finish. */
+  stop(): Promise<RunResult>
+}
+
+/** Starts a command that runs until stopped (serve, log:tail) in this process. */
+export function startSvc(argv: string[], options: Omit<RunOptions, 'signal'>): RunningSvc {
+  const controller = new AbortController()
+  const io = bufferIO({ cwd: options.cwd, env: svcEnv(options.env), stdin: options.stdin, tty: options.tty, signal: controller.signal })
+  let finished = false
+  const done = runCli(argv, io).then((exitCode) => {
+    finished = true
+    releaseClosedDatabases()
+    return { exitCode, ...io.output }
+  })
+  return {
+    output: io.output,
+    async waitFor(pattern, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const match = io.output.stdout.split('\n').map((line) => pattern.exec(line)).find((found) => found !== null)
+        if (match) return match
+        if (finished || Date.now() > deadline) throw new Error(`no line matching ${pattern} (${finished ? `exited ${io.exitCode}` : `within ${timeoutMs} ms`}); stdout: ${io.output.stdout}\nstderr: ${io.output.stderr}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    },
+    stop() {
+      controller.abort('SIGINT')
+      return done
+    },
+  }
+}
+
 /**
  * libsql keeps a closed database's files open until its object is garbage
  * collected. A spawned svc (serve) that later closes the same database
