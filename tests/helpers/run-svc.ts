@@ -5,13 +5,13 @@
  * `svcJson` is validated against the contract schema(s) its command declares
  * (meta.json), so each test that reads JSON also checks the contract.
  */
-import { Ajv, type ValidateFunction } from 'ajv'
 import { findCommand, loadManifest } from '../../cli/command/manifest.ts'
-import schemas from '../../cli/contract/schemas.json' with { type: 'json' }
-import type { ContractDocuments } from '../../cli/contract/index.ts'
 import { runCli } from '../../cli/main.ts'
 import { bufferIO } from '../../cli/output/io.ts'
 import { svcEnv } from './cli.ts'
+import { contractAjv, contractValidator } from './contract.ts'
+
+export { contractValidator }
 
 export interface RunOptions {
   /** The folder svc runs in (the project, unless `--cwd` says otherwise). */
@@ -98,16 +98,6 @@ export async function svcJson<T = any>(argv: string[], options: RunOptions): Pro
   return document
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false })
-ajv.addSchema(schemas, 'contract')
-
-/** The validator of one contract document (`RouteListJson`...). */
-export function contractValidator(name: keyof ContractDocuments): ValidateFunction {
-  const validate = ajv.getSchema(`contract#/definitions/${name}`)
-  if (validate === undefined) throw new Error(`cli/contract/schemas.json has no ${name}: run npm run contract:schemas`)
-  return validate
-}
-
 /** Fails unless `document` is one of the documents the command declares in its meta.json. */
 export async function expectContract(command: string, document: unknown): Promise<void> {
   const entry = findCommand(await loadManifest(), command)
@@ -117,7 +107,7 @@ export async function expectContract(command: string, document: unknown): Promis
   for (const name of entry.json) {
     const validate = contractValidator(name)
     if (validate(document)) return
-    failures.push(`${name}: ${ajv.errorsText(validate.errors)}`)
+    failures.push(`${name}: ${contractAjv.errorsText(validate.errors)}`)
   }
   throw new Error(`svc ${command} --json printed a document that is not ${entry.json.join(' or ')}:\n${failures.join('\n')}\n${JSON.stringify(document).slice(0, 600)}`)
 }

@@ -10,10 +10,10 @@ import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
-import { Ajv } from 'ajv'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ValidateFunction } from 'ajv'
+import { contractAjv as ajv } from '../helpers/contract.ts'
 import type { TraceListJson, TraceSummaryJson, WhyJson } from '../../cli/contract/traces.ts'
 import { contractValidator, expectContract, runSvc } from '../helpers/run-svc.ts'
 import { copyExampleApp, REPO_ROOT, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
@@ -21,7 +21,6 @@ import { copyExampleApp, REPO_ROOT, startSvc, waitForLine, type AppCopy } from '
 const SECRET = 'trace-tests-jwt-secret-0123456789abcdef'
 const PASSWORD = 'correct-horse-battery-staple-42'
 const API_KEY = 'trace-tests-webhook-key-0123456789'
-const ajv = new Ajv({ allErrors: true, strict: false })
 const [cleanupSchema, dbWhySchema, exportSchema, fixSchema, regressionSchema, replaySchema, slowSchema, statsSchema, topSchema, traceListSchema, traceSchema, traceSummarySchema, whySchema] = (
   ['CleanupJson', 'DbWhyJson', 'ExportJson', 'FixJson', 'RegressionJson', 'ReplayJson', 'SlowJson', 'StatsJson', 'TopJson', 'TraceListJson', 'TraceJson', 'TraceSummaryJson', 'WhyJson'] as const
 ).map((name) => contractValidator(name))
