@@ -9,17 +9,17 @@ import { pathToFileURL } from 'node:url'
 
 export type ImportFile = (path: string) => Promise<Record<string, unknown>>
 
-let jitiImport: ImportFile | undefined
+let jitiImporter: ImportFile | undefined
 
 export async function importWithJiti(path: string): Promise<Record<string, unknown>> {
-  if (jitiImport === undefined) {
+  if (jitiImporter === undefined) {
     const { createJiti } = await import('jiti')
     // Stacks point at the TypeScript lines (route sources, exception locations).
     process.setSourceMapsEnabled(true)
     const jiti = createJiti(import.meta.url, { sourceMaps: true, moduleCache: true })
-    jitiImport = (file) => jiti.import(file) as Promise<Record<string, unknown>>
+    jitiImporter = (file) => jiti.import(file) as Promise<Record<string, unknown>>
   }
-  return jitiImport(path)
+  return jitiImporter(path)
 }
 
 /** The runner's native `import()` (vitest transforms TypeScript itself). */

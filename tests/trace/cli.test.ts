@@ -704,3 +704,17 @@ describe('log:cleanup', () => {
     expect(list.traces).toEqual([])
   })
 })
+
+describe('--slow with no value, followed by another option', () => {
+  it('trace:list --slow --method GET and log:trace --slow --limit 2: the threshold alone, the next option kept', async () => {
+    const list = await json<TraceListJson>(['trace:list', '--slow', '--method', 'GET'], traceListSchema, { env: { TRACE_SLOW_MS: '0' } })
+    expect(list.filters).toMatchObject({ slow_ms: 0, method: 'GET' })
+    expect(list.traces.length).toBeGreaterThan(0)
+    expect(list.traces.every((trace) => trace.method === 'GET')).toBe(true)
+    const search = await json<TraceListJson>(['log:trace', '--slow', '--limit', '2'], traceListSchema, { env: { TRACE_SLOW_MS: '0' } })
+    expect(search.filters).toMatchObject({ slow_ms: 0, limit: 2 })
+    expect(search.traces).toHaveLength(2)
+    const valued = await json<TraceListJson>(['trace:list', '--slow', '250'], traceListSchema)
+    expect(valued.filters.slow_ms).toBe(250)
+  })
+})
