@@ -7,8 +7,6 @@ import { CliError } from './output/cli-error.ts'
 import type { CommandIO } from './output/io.ts'
 import { colors, printJson, printLine, reportError } from './output/print.ts'
 import { cliVersion } from './version.ts'
-import { closestCommands, findCommand, loadCommand, loadManifest } from './command/manifest.ts'
-import { parseCommandLine } from './command/parse-args.ts'
 
 /** Runs `svc <argv>`; returns (and sets on `io`) the exit code. */
 export async function runCli(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -23,7 +21,12 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
 async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
   const [first, ...rest] = argv
   if (first === '--version' || first === '-v') return printLine(io, cliVersion())
-  const { renderHelp, renderOverview } = await import('./command/help.ts')
+  // Loaded past --version, which needs none of them.
+  const [{ closestCommands, findCommand, loadCommand, loadManifest }, { parseCommandLine }, { renderHelp, renderOverview }] = await Promise.all([
+    import('./command/manifest.ts'),
+    import('./command/parse-args.ts'),
+    import('./command/help.ts'),
+  ])
   const manifest = await loadManifest()
   if (first === undefined || first === '--help' || first === '-h') return void io.stdout.write(renderOverview(manifest, colors(io)))
   if (first.startsWith('-')) {

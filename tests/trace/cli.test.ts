@@ -695,16 +695,6 @@ describe('db:why', () => {
   })
 })
 
-describe('log:cleanup', () => {
-  it('deletes traces older than --days (0: all)', async () => {
-    const result = await json(['log:cleanup', '--days', '0'], cleanupSchema)
-    expect(result.deleted).toBeGreaterThan(0)
-    expect(result.remaining).toBe(0)
-    const list = await json<TraceListJson>(['trace:list'], traceListSchema)
-    expect(list.traces).toEqual([])
-  })
-})
-
 describe('--slow with no value, followed by another option', () => {
   it('trace:list --slow --method GET and log:trace --slow --limit 2: the threshold alone, the next option kept', async () => {
     const list = await json<TraceListJson>(['trace:list', '--slow', '--method', 'GET'], traceListSchema, { env: { TRACE_SLOW_MS: '0' } })
@@ -716,5 +706,15 @@ describe('--slow with no value, followed by another option', () => {
     expect(search.traces).toHaveLength(2)
     const valued = await json<TraceListJson>(['trace:list', '--slow', '250'], traceListSchema)
     expect(valued.filters.slow_ms).toBe(250)
+  })
+})
+
+describe('log:cleanup', () => {
+  it('deletes traces older than --days (0: all)', async () => {
+    const result = await json(['log:cleanup', '--days', '0'], cleanupSchema)
+    expect(result.deleted).toBeGreaterThan(0)
+    expect(result.remaining).toBe(0)
+    const list = await json<TraceListJson>(['trace:list'], traceListSchema)
+    expect(list.traces).toEqual([])
   })
 })
