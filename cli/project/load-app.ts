@@ -22,6 +22,13 @@ export interface LoadOptions {
   trace?: boolean
   /** Where the app's logs go (mail.log); default `<storage>/logs`. Regression replays write to a temporary folder. */
   logsDir?: string
+  /**
+   * True when the app answers other clients (`svc serve`): its traces are
+   * written by TRACE_WRITER's writer, a worker thread by default, so that no
+   * request waits for the store. A one-shot command (a replay) writes from
+   * its own thread, and starts no thread for it.
+   */
+  serving?: boolean
 }
 
 export interface LoadedApp {
@@ -69,7 +76,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined
   try {
-    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config)
+    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config, { serving: options.serving === true })
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}

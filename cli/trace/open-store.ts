@@ -41,6 +41,8 @@ export async function openProjectTraceStore(project: Project, config: AppConfig 
 
 export interface ProjectTracer {
   tracer: SvcTracer
+  /** Where its batches are written: a worker thread, or the thread that answers. */
+  writer: 'worker' | 'thread'
   /** Writes every accepted trace, then closes the store. */
   close(): Promise<void>
 }
@@ -48,15 +50,17 @@ export interface ProjectTracer {
 /**
  * The tracer `svc serve` (and every command that builds the app) attaches;
  * undefined when TRACE_MODE=off. Records are built on the request thread,
- * 64 at a time, and written in batches by a worker thread (the default) or,
- * with TRACE_WRITER=thread, between requests on the request thread, which
- * then never waits for a locked store (see docs/traces.md, "Storage").
+ * 64 at a time. A server (`serving`) writes them in batches from a worker
+ * thread (TRACE_WRITER=worker, the default) or, with TRACE_WRITER=thread,
+ * between requests on the request thread, which then never waits for a
+ * locked store; a one-shot command writes from its own thread (see
+ * docs/traces.md, "Storage").
  */
-export async function openProjectTracer(project: Project, config: AppConfig): Promise<ProjectTracer | undefined> {
+export async function openProjectTracer(project: Project, config: AppConfig, options: { serving?: boolean } = {}): Promise<ProjectTracer | undefined> {
   const traceConfig = projectTraceConfig(project, config)
   if (traceConfig.modes.has('off')) return undefined
   let sink: TraceSink & { close(): Promise<void> }
-  if (traceConfig.writer === 'worker') {
+  if (options.serving === true && traceConfig.writer === 'worker') {
     try {
       sink = await workerTraceSink(
         { url: traceConfig.databaseUrl, authToken: traceConfig.databaseAuthToken, storageDir: project.storageDir, projectDir: project.root },
@@ -73,6 +77,7 @@ export async function openProjectTracer(project: Project, config: AppConfig): Pr
   const tracer = createTracer({ sink, config: traceConfig })
   return {
     tracer,
+    writer: options.serving === true && traceConfig.writer === 'worker' ? 'worker' : 'thread',
     async close() {
       try {
         await tracer.close()

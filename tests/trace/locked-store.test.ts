@@ -5,10 +5,13 @@
  * that requests are answered while the writer's write is still waiting, then
  * that every trace is written once the lock is released.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClient, type Client, type Transaction } from '@libsql/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createApp, createTracer, defineRoutes, resolveTraceConfig, storeSink, type EnvRecord, type SvcTracer, type TraceSink } from 'svc'
+import { createApp, createTracer, defineRoutes, resolveConfig, resolveTraceConfig, storeSink, type EnvRecord, type SvcTracer, type TraceSink } from 'svc'
+import { findProject } from '../../cli/project/project.ts'
+import { openProjectTracer } from '../../cli/trace/open-store.ts'
 import { openTraceStore, workerTraceSink } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 import { startServer, type RunningServer } from '../helpers/server.ts'
@@ -86,8 +89,23 @@ async function ping(server: RunningServer, n: number): Promise<void> {
 }
 
 describe('a trace store locked by another process', () => {
-  it('the worker writer is the default', () => {
+  it('the worker writer is the default of svc serve; a one-shot command writes from its own thread', async () => {
     expect(resolveTraceConfig({}).writer).toBe('worker')
+    const dir = tempDir('svc-trace-writer-')
+    cleanup.push(() => dir.remove())
+    mkdirSync(join(dir.path, 'routes'))
+    writeFileSync(join(dir.path, 'routes', 'api.ts'), 'export default undefined\n')
+    const project = findProject(dir.path)
+    const config = resolveConfig({ APP_ENV: 'test' })
+    for (const [serving, vars, writer] of [
+      [true, {}, 'worker'],
+      [false, {}, 'thread'],
+      [true, { TRACE_WRITER: 'thread' }, 'thread'],
+    ] as const) {
+      const tracing = (await openProjectTracer(project, { ...config, vars: { ...config.vars, ...vars } }, { serving }))!
+      expect(tracing.writer, `serving ${serving}, ${JSON.stringify(vars)}`).toBe(writer)
+      await tracing.close()
+    }
   })
 
   it('default (worker) writer: requests are answered while its write waits for the lock; nothing is lost', async () => {
