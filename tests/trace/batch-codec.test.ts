@@ -1,36 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type TraceRecord } from 'svc'
-import { rawTrace } from './helpers.ts'
+import { rawTrace, traceRecord } from './helpers.ts'
 
-function record(n: number, overrides: Partial<TraceRecord> = {}): TraceRecord {
-  const traceId = `svc_${String(n).padStart(32, '0')}`
-  return {
-    trace_id: traceId,
-    method: 'GET',
-    path: '/api/posts',
-    query: '',
-    route: '/api/posts',
-    status_code: 200,
-    headers: { host: 'localhost', accept: '*/*' },
-    body: { content: null, size: 0, truncated: false, incomplete: false },
-    queries: [],
-    middleware: [],
-    exception: null,
-    trace: null,
-    duration_ms: 1.5 + n,
-    memory_mb: 50,
-    n_plus_one: [],
-    ip: '127.0.0.1',
-    timestamp: new Date(1_700_000_000_000 + n).toISOString(),
-    user_id: null,
-    response: {
-      status: 200,
-      headers: { 'content-type': 'application/json', 'x-service-trace-id': traceId },
-      body: { content: { success: true, data: [] }, size: 29, truncated: false, incomplete: false },
-    },
-    ...overrides,
-  }
-}
+const record = traceRecord
 
 /** The same record with every field changed. */
 function everythingChanged(n: number): TraceRecord {

@@ -10,7 +10,7 @@ import { createTracer, defineRoutes, encodeBatch, HttpError, resolveTraceConfig,
 import { openTraceStore } from 'svc/node'
 import { cleanupTraces } from '../../cli/trace/cleanup.ts'
 import { tempDir } from '../helpers/app.ts'
-import { request, tracedApp, type TracedApp } from './helpers.ts'
+import { request, traceRecord, tracedApp, type TracedApp } from './helpers.ts'
 
 const api = defineRoutes((r) => {
   r.post('/guarded', function guarded() {
@@ -41,28 +41,7 @@ async function health(t: TracedApp): Promise<Record<string, number>> {
 
 /** A record that began `ageMs` ago. */
 function oldRecord(n: number, ageMs: number): TraceRecord {
-  const traceId = `svc_${String(n).padStart(32, '0')}`
-  return {
-    trace_id: traceId,
-    method: 'GET',
-    path: '/api/ping',
-    query: '',
-    route: '/api/ping',
-    status_code: 200,
-    headers: {},
-    body: { content: null, size: 0, truncated: false, incomplete: false },
-    queries: [],
-    middleware: [],
-    exception: null,
-    trace: null,
-    duration_ms: 1,
-    memory_mb: null,
-    n_plus_one: [],
-    ip: null,
-    timestamp: new Date(Date.now() - ageMs).toISOString(),
-    user_id: null,
-    response: { status: 200, headers: {}, body: { content: null, size: 0, truncated: false, incomplete: false } },
-  }
+  return traceRecord(n, { timestamp: new Date(Date.now() - ageMs).toISOString() })
 }
 
 async function freshStore(): Promise<TraceStore> {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { defineRoutes, REDACTED, TRACE_HEADER, throttle, type Middleware } from 'svc'
 import { compareResponses } from '../../cli/trace/compare.ts'
 import { startServer } from '../helpers/server.ts'
-import { request, tracedApp, type TracedApp } from './helpers.ts'
+import { recordOf, request, tracedApp, type TracedApp } from './helpers.ts'
 
 const serverTiming: Middleware = async function serverTiming(_c, next) {
   const response = await next()
@@ -35,11 +35,6 @@ afterEach(async () => {
   await traced?.close()
   traced = undefined
 })
-
-async function recordOf(t: TracedApp, response: Response) {
-  await t.tracer.flush()
-  return (await t.store.get(response.headers.get(TRACE_HEADER)!))!
-}
 
 describe('bodies the framework refused', () => {
   it('400 malformed JSON: the text as sent, redacted, so that replay resends it', async () => {

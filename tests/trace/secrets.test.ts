@@ -5,11 +5,9 @@
  * any name that says what they hold). The raw bytes of the trace database
  * and its WAL are searched for every secret sent.
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineRoutes, HttpError, REDACTED, TRACE_HEADER, ValidationError } from 'svc'
-import { request, tracedApp, type TracedApp } from './helpers.ts'
+import { request, storageBytes, tracedApp, type TracedApp } from './helpers.ts'
 
 const api = defineRoutes((r) => {
   r.post('/login', async (c) => {
@@ -37,14 +35,6 @@ afterEach(async () => {
   await traced?.close()
   traced = undefined
 })
-
-/** Every byte the trace store wrote: the database file and its WAL. */
-function storageBytes(dir: string): string {
-  return readdirSync(dir)
-    .filter((file) => file.startsWith('traces.sqlite'))
-    .map((file) => readFileSync(join(dir, file)).toString('latin1'))
-    .join('\n')
-}
 
 /** A request carrying `secret` in one shape; the shapes cycle over the 50 secrets. */
 const SHAPES: Array<(secret: string) => Request> = [
