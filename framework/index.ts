@@ -14,7 +14,16 @@ export {
 } from './app/create-app.ts'
 export type { ClientAddressResolver } from './app/client-address.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
-export { Context, type AuthUser, type MatchedRoute, type ExecutionContextLike } from './context/context.ts'
+export {
+  Context,
+  type AuthUser,
+  type BodyOf,
+  type ContextState,
+  type ExecutionContextLike,
+  type InputSchemas,
+  type MatchedRoute,
+  type QueryOf,
+} from './context/context.ts'
 export { createDatabase, type Database, type DatabaseOptions, type QueryObserver, type QueryRecord, type ResultSet, type Statement } from './database/database.ts'
 export {
   migrate,
@@ -40,8 +49,10 @@ export type {
   RouteDescription,
   RouteMethod,
   RouteParam,
+  RouteSchemas,
   SourceLocation,
 } from './router/types.ts'
+export type { PathParams } from './router/path-params.ts'
 export type { MiddlewareTiming, RequestRecorder, Tracer } from './trace/recorder.ts'
 export { createTraceId, TRACE_ID_PATTERN } from './trace/trace-id.ts'
 export {
@@ -76,7 +87,9 @@ export {
   type NPlusOneFinding,
   type CapturedBody,
 } from './trace/index.ts'
-export { validateWith } from './validation/validate.ts'
+export { validateWith, checkWith, type ValidationResult } from './validation/validate.ts'
+export { defaultValidationMessage } from './validation/messages.ts'
+export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
 export {
   authPlugin,
   isAuthPlugin,

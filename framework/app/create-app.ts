@@ -7,7 +7,7 @@
  * export default { fetch: app.fetch }
  */
 import { resolveConfig, type AppConfig } from '../config/config.ts'
-import { Context, type ExecutionContextLike } from '../context/context.ts'
+import { Context, setMatch, setRecorder, type ExecutionContextLike } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
@@ -22,6 +22,8 @@ import type { Handler, Middleware, MiddlewareSpec, RouteDescription, RouteRecord
 import { readSourceLocation } from '../router/source-location.ts'
 import type { RequestRecorder, Tracer } from '../trace/recorder.ts'
 import { createTraceId } from '../trace/trace-id.ts'
+import type { ValidationMessageFormatter } from '../validation/issues.ts'
+import { withInputValidation } from '../validation/route-input.ts'
 import { clientAddress, peerAddressFromEnv, type ClientAddressResolver } from './client-address.ts'
 
 /**
@@ -61,6 +63,11 @@ export interface AppOptions {
   /** Where the socket peer's address comes from (the Node adapter passes `env.clientAddress`). */
   clientAddress?: ClientAddressResolver
   plugins?: AppPluginSpec[]
+  /**
+   * Words every validation error (routes' `.body()`/`.query()`, `c.validate()`,
+   * the auth routes); svc's style by default. See docs/validation.md.
+   */
+  validationMessage?: ValidationMessageFormatter
   /** Records every request (see `Tracer`); none by default. */
   tracer?: Tracer
 }
@@ -141,6 +148,7 @@ export function createApp(options: AppOptions = {}): App {
 
   const resolveAddress = options.clientAddress ?? peerAddressFromEnv
   const tracer = options.tracer
+  const validationMessage = options.validationMessage
 
   async function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response> {
     const traceId = createTraceId(config.tracePrefix)
@@ -152,9 +160,10 @@ export function createApp(options: AppOptions = {}): App {
       db: database,
       env,
       executionCtx,
+      validationMessage,
     })
     const recorder = tracer?.begin(c)
-    c.recorder = recorder
+    if (recorder !== undefined) setRecorder(c, recorder)
 
     let response: Response
     try {
@@ -162,8 +171,7 @@ export function createApp(options: AppOptions = {}): App {
       if (match === undefined) {
         response = await unmatched(c)
       } else {
-        c.params = match.params
-        c.route = { method: match.value.record.method, path: match.value.record.path }
+        setMatch(c, match.params, { method: match.value.record.method, path: match.value.record.path })
         response = await match.value.pipeline(c)
       }
     } catch (error) {
@@ -190,7 +198,7 @@ export function createApp(options: AppOptions = {}): App {
     const routeMiddleware = record.middleware.map(resolve)
     return {
       record,
-      pipeline: compose([...globalMiddleware, ...routeMiddleware], record.handler),
+      pipeline: compose([...globalMiddleware, ...routeMiddleware], withInputValidation(record.schemas, record.handler)),
       description: () => ({
         method: record.method,
         path: record.path,
@@ -203,6 +211,11 @@ export function createApp(options: AppOptions = {}): App {
         source: builtin ? null : readSourceLocation(record.definedAt),
         group: record.group,
         version: record.version,
+        schemas: {
+          body: record.schemas.body ?? null,
+          query: record.schemas.query ?? null,
+          response: record.schemas.response ?? null,
+        },
       }),
     }
   }
@@ -216,7 +229,7 @@ export function createApp(options: AppOptions = {}): App {
 }
 
 /** What `app/kernel.ts` may set: the parts of an app that are not routes, config or database. */
-export type KernelOptions = Pick<AppOptions, 'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'clientAddress' | 'plugins'>
+export type KernelOptions = Pick<AppOptions, 'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'clientAddress' | 'plugins' | 'validationMessage'>
 
 /** @example export default defineKernel({ middleware: [requestTimer], aliases: { apikey: apiKeyAlias } }) */
 export function defineKernel(options: KernelOptions): KernelOptions {

@@ -3,7 +3,7 @@
  * layer becomes an error response right there, so outer middleware (timing,
  * CORS, traces) always see a Response, and `c.error` keeps what was thrown.
  */
-import type { Context } from '../context/context.ts'
+import { setError, type Context } from '../context/context.ts'
 import { HttpError } from '../http/http-error.ts'
 import { errorResponse, TRACE_HEADER } from '../http/response.ts'
 import type { Handler, Middleware, Next } from '../router/types.ts'
@@ -18,7 +18,7 @@ export type Pipeline = (c: Context) => Response | Promise<Response>
 
 export function compose(middleware: readonly Middleware[], endpoint: Handler): Pipeline {
   const fail = (c: Context, error: unknown): Response => {
-    c.error = error
+    setError(c, error)
     return errorResponse(error, { [TRACE_HEADER]: c.traceId }, c.config.debug)
   }
 

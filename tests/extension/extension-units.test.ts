@@ -12,7 +12,7 @@ import { resolveServerCommand } from '../../extension/src/server-command.ts'
 import { createNonce, traceDetailHtml } from '../../extension/src/trace-detail-html.ts'
 import { formatAge, formatDuration, statusTone, traceDescription } from '../../extension/src/trace-format.ts'
 
-const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null })
+const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } })
 
 describe('server command', () => {
   it('prefers the setting, then the workspace install, then svc on the PATH', () => {

@@ -82,7 +82,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function route(method: RouteJson['method'], path: string, overrides: Partial<RouteJson> = {}): RouteJson {
-  return { method, path, params: [], middleware: [], handler: 'h', source: { file: 'routes/api.ts', line: 1, column: 1 }, group: null, version: null, ...overrides }
+  return { method, path, params: [], middleware: [], handler: 'h', source: { file: 'routes/api.ts', line: 1, column: 1 }, group: null, version: null, schemas: { body: false, query: false, response: false }, ...overrides }
 }
 
 function trace(route: string | null, status: number, overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson {
