@@ -40,7 +40,7 @@ export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnv
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
 export { cors, type CorsOptions } from './middleware/cors/index.ts'
 export { defineRoutes, RouteHandle, RouteRegistrar, type GroupOptions, type RouteDefinition } from './router/define-routes.ts'
-export { RouteDefinitionError } from './router/path-pattern.ts'
+export { RouteDefinitionError } from './router/path-grammar.ts'
 export type {
   Handler,
   Middleware,

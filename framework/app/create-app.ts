@@ -16,9 +16,10 @@ import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
 import { cors, type CorsOptions } from '../middleware/cors/index.ts'
 import type { RouteDefinition } from '../router/define-routes.ts'
-import { compilePath, joinPaths } from '../router/path-pattern.ts'
+import { explainRoutes, type RoutingExplanation } from '../router/explain.ts'
+import { API_PREFIX, compilePath, isApiPath, joinPaths, type PathPattern } from '../router/path-grammar.ts'
 import { RouteTable } from '../router/route-table.ts'
-import type { Handler, Middleware, MiddlewareSpec, RouteDescription, RouteRecord } from '../router/types.ts'
+import type { Middleware, MiddlewareSpec, RouteDescription, RouteRecord } from '../router/types.ts'
 import { readSourceLocation } from '../router/source-location.ts'
 import type { RequestRecorder, Tracer } from '../trace/recorder.ts'
 import { createTraceId } from '../trace/trace-id.ts'
@@ -78,15 +79,26 @@ export interface App {
   readonly database: Database | undefined
   /** The compiled route table, in matching order. */
   routes(): RouteDescription[]
+  /**
+   * What the router does with a request, from this very table: the route that
+   * answers (or 405 and its Allow list, OPTIONS, the fallback, a 400), and why
+   * each route before it does not. `svc api:why` prints it.
+   * @example await app.explain('GET', '/api/v1/posts/abc')
+   */
+  explain(method: string, path: string): Promise<RoutingExplanation>
 }
 
 interface CompiledRoute {
   record: RouteRecord
+  method: RouteRecord['method']
+  path: string
+  pattern: PathPattern
+  where: ReadonlyMap<string, RegExp>
   description: () => RouteDescription
   pipeline: Pipeline
 }
 
-export const API_PREFIX = '/api'
+export { API_PREFIX }
 
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? resolveConfig({})
@@ -122,17 +134,15 @@ export function createApp(options: AppOptions = {}): App {
   const compiled: CompiledRoute[] = sources.flatMap(({ prefix, definition, builtin }) =>
     definition.routes.map((route) => compileRoute({ ...route, path: joinPaths(prefix, route.path) }, builtin)),
   )
-  const table = new RouteTable(
-    compiled.map((route) => ({
-      method: route.record.method,
-      pattern: compilePath(route.record.path),
-      where: route.record.where,
-      value: route,
-    })),
-  )
+  const table = new RouteTable(compiled.map((route) => ({ method: route.method, pattern: route.pattern, where: route.where, value: route })))
 
-  const apiFallback = options.api?.fallback
-  const webFallback = options.web?.fallback
+  const fallbacks = { api: options.api?.fallback, web: options.web?.fallback }
+  /** The fallback for a path: its own file's (`routes/api.ts` for /api paths), else the other one. */
+  const fallbackFor = (path: string): 'api' | 'web' | undefined => {
+    const own = isApiPath(path) ? 'api' : 'web'
+    const other = own === 'api' ? 'web' : 'api'
+    return fallbacks[own] !== undefined ? own : fallbacks[other] !== undefined ? other : undefined
+  }
   const unmatched = compose(globalMiddleware, async function unmatchedRequest(c): Promise<Response> {
     const allowed = await table.allowedMethods(c.request.url, c.path)
     if (allowed.length > 0) {
@@ -140,9 +150,8 @@ export function createApp(options: AppOptions = {}): App {
       if (c.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allow, [TRACE_HEADER]: c.traceId } })
       throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } })
     }
-    const isApiPath = c.path === API_PREFIX || c.path.startsWith(`${API_PREFIX}/`)
-    const fallback: Handler | undefined = (isApiPath ? apiFallback : webFallback) ?? webFallback ?? apiFallback
-    if (fallback !== undefined) return compose([], fallback)(c)
+    const fallback = fallbackFor(c.path)
+    if (fallback !== undefined) return compose([], fallbacks[fallback]!)(c)
     throw notFound()
   })
 
@@ -196,13 +205,18 @@ export function createApp(options: AppOptions = {}): App {
 
   function compileRoute(record: RouteRecord, builtin: boolean): CompiledRoute {
     const routeMiddleware = record.middleware.map(resolve)
+    const pattern = compilePath(record.path)
     return {
       record,
+      method: record.method,
+      path: record.path,
+      pattern,
+      where: record.where,
       pipeline: compose([...globalMiddleware, ...routeMiddleware], withInputValidation(record.schemas, record.handler)),
       description: () => ({
         method: record.method,
         path: record.path,
-        params: compilePath(record.path).params.map((param) => ({
+        params: pattern.params.map((param) => ({
           ...param,
           pattern: record.where.get(param.name)?.source ?? null,
         })),
@@ -225,6 +239,7 @@ export function createApp(options: AppOptions = {}): App {
     config,
     database,
     routes: () => compiled.map((route) => route.description()),
+    explain: (method, path) => explainRoutes({ table, routes: compiled, fallbackFor }, method, path),
   }
 }
 

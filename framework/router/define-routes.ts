@@ -14,7 +14,7 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { InputSchemas } from '../context/context.ts'
-import { compilePath, joinPaths, RouteDefinitionError } from './path-pattern.ts'
+import { anchorConstraint, compilePath, joinPaths, paramNames, RouteDefinitionError } from './path-grammar.ts'
 import type { Handler, MiddlewareSpec, RouteMethod, RouteRecord } from './types.ts'
 
 /**
@@ -46,7 +46,7 @@ export class RouteHandle<Path extends string = string, Input extends InputSchema
   where(nameOrConstraints: string | Record<string, RegExp | string>, pattern?: RegExp | string): this {
     const constraints =
       typeof nameOrConstraints === 'string' ? { [nameOrConstraints]: pattern! } : nameOrConstraints
-    const declared = compilePath(this.record.path).params.map((param) => param.name)
+    const declared = paramNames(this.record.path)
     for (const [name, value] of Object.entries(constraints)) {
       if (!declared.includes(name)) {
         throw new RouteDefinitionError(`Route ${this.record.path}: where('${name}') names no parameter of the path`)
@@ -205,9 +205,7 @@ export function defineRoutes(define: (r: RouteRegistrar) => void): RouteDefiniti
 
 function anchor(pattern: RegExp | string, path: string): RegExp {
   try {
-    const source = typeof pattern === 'string' ? pattern : pattern.source
-    const flags = typeof pattern === 'string' ? '' : pattern.flags.replace(/[gy]/g, '')
-    return new RegExp(`^(?:${source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '')})$`, flags)
+    return anchorConstraint(pattern)
   } catch (error) {
     throw new RouteDefinitionError(`Route ${path}: invalid constraint ${String(pattern)}: ${(error as Error).message}`)
   }

