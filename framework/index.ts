@@ -13,6 +13,7 @@ export {
   type KernelOptions,
 } from './app/create-app.ts'
 export type { ClientAddressResolver } from './app/client-address.ts'
+export { logUnexpectedError, type ErrorHook } from './app/on-error.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
 export {
   Context,

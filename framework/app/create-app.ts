@@ -26,6 +26,7 @@ import { createTraceId } from '../trace/trace-id.ts'
 import type { ValidationMessageFormatter } from '../validation/issues.ts'
 import { withInputValidation } from '../validation/route-input.ts'
 import { clientAddress, peerAddressFromEnv, type ClientAddressResolver } from './client-address.ts'
+import { errorAnswer, type ErrorHook } from './on-error.ts'
 
 /**
  * A bundle of routes, aliases, global middleware and health checks that an
@@ -69,6 +70,13 @@ export interface AppOptions {
    * the auth routes); svc's style by default. See docs/validation.md.
    */
   validationMessage?: ValidationMessageFormatter
+  /**
+   * Sees every error that is not an `HttpError` (with the context and the
+   * trace id) and may answer it with a Response. Without it, such an error is
+   * logged once to stderr with its trace id and stack (no stack in production).
+   * See docs/errors.md.
+   */
+  onError?: ErrorHook
   /** Records every request (see `Tracer`); none by default. */
   tracer?: Tracer
 }
@@ -115,6 +123,7 @@ export function createApp(options: AppOptions = {}): App {
     ...(options.middleware ?? []),
   ]
   const globalMiddleware = globalSpecs.map(resolve)
+  const fail = errorAnswer(options.onError)
 
   const checks: Record<string, HealthCheck> = Object.assign(
     database ? { database: databaseCheck(database) } : {},
@@ -151,9 +160,9 @@ export function createApp(options: AppOptions = {}): App {
       throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } })
     }
     const fallback = fallbackFor(c.path)
-    if (fallback !== undefined) return compose([], fallbacks[fallback]!)(c)
+    if (fallback !== undefined) return compose([], fallbacks[fallback]!, fail)(c)
     throw notFound()
-  })
+  }, fail)
 
   const resolveAddress = options.clientAddress ?? peerAddressFromEnv
   const tracer = options.tracer
@@ -186,9 +195,13 @@ export function createApp(options: AppOptions = {}): App {
     } catch (error) {
       // Only matching itself throws (a malformed path parameter): the pipelines catch their own.
       // The answer still passes the global middleware (CORS, timing), as a 404 does.
-      response = await compose(globalMiddleware, () => {
-        throw error
-      })(c)
+      response = await compose(
+        globalMiddleware,
+        () => {
+          throw error
+        },
+        fail,
+      )(c)
     }
     return finish(c, response, recorder)
   }
@@ -212,7 +225,7 @@ export function createApp(options: AppOptions = {}): App {
       path: record.path,
       pattern,
       where: record.where,
-      pipeline: compose([...globalMiddleware, ...routeMiddleware], withInputValidation(record.schemas, record.handler)),
+      pipeline: compose([...globalMiddleware, ...routeMiddleware], withInputValidation(record.schemas, record.handler), fail),
       description: () => ({
         method: record.method,
         path: record.path,
@@ -244,7 +257,10 @@ export function createApp(options: AppOptions = {}): App {
 }
 
 /** What `app/kernel.ts` may set: the parts of an app that are not routes, config or database. */
-export type KernelOptions = Pick<AppOptions, 'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'clientAddress' | 'plugins' | 'validationMessage'>
+export type KernelOptions = Pick<
+  AppOptions,
+  'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'clientAddress' | 'plugins' | 'validationMessage' | 'onError'
+>
 
 /** @example export default defineKernel({ middleware: [requestTimer], aliases: { apikey: apiKeyAlias } }) */
 export function defineKernel(options: KernelOptions): KernelOptions {
