@@ -25,7 +25,8 @@ import type { RequestRecorder, Tracer } from '../trace/recorder.ts'
 import { createTraceId } from '../trace/trace-id.ts'
 import type { ValidationMessageFormatter } from '../validation/issues.ts'
 import { withInputValidation } from '../validation/route-input.ts'
-import { clientAddress, peerAddressFromEnv, type ClientAddressResolver } from './client-address.ts'
+import { clientAddress } from './client-address.ts'
+import { connInfoFromEnv, type ConnInfoReader } from './conn-info.ts'
 import { errorAnswer, type ErrorHook } from './on-error.ts'
 
 /**
@@ -62,8 +63,13 @@ export interface AppOptions {
   healthChecks?: Record<string, HealthCheck>
   /** CORS settings; by default built from `CORS_ORIGINS` (off when it is empty). */
   cors?: CorsOptions | false
-  /** Where the socket peer's address comes from (the Node adapter passes `env.clientAddress`). */
-  clientAddress?: ClientAddressResolver
+  /**
+   * Where the connection's details (the socket peer's address) come from. By
+   * default, the value the adapter passes under `CONN_INFO` in `env` (svc's
+   * Node `serve` does); a runtime that says it otherwise gives its own reader.
+   * Never a key of `env`: see docs/runtimes.md.
+   */
+  connInfo?: ConnInfoReader
   plugins?: AppPluginSpec[]
   /**
    * Words every validation error (routes' `.body()`/`.query()`, `c.validate()`,
@@ -164,16 +170,18 @@ export function createApp(options: AppOptions = {}): App {
     throw notFound()
   }, fail)
 
-  const resolveAddress = options.clientAddress ?? peerAddressFromEnv
+  const readConnInfo = options.connInfo ?? connInfoFromEnv
   const tracer = options.tracer
   const validationMessage = options.validationMessage
 
   async function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response> {
     const traceId = createTraceId(config.tracePrefix)
+    const connInfo = readConnInfo(request, env)
     const c = new Context({
       request,
       traceId,
-      ip: clientAddress(request, resolveAddress(request, env), config.trustedProxies),
+      connInfo,
+      ip: clientAddress(request, connInfo?.remoteAddress, config.trustedProxies),
       config,
       db: database,
       env,
@@ -259,7 +267,7 @@ export function createApp(options: AppOptions = {}): App {
 /** What `app/kernel.ts` may set: the parts of an app that are not routes, config or database. */
 export type KernelOptions = Pick<
   AppOptions,
-  'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'clientAddress' | 'plugins' | 'validationMessage' | 'onError'
+  'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'connInfo' | 'plugins' | 'validationMessage' | 'onError'
 >
 
 /** @example export default defineKernel({ middleware: [requestTimer], aliases: { apikey: apiKeyAlias } }) */

@@ -8,6 +8,7 @@
  * `.body(PostInput)`, which validates it before the handler runs).
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import type { ConnInfo } from '../app/conn-info.ts'
 import type { AppConfig } from '../config/config.ts'
 import type { Database } from '../database/database.ts'
 import { readJsonBody } from '../http/read-json-body.ts'
@@ -63,6 +64,8 @@ export interface ContextInit {
   /** The request's URL, parsed; by default parsed from `request.url` when first asked for. */
   url?: URL
   traceId: string
+  /** What the runtime adapter told about the connection. */
+  connInfo?: ConnInfo
   ip: string | undefined
   config: AppConfig
   db: Database | undefined
@@ -80,6 +83,8 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
   readonly traceId: string
   /** The client address: the socket peer, or X-Forwarded-For when the peer is a trusted proxy. */
   readonly ip: string | undefined
+  /** What the runtime adapter told about the connection (the socket peer, its parsed headers); see `CONN_INFO`. */
+  readonly connInfo: ConnInfo | undefined
   readonly config: AppConfig
   /** Bindings of the runtime (Workers `env`); svc's own settings are in `config`. */
   readonly env: unknown
@@ -109,6 +114,7 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
     this.path = init.url?.pathname ?? canonicalPath(init.request.url) ?? this.url.pathname
     this.method = init.request.method
     this.traceId = init.traceId
+    this.connInfo = init.connInfo
     this.ip = init.ip
     this.config = init.config
     this.env = init.env

@@ -6,7 +6,7 @@
  * adapter cannot change what the router decided.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { parseAlias, RouteDefinitionError, TRACE_HEADER, type App } from 'svc'
+import { CONN_INFO, parseAlias, RouteDefinitionError, TRACE_HEADER, type App } from 'svc'
 import { startServer, type RunningServer } from '../helpers/server.ts'
 import {
   aliasParseCases,
@@ -31,7 +31,7 @@ const appFor = (fixture: Fixture): App => {
 const viaFetch: Send = (fixture, request) =>
   appFor(fixture).fetch(
     new Request(`http://localhost${request.path}`, { method: request.method, headers: request.headers, body: request.body }),
-    { clientAddress: '127.0.0.1' },
+    { [CONN_INFO]: { remoteAddress: '127.0.0.1' } },
   )
 
 const servers = new Map<Fixture, Promise<RunningServer>>()

@@ -5,7 +5,7 @@
  * "invalid credentials", not a missing token blamed on the throttle before it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authMigrations, authPlugin, memoryMailer, migrate, TRACE_HEADER } from 'svc'
+import { authMigrations, CONN_INFO, authPlugin, memoryMailer, migrate, TRACE_HEADER } from 'svc'
 import { explainFailure } from '../../cli/trace/why.ts'
 import { PASSWORD, registerUser, SECRET } from '../auth/helpers.ts'
 import { createTestClient, type TestClient } from 'svc/testing'
@@ -32,7 +32,7 @@ async function recordOf(response: Response) {
 describe('why a traced request failed', () => {
   it('a wrong password: invalid credentials, answered by the login handler (not the throttle middleware)', async () => {
     const { email } = await registerUser(client)
-    const response = await traced.app.fetch(request('POST', '/api/auth/login', { json: { email, password: `${PASSWORD}!` } }), { clientAddress: '10.1.1.1' })
+    const response = await traced.app.fetch(request('POST', '/api/auth/login', { json: { email, password: `${PASSWORD}!` } }), { [CONN_INFO]: { remoteAddress: '10.1.1.1' } })
     expect(response.status).toBe(401)
     const record = await recordOf(response)
     const routing = await traced.app.explain(record.method, record.path)
@@ -43,13 +43,13 @@ describe('why a traced request failed', () => {
   })
 
   it('no token on a protected route is still missing_token, refused by the auth middleware', async () => {
-    const response = await traced.app.fetch(request('GET', '/api/auth/me'), { clientAddress: '10.1.1.2' })
+    const response = await traced.app.fetch(request('GET', '/api/auth/me'), { [CONN_INFO]: { remoteAddress: '10.1.1.2' } })
     const failure = explainFailure(await recordOf(response), await traced.app.explain('GET', '/api/auth/me'))!
     expect(failure).toMatchObject({ kind: 'missing_token', status: 401, middleware: 'auth' })
   })
 
   it('an invalid body: validation, with the field errors', async () => {
-    const response = await traced.app.fetch(request('POST', '/api/auth/login', { json: { email: ['a@b.co'], password: 'x' } }), { clientAddress: '10.1.1.3' })
+    const response = await traced.app.fetch(request('POST', '/api/auth/login', { json: { email: ['a@b.co'], password: 'x' } }), { [CONN_INFO]: { remoteAddress: '10.1.1.3' } })
     const failure = explainFailure(await recordOf(response), null)!
     expect(failure).toMatchObject({ kind: 'validation', status: 422, errors: { email: ['The email field must be a string.'] } })
   })
