@@ -1,6 +1,8 @@
 /**
  * svc: a framework for token-authenticated JSON APIs on web standards only.
- * This entry runs in any fetch runtime; Node-only helpers are in `svc/node`.
+ * This entry is what an app is written with, and runs in any fetch runtime.
+ * Node-only helpers are in `svc/node`, request traces (the tracer, its store
+ * and record format) in `svc/trace`, test helpers in `svc/testing`.
  */
 export {
   createApp,
@@ -54,40 +56,6 @@ export type {
   SourceLocation,
 } from './router/types.ts'
 export type { PathParams } from './router/path-params.ts'
-export type { MiddlewareTiming, RequestRecorder, Tracer } from './trace/recorder.ts'
-export { createTraceId, TRACE_ID_PATTERN } from './trace/trace-id.ts'
-export {
-  createTracer,
-  resolveTraceConfig,
-  TraceStore,
-  storeSink,
-  buildRecord,
-  createRecordBuilder,
-  decodeBatch,
-  encodeBatch,
-  TraceWriter,
-  Redactor,
-  sqlShape,
-  detectNPlusOne,
-  statusRanges,
-  REDACTED,
-  type SvcTracer,
-  type TracerOptions,
-  type TraceConfig,
-  type TraceMode,
-  type TraceFilter,
-  type TraceRow,
-  type TraceSink,
-  type RawTrace,
-  type PendingTrace,
-  type EncodedBatch,
-  type WriterStats,
-  type TraceRecord,
-  type TraceQuery,
-  type TraceException,
-  type NPlusOneFinding,
-  type CapturedBody,
-} from './trace/index.ts'
 export { validateWith, checkWith, type ValidationResult } from './validation/validate.ts'
 export { defaultValidationMessage } from './validation/messages.ts'
 export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
@@ -103,9 +71,6 @@ export {
   generateRsaKeyPair,
   authMigrations,
   apiKeysMigration,
-  AUTH_MIGRATION_SOURCES,
-  API_KEYS_MIGRATION_SOURCE,
-  renderMigrationFile,
   TokenError,
   OWASP_ARGON2ID,
   PRIVATE_KEY_FILE,
@@ -115,7 +80,6 @@ export {
   type AuthSettings,
   type Clock,
   type JwtKeyMaterial,
-  type MigrationSource,
   type PasswordHasher,
   type PasswordHashParams,
   type TokenClaims,

@@ -1,5 +1,5 @@
 /** The analysis shared by api:why and debug:last (why), and its human view. */
-import type { TraceRecord } from '../../framework/index.ts'
+import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { WhyJson } from '../contract/traces.ts'
 import { color, printLine } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'

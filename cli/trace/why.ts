@@ -3,7 +3,8 @@
  * route matches and why the others do not), and why a traced request failed
  * (which middleware refused it and for what reason).
  */
-import { API_KEY_HEADER, type TraceRecord } from '../../framework/index.ts'
+import { API_KEY_HEADER } from '../../framework/index.ts'
+import { type TraceRecord } from '../../framework/trace/index.ts'
 import type { FailureJson, FailureKind, RoutingJson } from '../contract/traces.ts'
 import { loadApp } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'

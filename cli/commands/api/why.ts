@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import type { TraceRecord } from '../../../framework/index.ts'
+import type { TraceRecord } from '../../../framework/trace/index.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printJson } from '../../output/print.ts'
 import { findProject } from '../../project/project.ts'

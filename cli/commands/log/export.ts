@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import type { TraceRecord } from '../../../framework/index.ts'
+import type { TraceRecord } from '../../../framework/trace/index.ts'
 import type { ExportJson } from '../../contract/traces.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'

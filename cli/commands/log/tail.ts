@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import type { TraceFilter } from '../../../framework/index.ts'
+import type { TraceFilter } from '../../../framework/trace/index.ts'
 import { cwdArg, intOption, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { printLine, printNote } from '../../output/print.ts'

@@ -1,7 +1,7 @@
 /** Writes framework-defined migrations (auth, api keys) as files of the app, once. */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { renderMigrationFile, type MigrationSource } from '../../../framework/index.ts'
+import { renderMigrationFile, type MigrationSource } from '../../project/migration-file.ts'
 import { migrationsDir } from '../../project/migrations.ts'
 import type { Project } from '../../project/project.ts'
 

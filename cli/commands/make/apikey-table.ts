@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { API_KEYS_MIGRATION_SOURCE } from '../../../framework/index.ts'
+import { API_KEYS_MIGRATION_SOURCE } from '../../project/migration-file.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printJson, printLine, printNote } from '../../output/print.ts'
 import { findProject } from '../../project/project.ts'

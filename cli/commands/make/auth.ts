@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { AUTH_MIGRATION_SOURCES } from '../../../framework/index.ts'
+import { AUTH_MIGRATION_SOURCES } from '../../project/migration-file.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printJson, printLine, printNote } from '../../output/print.ts'
 import { findProject } from '../../project/project.ts'
