@@ -24,26 +24,25 @@ export function jsonObject<const E extends v.ObjectEntries>(entries: E): v.Objec
 
 /** At least `min` characters. */
 export function minChars<const N extends number>(min: N): v.MinLengthAction<string, N, undefined> {
-  return {
-    ...v.minLength<string, N>(min),
-    '~run'(dataset, config) {
-      if (dataset.typed) {
-        const length = characters(dataset.value)
-        if (length < this.requirement) v._addIssue(this, 'length', dataset, config, { received: `${length}` })
-      }
-      return dataset
-    },
-  }
+  return countingCharacters(v.minLength<string, N>(min), (length, limit) => length < limit)
 }
 
 /** At most `max` characters. */
 export function maxChars<const N extends number>(max: N): v.MaxLengthAction<string, N, undefined> {
+  return countingCharacters(v.maxLength<string, N>(max), (length, limit) => length > limit)
+}
+
+/** valibot's length action, counting code points instead of UTF-16 units. */
+function countingCharacters<A extends v.MinLengthAction<string, number, undefined> | v.MaxLengthAction<string, number, undefined>>(
+  action: A,
+  fails: (length: number, limit: number) => boolean,
+): A {
   return {
-    ...v.maxLength<string, N>(max),
-    '~run'(dataset, config) {
+    ...action,
+    '~run'(dataset: Parameters<A['~run']>[0], config: Parameters<A['~run']>[1]) {
       if (dataset.typed) {
         const length = characters(dataset.value)
-        if (length > this.requirement) v._addIssue(this, 'length', dataset, config, { received: `${length}` })
+        if (fails(length, action.requirement)) v._addIssue(action, 'length', dataset, config, { received: `${length}` })
       }
       return dataset
     },

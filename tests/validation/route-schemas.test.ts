@@ -220,3 +220,14 @@ describe('one message style, and one function to reword it', () => {
     }
   })
 })
+
+describe("svc's text rules", () => {
+  it('count characters as people do (code points), as JSON Schema does, not UTF-16 units', async () => {
+    const { maxChars, minChars } = await import('../../framework/validation/rules.ts')
+    const { checkWith } = await import('../../framework/validation/validate.ts')
+    const password = v.object({ password: v.pipe(v.string(), minChars(8), maxChars(10)) })
+    expect(await checkWith(password, { password: '🔑'.repeat(10) })).toMatchObject({ ok: true }) // 20 UTF-16 units
+    expect(await checkWith(password, { password: '🔑'.repeat(11) })).toEqual({ ok: false, errors: { password: ['The password field must not be greater than 10 characters.'] } })
+    expect(await checkWith(password, { password: '🔑'.repeat(7) })).toEqual({ ok: false, errors: { password: ['The password field must be at least 8 characters.'] } })
+  })
+})
