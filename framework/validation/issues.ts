@@ -13,6 +13,8 @@ export type InputSource = 'body' | 'query'
 export interface ValidationIssue {
   /** The field path as in the 422's `errors` (`email`, `author.email`); `body` or `query` for the input as a whole. */
   field: string
+  /** The path's keys (`['author', 'email']`); empty for the input as a whole. */
+  path: string[]
   /** The field's name for people: the last path key, `_` read as a space (`password confirmation`). */
   label: string
   /**
@@ -71,10 +73,10 @@ export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSo
   const field = path.length === 0 ? source : path.join('.')
   const label = (path.at(-1) ?? source).replaceAll('_', ' ')
   if (!isValibotIssue(issue)) {
-    return { field, label, rule: 'invalid', requirement: undefined, input: undefined, source, message: issue.message, custom: true, issue }
+    return { field, path, label, rule: 'invalid', requirement: undefined, input: undefined, source, message: issue.message, custom: true, issue }
   }
   const { rule, requirement } = ruleOf(issue)
-  return { field, label, rule, requirement, input: issue.input, source, message: issue.message, custom: !isDefaultMessage(issue), issue }
+  return { field, path, label, rule, requirement, input: issue.input, source, message: issue.message, custom: !isDefaultMessage(issue), issue }
 }
 
 function ruleOf(issue: ValibotIssue): { rule: string; requirement: unknown } {

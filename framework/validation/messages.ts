@@ -23,7 +23,7 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
   if (issue.custom) return issue.message
   const { label, requirement } = issue
   const field = `The ${label} field`
-  if (issue.field === issue.source && (issue.rule === 'type' || issue.rule === 'required')) {
+  if (issue.path.length === 0 && (issue.rule === 'type' || issue.rule === 'required')) {
     return issue.source === 'body' ? 'The request body must be a JSON object.' : 'The query string is invalid.'
   }
   const list = Array.isArray(issue.input)

@@ -72,7 +72,9 @@ describe('.body(schema)', () => {
     expect(handlerRuns).toBe(0)
   })
 
-  it('names the type, the limit, a missing field, and a body that is not an object', async () => {
+  it('names the type, the limit, a missing field, and a body that is not an object (not a field named body)', async () => {
+    const withBodyField = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.object({ body: v.string() }))) })
+    expect((await createTestClient(withBodyField).post('/api/x', { json: { body: 5 } })).body.errors).toEqual({ body: ['The body field must be a string.'] })
     expect((await client.post('/api/posts', { json: { title: 7 } })).body.errors).toEqual({ title: ['The title field must be a string.'] })
     expect((await client.post('/api/posts', { json: { title: 'x'.repeat(21) } })).body.errors).toEqual({
       title: ['The title field must not be greater than 20 characters.'],
