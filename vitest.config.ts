@@ -19,5 +19,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // In-process CLI runs collect closed libsql databases (tests/helpers/run-svc.ts).
+    execArgv: ['--expose-gc'],
   },
 })

@@ -122,5 +122,6 @@ export interface StartupCommand {
 export const startupCommands: StartupCommand[] = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'svc --version', args: ['dist/cli/bin.js', '--version'], targetMs: 100 },
+  { name: 'svc list', args: ['dist/cli/bin.js', 'list'], targetMs: 100 },
   { name: 'svc route:list --json', args: ['dist/cli/bin.js', 'route:list', '--json'], targetMs: 300 },
 ]

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from './main.ts'
+import { processIO } from './output/io.ts'
 
 // `svc list --raw | head -1`: the reader left; stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -7,4 +8,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error
 })
 
-await runCli(process.argv.slice(2))
+// A command that runs until stopped (serve, log:tail) stops on the first signal; a second one ends the process.
+const stop = new AbortController()
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    stop.abort(signal)
+    process.once(signal, () => process.exit(130))
+  })
+}
+
+process.exitCode = await runCli(process.argv.slice(2), processIO(stop.signal))

@@ -1,66 +1,48 @@
 /**
- * The `svc` command. Dispatches to lazily loaded subcommands; handles the
- * overview, `--version` and unknown commands itself.
+ * The `svc` command: finds the command in the manifest, answers `--help`,
+ * `--version` and the overview itself, reads the command line against the
+ * command's declared arguments, then runs it with the IO it was handed.
  */
-import { runCommand, showUsage, type CommandDef } from 'citty'
-import { closestCommands, commands, findCommand } from './registry.ts'
-import { reportError } from './output/print.ts'
 import { CliError } from './output/cli-error.ts'
+import type { CommandIO } from './output/io.ts'
+import { colors, printJson, printLine, reportError } from './output/print.ts'
 import { cliVersion } from './version.ts'
 
-export async function runCli(argv: string[]): Promise<void> {
-  const [first] = argv
-  if (first === '--version' || first === '-v') {
-    process.stdout.write(`${cliVersion()}\n`)
-    return
-  }
-  if (first === undefined || first === '--help' || first === '-h') {
-    process.stdout.write(overview())
-    return
-  }
-  const entry = findCommand(first)
-  if (entry === undefined) {
-    const suggestions = closestCommands(first)
-    process.exitCode = reportError(
-      new CliError('E_UNKNOWN_COMMAND', `Unknown command "${first}"`, {
-        hint: suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? (svc list shows all)` : 'svc list shows all commands',
-      }),
-    )
-    return
-  }
-  const command: CommandDef<any> = await entry.load()
-  const meta = { name: `svc ${entry.name}`, version: cliVersion(), description: entry.description }
-  const described: CommandDef<any> = { ...command, meta }
-  const rawArgs = argv.slice(1)
-  if (rawArgs.includes('--help') || rawArgs.includes('-h')) {
-    await showUsage(described)
-    return
-  }
+/** Runs `svc <argv>`; returns (and sets on `io`) the exit code. */
+export async function runCli(argv: readonly string[], io: CommandIO): Promise<number> {
   try {
-    await runCommand(described, { rawArgs })
+    await dispatch(argv, io)
   } catch (error) {
-    // citty's own argument errors (a missing positional...) come with the usage.
-    if (error instanceof Error && error.name === 'CLIError') {
-      await showUsage(described)
-      process.exitCode = reportError(new CliError('E_BAD_ARGUMENTS', error.message))
-      return
-    }
-    process.exitCode = reportError(error)
+    io.exitCode = reportError(io, error)
   }
+  return io.exitCode
 }
 
-function overview(): string {
-  const common = ['serve', 'route:list', 'migrate', 'key:generate']
-  const width = Math.max(...common.map((name) => name.length))
-  return [
-    `svc ${cliVersion()}: token-authenticated JSON APIs`,
-    '',
-    'Usage: svc <command> [options]',
-    '',
-    'Common commands:',
-    ...common.map((name) => `  ${name.padEnd(width)}  ${findCommand(name)!.description}`),
-    '',
-    `All ${commands.length} commands: svc list    Help for one: svc <command> --help`,
-    '',
-  ].join('\n')
+async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
+  const [first, ...rest] = argv
+  if (first === '--version' || first === '-v') return printLine(io, cliVersion())
+  // Loaded past --version, which needs none of them.
+  const [{ closestCommands, findCommand, loadCommand, loadManifest }, { parseCommandLine }, { renderHelp, renderOverview }] = await Promise.all([
+    import('./command/manifest.ts'),
+    import('./command/parse-args.ts'),
+    import('./command/help.ts'),
+  ])
+  const manifest = await loadManifest()
+  if (first === undefined || first === '--help' || first === '-h') return void io.stdout.write(renderOverview(manifest, colors(io)))
+  if (first.startsWith('-')) {
+    throw new CliError('E_UNKNOWN_OPTION', `Unknown option ${first}: svc takes a command first`, { hint: 'svc <command> [options]; svc list shows the commands' })
+  }
+  const entry = findCommand(manifest, first)
+  if (entry === undefined) {
+    const suggestions = closestCommands(manifest, first)
+    throw new CliError('E_UNKNOWN_COMMAND', `Unknown command "${first}"`, {
+      hint: suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? (svc list shows all)` : 'svc list shows all commands',
+    })
+  }
+  const end = rest.indexOf('--')
+  const flags = end === -1 ? rest : rest.slice(0, end)
+  if (flags.includes('--help') || flags.includes('-h')) return void io.stdout.write(renderHelp(entry, colors(io)))
+  const command = await loadCommand(entry)
+  const args = parseCommandLine(rest, command.args, entry.name)
+  await command.run({ args, io, json: (document: unknown) => printJson(io, document) })
 }

@@ -1,8 +1,74 @@
 /**
  * The one contract between the CLI, the language server and the VS Code
- * extension: the `--json` documents (types and JSON Schemas) and the
- * language server's custom requests. Imports nothing at run time.
+ * extension: the `--json` documents and the language server's custom
+ * requests. Each document is declared once, as a TypeScript type (the trace
+ * record and the route description are the framework's own); the JSON
+ * Schemas in schemas.json are generated from these types
+ * (`npm run contract:schemas`, checked by tests/contract). Types only.
  */
+import type {
+  CommandListJson,
+  KeyGenerateJson,
+  KeyGenerateRs256Json,
+  MakeApiKeyJson,
+  MakeMigrationsJson,
+  MigrateFreshJson,
+  MigrateJson,
+  MigrationStatusJson,
+  RollbackJson,
+  RouteListJson,
+  ServerStatusJson,
+} from './routes.ts'
+import type {
+  CleanupJson,
+  DbWhyJson,
+  ExportJson,
+  FixJson,
+  PostmanCollectionJson,
+  RegressionJson,
+  ReplayJson,
+  SlowJson,
+  StatsJson,
+  TopJson,
+  TraceJson,
+  TraceListJson,
+  TraceSummaryJson,
+  WhyJson,
+} from './traces.ts'
+
 export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+
+/**
+ * Every document a command prints with `--json`, by name. A command names
+ * the ones it prints in its `meta.json`; the name is also the document's key
+ * in schemas.json's `definitions`.
+ */
+export interface ContractDocuments {
+  CleanupJson: CleanupJson
+  CommandListJson: CommandListJson
+  DbWhyJson: DbWhyJson
+  ExportJson: ExportJson
+  FixJson: FixJson
+  KeyGenerateJson: KeyGenerateJson
+  KeyGenerateRs256Json: KeyGenerateRs256Json
+  MakeApiKeyJson: MakeApiKeyJson
+  MakeMigrationsJson: MakeMigrationsJson
+  MigrateFreshJson: MigrateFreshJson
+  MigrateJson: MigrateJson
+  MigrationStatusJson: MigrationStatusJson
+  PostmanCollectionJson: PostmanCollectionJson
+  RegressionJson: RegressionJson
+  ReplayJson: ReplayJson
+  RollbackJson: RollbackJson
+  RouteListJson: RouteListJson
+  ServerStatusJson: ServerStatusJson
+  SlowJson: SlowJson
+  StatsJson: StatsJson
+  TopJson: TopJson
+  TraceJson: TraceJson
+  TraceListJson: TraceListJson
+  TraceSummaryJson: TraceSummaryJson
+  WhyJson: WhyJson
+}

@@ -1,48 +1,36 @@
 /**
  * The JSON contract of the non-trace commands and of the language server's
- * own documents: the document each prints with `--json`, as a TypeScript type
- * and as a JSON Schema (draft-07). Like `traces.ts` it imports nothing, so the
- * VS Code extension bundles it as it is.
+ * own documents: the document each prints with `--json`, as a TypeScript
+ * type. This is the one declaration: the JSON Schemas in schemas.json are
+ * generated from these types (`npm run contract:schemas`), and the route
+ * types are the framework's own route description. Types only, so the VS
+ * Code extension bundles nothing from here.
  *
- * | Command / request                | Document              | Schema                  |
- * |----------------------------------|-----------------------|-------------------------|
- * | route:list                       | RouteListJson         | routeListSchema         |
- * | list                             | CommandListJson       | commandListSchema       |
- * | migrate                          | MigrateJson           | migrateSchema           |
- * | migrate:status                   | MigrationStatusJson   | migrationStatusSchema   |
- * | migrate:rollback                 | RollbackJson          | rollbackSchema          |
- * | migrate:fresh                    | MigrateFreshJson      | migrateFreshSchema      |
- * | key:generate                     | KeyGenerateJson       | keyGenerateSchema       |
- * | LSP `svc/status`                 | ServerStatusJson      | serverStatusSchema      |
+ * | Command / request                | Document              |
+ * |----------------------------------|-----------------------|
+ * | route:list                       | RouteListJson         |
+ * | list                             | CommandListJson       |
+ * | migrate                          | MigrateJson           |
+ * | migrate:status                   | MigrationStatusJson   |
+ * | migrate:rollback                 | RollbackJson          |
+ * | migrate:fresh                    | MigrateFreshJson      |
+ * | key:generate (--rs256)           | KeyGenerateJson (KeyGenerateRs256Json) |
+ * | make:auth, make:apikey-table     | MakeMigrationsJson    |
+ * | make:apikey                      | MakeApiKeyJson        |
+ * | LSP `svc/status`                 | ServerStatusJson      |
  *
  * Compatibility rule (as for traces): fields are only ever added.
  */
+import type { RouteDescription, RouteMethod, RouteParam, SourceLocation } from '../../framework/router/types.ts'
 
-export type RouteMethodJson = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY'
+export type RouteMethodJson = RouteMethod
+export type RouteParamJson = RouteParam
 
-export interface RouteParamJson {
-  name: string
-  optional: boolean
-  /** The constraint's source, as in `where()` (anchored: `^(?:\d+)$`), null when unconstrained. */
-  pattern: string | null
-}
-
-/** One route of the compiled app (`route:list --json`, `storage/cache/routes.json`). */
-export interface RouteJson {
-  method: RouteMethodJson
-  /** The full path (`/api/v1/posts/{id}`). */
-  path: string
-  params: RouteParamJson[]
-  /** Middleware names, group middleware first (`auth:admin`, `throttle:60,1`, a function's name). */
-  middleware: string[]
-  /** The handler function's name (`anonymous` when it has none). */
-  handler: string
+/** One route of the compiled app (`route:list --json`, `storage/cache/routes.json`): the framework's description, with the source relative to the app folder. */
+export interface RouteJson extends Omit<RouteDescription, 'source' | 'schemas'> {
   /** Where the route is defined, relative to the app folder; null for built-in routes (health, auth). */
-  source: { file: string; line: number; column: number } | null
-  /** The group prefix (`/v1`, `/v2/posts`), null outside groups. */
-  group: string | null
-  version: number | null
-  /** Which schemas the route declares (`.body()`, `.query()`, `.response()`). */
+  source: SourceLocation | null
+  /** Which schemas the route declares (`.body()`, `.query()`, `.response()`); the schema objects themselves are in-process only. */
   schemas: RouteSchemasJson
 }
 
@@ -80,7 +68,39 @@ export interface MigrateFreshJson {
 export interface KeyGenerateJson {
   /** Only with --show: the secret itself. */
   key: string | null
+  /** The .env file the secret was written to. */
   written: string | null
+}
+
+/** `key:generate --rs256 --json`. */
+export interface KeyGenerateRs256Json {
+  algorithm: 'RS256'
+  /** Only with --show: the PEM texts (nothing is written). */
+  private_key: string | null
+  public_key: string | null
+  private_key_file: string | null
+  public_key_file: string | null
+  /** The .env file where JWT_ALGORITHM=RS256 was set. */
+  written: string | null
+}
+
+/** `make:auth`, `make:apikey-table`: the migration files written into the app. */
+export interface MakeMigrationsJson {
+  /** Paths relative to the project folder. */
+  written: string[]
+  /** Migrations the app already has (a file with the same name after the timestamp). */
+  skipped: string[]
+}
+
+/** `make:apikey`: the key, shown once. */
+export interface MakeApiKeyJson {
+  id: number
+  name: string
+  /** The key itself; it is stored only hashed and cannot be shown again. */
+  key: string
+  scopes: string[]
+  /** ISO 8601. */
+  expires_at: string
 }
 
 /** What the language server knows about the workspace (`svc/status`). */
@@ -98,67 +118,3 @@ export interface ServerStatusJson {
   /** The svc version the server runs. */
   version: string
 }
-
-// ---------------------------------------------------------------------------
-// JSON Schemas (draft-07)
-// ---------------------------------------------------------------------------
-
-export type RouteJsonSchema = { [key: string]: unknown }
-
-const str: RouteJsonSchema = { type: 'string' }
-const int: RouteJsonSchema = { type: 'integer' }
-const bool: RouteJsonSchema = { type: 'boolean' }
-const nullable = (schema: RouteJsonSchema): RouteJsonSchema => ({ anyOf: [schema, { type: 'null' }] })
-const arrayOf = (items: RouteJsonSchema): RouteJsonSchema => ({ type: 'array', items })
-const enumOf = (...values: string[]): RouteJsonSchema => ({ type: 'string', enum: values })
-const object = (properties: Record<string, RouteJsonSchema>): RouteJsonSchema => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties),
-})
-
-export const routeSchema = object({
-  method: enumOf('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'ANY'),
-  path: { type: 'string', pattern: '^/' },
-  params: arrayOf(object({ name: str, optional: bool, pattern: nullable(str) })),
-  middleware: arrayOf(str),
-  handler: str,
-  source: nullable(object({ file: str, line: int, column: int })),
-  group: nullable(str),
-  version: nullable(int),
-  schemas: object({ body: bool, query: bool, response: bool }),
-})
-
-export const routeListSchema = object({ routes: arrayOf(routeSchema) })
-
-export const commandListSchema = object({
-  commands: arrayOf(object({ name: str, group: str, description: str, aliases: arrayOf(str) })),
-})
-
-export const migrateSchema = object({ ran: arrayOf(str) })
-export const migrationStatusSchema = object({
-  migrations: arrayOf(object({ name: str, status: enumOf('ran', 'pending'), batch: nullable(int), ran_at: nullable(str) })),
-})
-export const rollbackSchema = object({ rolled_back: arrayOf(str) })
-export const migrateFreshSchema = object({ ran: arrayOf(str), seeded: arrayOf(str) })
-export const keyGenerateSchema = object({ key: nullable(str), written: nullable(str) })
-
-export const serverStatusSchema = object({
-  state: enumOf('ready', 'no_app', 'error'),
-  app: nullable(object({ root: str, appDir: str, storageDir: str })),
-  error: nullable(object({ code: str, message: str, hint: nullable(str) })),
-  routes: int,
-  traces: nullable(int),
-  version: str,
-})
-
-/** Every schema by the command that prints it. */
-export const commandSchemas = {
-  list: commandListSchema,
-  'route:list': routeListSchema,
-  migrate: migrateSchema,
-  'migrate:status': migrationStatusSchema,
-  'migrate:rollback': rollbackSchema,
-  'migrate:fresh': migrateFreshSchema,
-  'key:generate': keyGenerateSchema,
-} as const satisfies Record<string, RouteJsonSchema>

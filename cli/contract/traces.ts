@@ -1,129 +1,44 @@
 /**
  * The JSON contract of the trace commands: the document each one prints with
- * `--json`, as a TypeScript type and as a JSON Schema (draft-07), in one
- * module that the CLI and the VS Code extension both import. It imports
- * nothing, so it can be bundled anywhere.
+ * `--json`, as a TypeScript type, in one module that the CLI, the language
+ * server and the VS Code extension import (types only). The JSON Schemas are
+ * generated from these types into schemas.json (`npm run contract:schemas`).
  *
- * | Command                          | Document            | Schema                     |
- * |----------------------------------|---------------------|----------------------------|
- * | trace:list, log:trace (search) | TraceListJson       | traceListSchema            |
- * | log:tail --json (NDJSON: one line per trace) | TraceSummaryJson | traceSummarySchema |
- * | log:slow                         | SlowJson            | slowSchema                 |
- * | log:trace <id>                   | TraceJson           | traceSchema                |
- * | log:replay, replay               | ReplayJson          | replaySchema               |
- * | log:export --format=json         | ExportJson          | exportSchema               |
- * | log:stats                        | StatsJson           | statsSchema                |
- * | log:top                          | TopJson             | topSchema                  |
- * | log:cleanup                      | CleanupJson         | cleanupSchema              |
- * | api:why, debug:last, why         | WhyJson             | whySchema                  |
- * | fix                              | FixJson             | fixSchema                  |
- * | test:regression                  | RegressionJson      | regressionSchema           |
- * | db:why                           | DbWhyJson           | dbWhySchema                |
+ * | Command                          | Document            |
+ * |----------------------------------|---------------------|
+ * | trace:list, log:trace (search) | TraceListJson       |
+ * | log:tail --json (NDJSON: one line per trace) | TraceSummaryJson |
+ * | log:slow                         | SlowJson            |
+ * | log:trace <id>                   | TraceJson           |
+ * | log:replay, replay               | ReplayJson          |
+ * | log:export --format=json         | ExportJson          |
+ * | log:stats                        | StatsJson           |
+ * | log:top                          | TopJson             |
+ * | log:cleanup                      | CleanupJson         |
+ * | api:why, debug:last, why         | WhyJson             |
+ * | fix                              | FixJson             |
+ * | test:regression                  | RegressionJson      |
+ * | db:why                           | DbWhyJson           |
+ * | log:export --format=postman      | PostmanCollectionJson |
  *
  * Compatibility rule: fields are only ever added; a field's type and meaning
  * never change. Absent values are `null`, never missing.
  */
+import type { CapturedBody, NPlusOneFinding, TraceException, TraceMiddleware, TraceQuery, TraceRecord, TraceResponse, TraceSourceLocation } from '../../framework/trace/record.ts'
 
 // ---------------------------------------------------------------------------
-// The trace record (what is stored, and what `log:trace <id> --json` prints)
+// The trace record (what is stored, and what `log:trace <id> --json` prints):
+// the framework's own types, declared once in framework/trace/record.ts.
 // ---------------------------------------------------------------------------
 
-export const REDACTED = '[REDACTED]'
-
-/** One SQL statement the request ran through `c.db`. */
-export interface TraceQueryJson {
-  sql: string
-  /** Positional (array) or named (object) parameters; values from redacted fields are `[REDACTED]`. */
-  args: unknown[] | Record<string, unknown> | null
-  duration_ms: number
-  /** Rows returned (0 for writes without `returning`). */
-  rows: number
-  /** Milliseconds from the start of the request. */
-  start_ms: number
-  /** The rowid an insert created, when the driver reports one. */
-  last_insert_rowid: number | null
-  error: string | null
-}
-
-export interface MiddlewareTimingJson {
-  name: string
-  /** Milliseconds from the start of the request. */
-  start_ms: number
-  /** Including everything it awaited (`next()` among it). */
-  duration_ms: number
-}
-
-export interface SourceLocationJson {
-  file: string
-  line: number
-  column: number
-}
-
-export interface TraceExceptionJson {
-  /** `HttpError`, `ValidationError`, `TypeError`... */
-  class: string
-  message: string
-  /** The HTTP status it became. */
-  status: number
-  /** Field errors of a 422. */
-  errors: Record<string, string[]> | null
-  /** The first stack frame in application code, when known. */
-  location: SourceLocationJson | null
-}
-
-/** Statements of one normalised shape run `count` times (>= the threshold) in one request. */
-export interface NPlusOneJson {
-  /** The SQL with literals and parameters replaced by `?`. */
-  shape: string
-  count: number
-  total_ms: number
-}
-
-/** A body as recorded: parsed JSON (redacted) or text, cut at the trace body limit. */
-export interface CapturedBodyJson {
-  /** JSON value when the body was JSON, else the text; null when there was none. */
-  content: unknown
-  /** Bytes of the original body (as far as it was read). */
-  size: number
-  /** True when cut at the limit; `content` is then the text prefix. */
-  truncated: boolean
-}
-
-export interface TraceResponseJson {
-  status: number
-  headers: Record<string, string>
-  body: CapturedBodyJson
-}
-
-export interface TraceRecordJson {
-  /** `<prefix>_<32 hex>`, as sent in `X-Service-Trace-Id`. */
-  trace_id: string
-  method: string
-  path: string
-  /** The query string without `?` (redacted parameters are `[REDACTED]`), '' when none. */
-  query: string
-  /** The matched route pattern (`/api/v1/posts/{id}`), null for 404/405/OPTIONS. */
-  route: string | null
-  status_code: number
-  /** Request headers, lower-cased names; sensitive values are `[REDACTED]`. */
-  headers: Record<string, string>
-  body: CapturedBodyJson
-  queries: TraceQueryJson[]
-  middleware: MiddlewareTimingJson[]
-  exception: TraceExceptionJson | null
-  /** The stack, one line per entry; only in debug mode, else null. */
-  trace: string[] | null
-  duration_ms: number
-  /** Resident memory of the process at the end of the request (null where the runtime cannot tell). */
-  memory_mb: number | null
-  n_plus_one: NPlusOneJson[]
-  ip: string | null
-  /** ISO 8601, when the request began. */
-  timestamp: string
-  /** The authenticated user's id, null when none. */
-  user_id: number | string | null
-  response: TraceResponseJson
-}
+export type TraceQueryJson = TraceQuery
+export type MiddlewareTimingJson = TraceMiddleware
+export type SourceLocationJson = TraceSourceLocation
+export type TraceExceptionJson = TraceException
+export type NPlusOneJson = NPlusOneFinding
+export type CapturedBodyJson = CapturedBody
+export type TraceResponseJson = TraceResponse
+export type TraceRecordJson = TraceRecord
 
 /** One line of a list. */
 export interface TraceSummaryJson {
@@ -403,240 +318,9 @@ export interface DbWhyJson {
   statements: RowStatementJson[]
 }
 
-// ---------------------------------------------------------------------------
-// JSON Schemas (draft-07): the same shapes, checked by the tests with ajv.
-// ---------------------------------------------------------------------------
-
-export type JsonSchema = { [key: string]: unknown }
-
-const str: JsonSchema = { type: 'string' }
-const num: JsonSchema = { type: 'number' }
-const int: JsonSchema = { type: 'integer' }
-const bool: JsonSchema = { type: 'boolean' }
-const any: JsonSchema = {}
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] })
-const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items })
-const record = (values: JsonSchema): JsonSchema => ({ type: 'object', additionalProperties: values })
-const enumOf = (...values: string[]): JsonSchema => ({ type: 'string', enum: values })
-/** Every listed property is required; others are allowed (fields are only ever added). */
-const object = (properties: Record<string, JsonSchema>): JsonSchema => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties),
-})
-
-const argsSchema = nullable({ anyOf: [arrayOf(any), record(any)] })
-const locationSchema = object({ file: str, line: int, column: int })
-const bodySchema = object({ content: any, size: int, truncated: bool })
-
-export const traceQuerySchema = object({
-  sql: str,
-  args: argsSchema,
-  duration_ms: num,
-  rows: int,
-  start_ms: num,
-  last_insert_rowid: nullable(int),
-  error: nullable(str),
-})
-
-export const traceRecordSchema = object({
-  trace_id: str,
-  method: str,
-  path: str,
-  query: str,
-  route: nullable(str),
-  status_code: int,
-  headers: record(str),
-  body: bodySchema,
-  queries: arrayOf(traceQuerySchema),
-  middleware: arrayOf(object({ name: str, start_ms: num, duration_ms: num })),
-  exception: nullable(
-    object({ class: str, message: str, status: int, errors: nullable(record(arrayOf(str))), location: nullable(locationSchema) }),
-  ),
-  trace: nullable(arrayOf(str)),
-  duration_ms: num,
-  memory_mb: nullable(num),
-  n_plus_one: arrayOf(object({ shape: str, count: int, total_ms: num })),
-  ip: nullable(str),
-  timestamp: str,
-  user_id: nullable({ type: ['integer', 'string'] }),
-  response: object({ status: int, headers: record(str), body: bodySchema }),
-})
-
-export const traceSummarySchema = object({
-  trace_id: str,
-  method: str,
-  path: str,
-  route: nullable(str),
-  status_code: int,
-  duration_ms: num,
-  ip: nullable(str),
-  timestamp: str,
-  user_id: nullable({ type: ['integer', 'string'] }),
-  exception: nullable(str),
-  query_count: int,
-  n_plus_one: bool,
-})
-
-const filtersSchema = object({
-  path: nullable(str),
-  status: nullable(str),
-  method: nullable(str),
-  ip: nullable(str),
-  error: bool,
-  since: nullable(str),
-  days: nullable(num),
-  slow_ms: nullable(num),
-  limit: int,
-})
-
-export const traceListSchema = object({ filters: filtersSchema, traces: arrayOf(traceSummarySchema) })
-export const slowSchema = object({ min_ms: num, traces: arrayOf(traceSummarySchema) })
-export const traceSchema = object({ trace: traceRecordSchema })
-export const exportSchema = object({ traces: arrayOf(traceRecordSchema) })
-
-export const responseDiffSchema = object({
-  changed: bool,
-  status: nullable(object({ recorded: int, current: int })),
-  headers: arrayOf(object({ name: str, recorded: nullable(str), current: nullable(str) })),
-  body: arrayOf(object({ path: str, recorded: any, current: any })),
-})
-
-export const replaySchema = object({
-  trace_id: str,
-  target: str,
-  dry_run: bool,
-  request: object({ method: str, url: str, headers: record(str), body: nullable(str) }),
-  redacted: arrayOf(str),
-  response: nullable(object({ status: int, headers: record(str), body: any, duration_ms: num, trace_id: nullable(str) })),
-  diff: nullable(responseDiffSchema),
-  command: nullable(str),
-  test_file: nullable(str),
-})
-
-const endpointSchema = object({ method: str, route: str, count: int, errors: int, avg_ms: num, p95_ms: num, max_ms: num })
-
-export const statsSchema = object({
-  days: num,
-  total: int,
-  by_status: object({ '1xx': int, '2xx': int, '3xx': int, '4xx': int, '5xx': int }),
-  error_rate: num,
-  p50_ms: num,
-  p95_ms: num,
-  p99_ms: num,
-  slowest_routes: arrayOf(endpointSchema),
-  dropped: int,
-  n_plus_one: int,
-})
-
-export const topSchema = object({ days: num, endpoints: arrayOf(endpointSchema) })
-export const cleanupSchema = object({ days: num, dry_run: bool, deleted: int, remaining: int })
-
-const failureKinds = [
-  'invalid_credentials',
-  'missing_token',
-  'invalid_token',
-  'expired_token',
-  'token_version',
-  'inactive',
-  'role',
-  'api_key',
-  'throttle',
-  'validation',
-  'bad_request',
-  'not_found',
-  'method_not_allowed',
-  'exception',
-  'http_error',
-]
-
-export const failureSchema = object({
-  kind: enumOf(...failureKinds),
-  status: int,
-  message: str,
-  middleware: nullable(str),
-  explanation: str,
-  errors: nullable(record(arrayOf(str))),
-  location: nullable(locationSchema),
-})
-
-export const whySchema = object({
-  request: object({ method: str, path: str }),
-  routing: object({
-    outcome: enumOf('matched', 'method_not_allowed', 'options', 'fallback', 'not_found', 'bad_request'),
-    matched: nullable(
-      object({ method: str, path: str, params: record(str), middleware: arrayOf(str), handler: str, source: nullable(locationSchema) }),
-    ),
-    candidates: arrayOf(object({ method: str, path: str, reason: enumOf('prefix', 'pattern', 'constraint', 'method'), detail: str })),
-    allowed: arrayOf(str),
-    fallback: nullable(enumOf('api', 'web')),
-    error: nullable(str),
-  }),
-  trace: nullable(traceSummarySchema),
-  failure: nullable(failureSchema),
-  replay: nullable(replaySchema),
-})
-
-export const fixSchema = object({
-  trace_id: str,
-  fixed: bool,
-  recorded_status: int,
-  current_status: nullable(int),
-  dry_run: bool,
-  diff: nullable(responseDiffSchema),
-  failure: nullable(failureSchema),
-})
-
-export const regressionSchema = object({
-  total: int,
-  same: int,
-  changed: int,
-  errors: int,
-  skipped: int,
-  results: arrayOf(
-    object({
-      trace_id: str,
-      method: str,
-      path: str,
-      status: enumOf('same', 'changed', 'error', 'skipped'),
-      diff: nullable(responseDiffSchema),
-      reason: nullable(str),
-    }),
-  ),
-})
-
-export const dbWhySchema = object({
-  table: str,
-  id: str,
-  statements: arrayOf(
-    object({
-      trace_id: str,
-      timestamp: str,
-      method: str,
-      path: str,
-      kind: enumOf('insert', 'update', 'delete', 'select'),
-      sql: str,
-      args: argsSchema,
-      duration_ms: num,
-    }),
-  ),
-})
-
-/** Every schema by the command that prints it. */
-export const traceSchemas = {
-  'trace:list': traceListSchema,
-  'log:trace': traceSchema,
-  'log:trace:search': traceListSchema,
-  'log:slow': slowSchema,
-  'log:tail': traceSummarySchema,
-  'log:replay': replaySchema,
-  'log:export': exportSchema,
-  'log:stats': statsSchema,
-  'log:top': topSchema,
-  'log:cleanup': cleanupSchema,
-  'api:why': whySchema,
-  'debug:last': whySchema,
-  fix: fixSchema,
-  'test:regression': regressionSchema,
-  'db:why': dbWhySchema,
-} as const satisfies Record<string, JsonSchema>
+/** `log:export --format=postman`: a Postman v2.1 collection, one request per trace (items follow Postman's own schema). */
+export interface PostmanCollectionJson {
+  info: { name: string; schema: string }
+  variable: Array<{ key: string; value: string }>
+  item: Array<Record<string, unknown>>
+}

@@ -1,29 +1,40 @@
 /** Output helpers: JSON on stdout only, everything for humans is formatted here. */
 import { CliError } from './cli-error.ts'
+import type { CommandIO, OutputStream } from './io.ts'
 
 /** Stable JSON: two-space indented, one document, newline-terminated. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+export function printJson(io: CommandIO, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 }
 
-export function printLine(text = ''): void {
-  process.stdout.write(`${text}\n`)
+export function printLine(io: CommandIO, text = ''): void {
+  io.stdout.write(`${text}\n`)
 }
 
 /** Progress and hints go to stderr so that stdout stays parseable. */
-export function printNote(text: string): void {
-  process.stderr.write(`${text}\n`)
+export function printNote(io: CommandIO, text: string): void {
+  io.stderr.write(`${text}\n`)
 }
 
-const useColor = (): boolean => !process.env.NO_COLOR && process.stdout.isTTY === true
+export interface Colors {
+  bold(text: string): string
+  dim(text: string): string
+  red(text: string): string
+  green(text: string): string
+  yellow(text: string): string
+  cyan(text: string): string
+}
 
-export const color = {
-  bold: (text: string) => (useColor() ? `\x1b[1m${text}\x1b[22m` : text),
-  dim: (text: string) => (useColor() ? `\x1b[2m${text}\x1b[22m` : text),
-  red: (text: string) => (useColor() ? `\x1b[31m${text}\x1b[39m` : text),
-  green: (text: string) => (useColor() ? `\x1b[32m${text}\x1b[39m` : text),
-  yellow: (text: string) => (useColor() ? `\x1b[33m${text}\x1b[39m` : text),
-  cyan: (text: string) => (useColor() ? `\x1b[36m${text}\x1b[39m` : text),
+const paint = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`
+const plain = (text: string) => text
+
+const ANSI: Colors = { bold: paint(1, 22), dim: paint(2, 22), red: paint(31, 39), green: paint(32, 39), yellow: paint(33, 39), cyan: paint(36, 39) }
+const PLAIN: Colors = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain }
+
+/** Colours for what goes to `stream` (stdout by default): only on a terminal, and never with NO_COLOR. */
+export function colors(io: CommandIO, stream: OutputStream = io.stdout): Colors {
+  const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== ''
+  return stream.isTTY === true && !noColor ? ANSI : PLAIN
 }
 
 /** Left-aligned columns, for human views. */
@@ -45,13 +56,14 @@ function visibleLength(text: string): number {
   return text.replace(/\x1b\[[0-9;]*m/g, '').length
 }
 
-export function reportError(error: unknown): number {
+/** Prints a failure on stderr (`error [E_CODE]: message`, then `  fix: hint`) and returns the exit code it calls for. */
+export function reportError(io: CommandIO, error: unknown): number {
   if (error instanceof CliError) {
-    process.stderr.write(`error [${error.code}]: ${error.message}\n`)
-    if (error.hint) process.stderr.write(`  fix: ${error.hint}\n`)
+    io.stderr.write(`error [${error.code}]: ${error.message}\n`)
+    if (error.hint) io.stderr.write(`  fix: ${error.hint}\n`)
     return error.exitCode
   }
-  const message = error instanceof Error ? (process.env.SVC_DEBUG ? error.stack : error.message) : String(error)
-  process.stderr.write(`error: ${message}\n`)
+  const message = error instanceof Error ? (io.env.SVC_DEBUG ? error.stack : error.message) : String(error)
+  io.stderr.write(`error: ${message}\n`)
   return 1
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
 import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { importWithJiti, type ImportFile } from './import-file.ts'
+import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
 
@@ -34,7 +34,7 @@ export interface LoadedApp {
 
 export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConfig {
   try {
-    return resolveConfig({ ...loadEnv(project.envFile), ...overrides })
+    return resolveConfig({ ...loadEnv(project.envFile, project.env), ...overrides })
   } catch (error) {
     if (error instanceof ConfigError) {
       throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {
@@ -62,6 +62,7 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
 
 export async function loadApp(project: Project, options: LoadOptions = {}): Promise<LoadedApp> {
   const importFile = options.importFile ?? importWithJiti
+  if (importFile === importWithJiti) forgetAppModules(project.appDir)
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined

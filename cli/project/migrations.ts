@@ -3,9 +3,9 @@ import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
 import type { Database, Migration } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { importWithJiti, type ImportFile } from './import-file.ts'
+import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import { loadConfig, openProjectDatabase } from './load-app.ts'
-import { findProject, type Project } from './project.ts'
+import type { Project } from './project.ts'
 
 export const MIGRATION_FILE = /^\d{4,}_[A-Za-z0-9_]+\.(ts|js|mjs)$/
 
@@ -16,6 +16,7 @@ export function migrationsDir(project: Project): string {
 export async function loadMigrations(project: Project, importFile: ImportFile = importWithJiti): Promise<Migration[]> {
   const dir = migrationsDir(project)
   if (!existsSync(dir)) return []
+  if (importFile === importWithJiti) forgetAppModules(dir)
   const files = readdirSync(dir)
     .filter((file) => MIGRATION_FILE.test(file))
     .sort()
@@ -38,10 +39,9 @@ export async function loadMigrations(project: Project, importFile: ImportFile = 
 
 /** Opens the project's database with its migrations for one command, and closes it after. */
 export async function withProjectMigrations<T>(
-  cwd: string | undefined,
+  project: Project,
   work: (context: { project: Project; db: Database; migrations: Migration[] }) => Promise<T>,
 ): Promise<T> {
-  const project = findProject(cwd)
   const db = await openProjectDatabase(project, loadConfig(project))
   try {
     return await work({ project, db, migrations: await loadMigrations(project) })
@@ -59,6 +59,7 @@ export async function withProjectMigrations<T>(
 export async function runSeeders(project: Project, db: Database, importFile: ImportFile = importWithJiti): Promise<string[]> {
   const dir = join(project.appDir, 'database', 'seeders')
   if (!existsSync(dir)) return []
+  if (importFile === importWithJiti) forgetAppModules(dir)
   const files = readdirSync(dir).filter((file) => /\.(ts|js|mjs)$/.test(file)).sort()
   for (const file of files) {
     const module = await importFile(join(dir, file))

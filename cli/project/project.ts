@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { EnvRecord } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
 
 export interface Project {
@@ -16,9 +17,16 @@ export interface Project {
   storageDir: string
   envFile: string
   envExampleFile: string
+  /** The environment the command runs with; `.env` is read under it (see loadConfig). */
+  env: EnvRecord
 }
 
-export function findProject(cwd: string = process.cwd()): Project {
+/** The project a command works on: `--cwd` (from the command's folder) or that folder, in the command's environment. */
+export function projectFor(io: { cwd: string; env: EnvRecord }, cwd?: string): Project {
+  return findProject(resolve(io.cwd, cwd ?? '.'), io.env)
+}
+
+export function findProject(cwd: string = process.cwd(), env: EnvRecord = process.env): Project {
   const root = resolve(cwd)
   const settings = readSvcSettings(root)
   const appDir = resolve(root, settings.app ?? '.')
@@ -35,6 +43,7 @@ export function findProject(cwd: string = process.cwd()): Project {
     storageDir,
     envFile: join(root, '.env'),
     envExampleFile: envExample ?? join(appDir, '.env.example'),
+    env,
   }
 }
 

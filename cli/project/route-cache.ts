@@ -12,8 +12,6 @@ import type { RouteJson } from '../contract/routes.ts'
 import { cliVersion } from '../version.ts'
 import type { Project } from './project.ts'
 
-export type { RouteJson }
-
 interface RouteCacheFile {
   fingerprint: string
   routes: RouteJson[]
@@ -67,4 +65,18 @@ function listFiles(dir: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
     .sort()
+}
+
+/** The routes from the cache, or from the app (then cached). */
+export async function projectRoutes(project: Project): Promise<RouteJson[]> {
+  const cached = readRouteCache(project)
+  if (cached !== undefined) return cached
+  // Loaded only on a cache miss: the app loader pulls in the framework, the server adapter and jiti.
+  const { loadApp } = await import('./load-app.ts')
+  const loaded = await loadApp(project, { withDatabase: false })
+  try {
+    return writeRouteCache(project, loaded.app.routes())
+  } finally {
+    await loaded.close()
+  }
 }

@@ -4,11 +4,12 @@
  * (`{{token}}`, `{{api_key}}`), to be filled in Postman.
  */
 import { REDACTED, type TraceRecord } from '../../framework/trace/index.ts'
+import type { PostmanCollectionJson } from '../contract/traces.ts'
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json'
 const SKIPPED_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'user-agent'])
 
-export function postmanCollection(traces: readonly TraceRecord[], name: string): Record<string, unknown> {
+export function postmanCollection(traces: readonly TraceRecord[], name: string): PostmanCollectionJson {
   return {
     info: { name, schema: SCHEMA },
     variable: [

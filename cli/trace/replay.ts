@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CONN_INFO, TRACE_HEADER } from '../../framework/index.ts'
+import { CONN_INFO, TRACE_HEADER, type EnvRecord } from '../../framework/index.ts'
 import { REDACTED, type TraceRecord } from '../../framework/trace/index.ts'
 import type { ReplayRequestJson, ReplayResponseJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
@@ -123,8 +123,8 @@ function findRedacted(value: unknown, path: string, out: string[]): void {
 }
 
 /** Opens the request as JSON in $VISUAL / $EDITOR and reads back what was saved. */
-export function editRequest(request: ReplayRequestJson): ReplayRequestJson {
-  const editor = process.env.VISUAL || process.env.EDITOR
+export function editRequest(request: ReplayRequestJson, env: EnvRecord = process.env): ReplayRequestJson {
+  const editor = env.VISUAL || env.EDITOR
   if (!editor) throw new CliError('E_NO_EDITOR', '--edit needs an editor', { hint: 'set EDITOR (for example EDITOR=nano)' })
   const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'))
   const file = join(dir, 'request.json')

@@ -4,7 +4,9 @@ import { dirname, join, relative } from 'node:path'
 import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { ReplayJson, ResponseDiffJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
-import { color, printLine, printNote } from '../output/print.ts'
+import type { ArgsDef } from '../command/define.ts'
+import type { CommandIO } from '../output/io.ts'
+import { colors, printLine, printNote, type Colors } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
@@ -27,31 +29,18 @@ export interface ReplayOptions {
 
 export const replayArgs = {
   url: { type: 'string', description: 'Send to this server (http://host:port) instead of the app in process', valueHint: 'url' },
-  https: { type: 'boolean', description: 'Use https', default: false },
-  insecure: { type: 'boolean', description: 'With https: accept any certificate', default: false },
-  set: { type: 'string', description: 'Change a body field before sending: --set field=value (dotted paths; repeatable)', valueHint: 'field=value' },
+  https: { type: 'boolean', description: 'Use https' },
+  insecure: { type: 'boolean', description: 'With https: accept any certificate' },
+  set: { type: 'string', description: 'Change a body field before sending (dotted paths)', valueHint: 'field=value', multiple: true },
   as: { type: 'string', description: 'Sign a fresh access token for this user (development only)', valueHint: 'email' },
-  edit: { type: 'boolean', description: 'Edit the request in $EDITOR before sending', default: false },
-  force: { type: 'boolean', description: 'Send even in production (side effects happen)', default: false },
-  format: { type: 'string', description: 'Print the request as a curl or httpie command instead of sending', valueHint: 'curl|httpie' },
-  diff: { type: 'boolean', description: 'Compare the new response with the recorded one', default: false },
-  test: { type: 'boolean', description: 'Write a vitest regression test for this request', default: false },
-} as const
-
-/** Every `--set` (citty keeps only the last one of a repeated option). */
-export function setsFrom(rawArgs: readonly string[]): string[] {
-  const sets: string[] = []
-  rawArgs.forEach((arg, i) => {
-    if (arg === '--set' && rawArgs[i + 1] !== undefined) sets.push(rawArgs[i + 1]!)
-    else if (arg.startsWith('--set=')) sets.push(arg.slice('--set='.length))
-  })
-  return sets
-}
+  edit: { type: 'boolean', description: 'Edit the request in $EDITOR before sending' },
+  force: { type: 'boolean', description: 'Send even in production (side effects happen)' },
+  format: { type: 'enum', description: 'Print the request as a command line instead of sending', options: ['curl', 'httpie'] },
+  diff: { type: 'boolean', description: 'Compare the new response with the recorded one' },
+  test: { type: 'boolean', description: 'Write a vitest regression test for this request' },
+} as const satisfies ArgsDef
 
 export async function runReplay(project: Project, record: TraceRecord, options: ReplayOptions): Promise<ReplayJson> {
-  if (options.format !== undefined && options.format !== 'curl' && options.format !== 'httpie') {
-    throw new CliError('E_BAD_OPTION', `--format takes curl or httpie, got "${options.format}"`)
-  }
   const config = loadConfig(project)
   const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets })
   let { request } = prepared
@@ -62,7 +51,7 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
       request.headers.authorization = `Bearer ${await target.tokenFor({ email: options.as })}`
       redacted = redacted.filter((place) => place !== 'header authorization')
     }
-    if (options.edit) request = editRequest(request)
+    if (options.edit) request = editRequest(request, project.env)
     const production = config.env === 'production'
     const dryRun = options.format !== undefined || (production && options.force !== true)
     const json: ReplayJson = {
@@ -132,29 +121,31 @@ it(${JSON.stringify(title)}, async () => {
   return relative(project.root, file).split('\\').join('/')
 }
 
-export function printReplay(json: ReplayJson, options: { diff?: boolean }): void {
+export function printReplay(io: CommandIO, json: ReplayJson, options: { diff?: boolean }): void {
+  const color = colors(io)
   if (json.redacted.length > 0) {
-    printNote(`Not replayed as recorded (redacted in the trace): ${json.redacted.join(', ')}. Use --as=<email> for a token, --set for body fields.`)
+    printNote(io, `Not replayed as recorded (redacted in the trace): ${json.redacted.join(', ')}. Use --as=<email> for a token, --set for body fields.`)
   }
-  if (json.command !== null) return printLine(json.command)
+  if (json.command !== null) return printLine(io, json.command)
   if (json.dry_run) {
-    printLine(color.yellow('Dry run (APP_ENV=production): nothing sent. --force sends it, with its side effects.'))
-    printLine(`${json.request.method} ${json.request.url}`)
-    for (const [name, value] of Object.entries(json.request.headers)) printLine(`  ${name}: ${value}`)
-    if (json.request.body !== null) printLine(`\n${json.request.body}`)
+    printLine(io, color.yellow('Dry run (APP_ENV=production): nothing sent. --force sends it, with its side effects.'))
+    printLine(io, `${json.request.method} ${json.request.url}`)
+    for (const [name, value] of Object.entries(json.request.headers)) printLine(io, `  ${name}: ${value}`)
+    if (json.request.body !== null) printLine(io, `\n${json.request.body}`)
   }
   const response = json.response
   if (response !== null) {
     printLine(
-      `${json.request.method} ${json.request.url} ${color.dim(`(${json.target})`)} => ${statusColor(response.status)(String(response.status))} in ${formatMs(response.duration_ms)}${response.trace_id ? color.dim(`  trace ${response.trace_id}`) : ''}`,
+      io,
+      `${json.request.method} ${json.request.url} ${color.dim(`(${json.target})`)} => ${statusColor(response.status, color)(String(response.status))} in ${formatMs(response.duration_ms)}${response.trace_id ? color.dim(`  trace ${response.trace_id}`) : ''}`,
     )
-    if (!options.diff) printLine(typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2))
+    if (!options.diff) printLine(io, typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2))
   }
-  if (options.diff && json.diff !== null) printLine(diffText(json.diff))
-  if (json.test_file !== null) printLine(`Wrote ${json.test_file} (run it with npx vitest run ${json.test_file})`)
+  if (options.diff && json.diff !== null) printLine(io, diffText(json.diff, color))
+  if (json.test_file !== null) printLine(io, `Wrote ${json.test_file} (run it with npx vitest run ${json.test_file})`)
 }
 
-export function diffText(diff: ResponseDiffJson): string {
+export function diffText(diff: ResponseDiffJson, color: Colors): string {
   if (!diff.changed) return color.green('Same response as recorded (volatile fields ignored).')
   const lines = [color.yellow('Response differs from the recorded one:')]
   if (diff.status !== null) lines.push(`  status: ${color.red(String(diff.status.recorded))} => ${color.green(String(diff.status.current))}`)

@@ -1,7 +1,7 @@
 /** Rows and records as the contract's documents, and the human one-line view. */
 import type { TraceRecord, TraceRow } from '../../framework/trace/index.ts'
 import type { TraceSummaryJson } from '../contract/traces.ts'
-import { color } from '../output/print.ts'
+import type { Colors } from '../output/print.ts'
 
 export function summaryOfRow(row: TraceRow): TraceSummaryJson {
   return {
@@ -42,7 +42,7 @@ function userId(value: string | null): number | string | null {
   return /^\d+$/.test(value) ? Number(value) : value
 }
 
-export function statusColor(status: number): (text: string) => string {
+export function statusColor(status: number, color: Colors): (text: string) => string {
   if (status >= 500) return color.red
   if (status >= 400) return color.yellow
   if (status >= 300) return color.cyan
@@ -54,14 +54,14 @@ export function formatMs(ms: number): string {
 }
 
 /** `2026-01-02 10:11:12  GET  /api/posts  200  3.1 ms  svc_ab12...` */
-export function summaryLine(summary: TraceSummaryJson): string[] {
+export function summaryLine(summary: TraceSummaryJson, color: Colors): string[] {
   const when = summary.timestamp.replace('T', ' ').slice(0, 19)
   const flags = [summary.exception ? color.red(summary.exception) : '', summary.n_plus_one ? color.yellow('N+1') : ''].filter(Boolean).join(' ')
   return [
     color.dim(when),
     summary.method,
     summary.path,
-    statusColor(summary.status_code)(String(summary.status_code)),
+    statusColor(summary.status_code, color)(String(summary.status_code)),
     formatMs(summary.duration_ms),
     summary.trace_id,
     flags,

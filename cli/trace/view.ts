@@ -1,13 +1,13 @@
 /** The human view of one trace (`svc log:trace <id>`). */
 import type { CapturedBody, TraceRecord } from '../../framework/trace/index.ts'
-import { color } from '../output/print.ts'
+import type { Colors } from '../output/print.ts'
 import { formatMs, statusColor } from './summary.ts'
 
 const BAR_WIDTH = 30
 
-export function traceView(record: TraceRecord): string {
+export function traceView(record: TraceRecord, color: Colors): string {
   const lines: string[] = []
-  const status = statusColor(record.status_code)
+  const status = statusColor(record.status_code, color)
   const url = record.query === '' ? record.path : `${record.path}?${record.query}`
   lines.push(`${color.bold(`${record.method} ${url}`)}  ${status(String(record.status_code))}  ${formatMs(record.duration_ms)}`)
   lines.push(

@@ -1,7 +1,8 @@
 /** The analysis shared by api:why and debug:last (why), and its human view. */
 import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { WhyJson } from '../contract/traces.ts'
-import { color, printLine } from '../output/print.ts'
+import type { CommandIO } from '../output/io.ts'
+import { colors, printLine } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { diffText, printReplay, runReplay, type ReplayOptions } from './run-replay.ts'
@@ -29,58 +30,59 @@ export async function analyse(project: Project, method: string, path: string, re
   return json
 }
 
-export function printWhy(json: WhyJson): void {
+export function printWhy(io: CommandIO, json: WhyJson): void {
+  const color = colors(io)
   const { routing } = json
-  printLine(color.bold(`${json.request.method} ${json.request.path}`))
-  printLine('')
-  printLine(color.bold('Routing'))
+  printLine(io, color.bold(`${json.request.method} ${json.request.path}`))
+  printLine(io)
+  printLine(io, color.bold('Routing'))
   switch (routing.outcome) {
     case 'matched': {
       const m = routing.matched!
       const params = Object.entries(m.params).map(([k, v]) => `${k}=${v}`).join(', ')
       const source = m.source ? color.dim(` (${m.source.file}:${m.source.line})`) : ''
-      printLine(`  matches ${color.green(`${m.method} ${m.path}`)}${params ? ` with ${params}` : ''} => ${m.handler}${source}`)
-      printLine(`  middleware: ${m.middleware.join(', ') || '(none)'}`)
+      printLine(io, `  matches ${color.green(`${m.method} ${m.path}`)}${params ? ` with ${params}` : ''} => ${m.handler}${source}`)
+      printLine(io, `  middleware: ${m.middleware.join(', ') || '(none)'}`)
       break
     }
     case 'method_not_allowed':
-      printLine(`  ${color.yellow('405')}: the path exists for ${routing.allowed.join(', ')} only`)
+      printLine(io, `  ${color.yellow('405')}: the path exists for ${routing.allowed.join(', ')} only`)
       break
     case 'options':
-      printLine(`  OPTIONS is answered automatically (204, Allow: ${routing.allowed.join(', ')})`)
+      printLine(io, `  OPTIONS is answered automatically (204, Allow: ${routing.allowed.join(', ')})`)
       break
     case 'fallback':
-      printLine(`  no route matches: the fallback of routes/${routing.fallback}.ts answers`)
+      printLine(io, `  no route matches: the fallback of routes/${routing.fallback}.ts answers`)
       break
     case 'bad_request':
-      printLine(`  ${color.yellow('400')}: ${routing.error}`)
+      printLine(io, `  ${color.yellow('400')}: ${routing.error}`)
       break
     case 'not_found':
-      printLine(`  ${color.yellow('404')}: no route matches and there is no fallback`)
+      printLine(io, `  ${color.yellow('404')}: no route matches and there is no fallback`)
       break
   }
   if (routing.candidates.length > 0) {
-    printLine('  routes that did not match:')
-    for (const candidate of routing.candidates) printLine(`    ${candidate.method} ${candidate.path}  ${color.dim(`${candidate.reason}: ${candidate.detail}`)}`)
+    printLine(io, '  routes that did not match:')
+    for (const candidate of routing.candidates) printLine(io, `    ${candidate.method} ${candidate.path}  ${color.dim(`${candidate.reason}: ${candidate.detail}`)}`)
   }
-  printLine('')
+  printLine(io)
   if (json.trace === null) {
-    printLine(color.dim('No trace of this request (send it once, or pass --id).'))
+    printLine(io, color.dim('No trace of this request (send it once, or pass --id).'))
   } else {
     const t = json.trace
-    printLine(color.bold('Trace'))
-    printLine(`  ${t.trace_id}  ${t.timestamp}  ${statusColor(t.status_code)(String(t.status_code))}  ${formatMs(t.duration_ms)}`)
-    if (json.failure === null) printLine(color.green('  succeeded'))
+    printLine(io, color.bold('Trace'))
+    printLine(io, `  ${t.trace_id}  ${t.timestamp}  ${statusColor(t.status_code, color)(String(t.status_code))}  ${formatMs(t.duration_ms)}`)
+    if (json.failure === null) printLine(io, color.green('  succeeded'))
     else {
       const f = json.failure
-      printLine(`  ${color.red(f.kind)} (${f.status} ${f.message})${f.middleware ? ` refused by middleware ${color.bold(f.middleware)}` : ''}`)
-      printLine(`  ${f.explanation}`)
+      printLine(io, `  ${color.red(f.kind)} (${f.status} ${f.message})${f.middleware ? ` refused by middleware ${color.bold(f.middleware)}` : ''}`)
+      printLine(io, `  ${f.explanation}`)
     }
   }
   if (json.replay !== null) {
-    printLine('')
-    printLine(color.bold('Replay against the current code'))
-    printReplay({ ...json.replay }, { diff: true })
-    if (json.replay.diff === null && json.replay.response === null) printLine(diffText({ changed: false, status: null, headers: [], body: [] }))
+    printLine(io)
+    printLine(io, color.bold('Replay against the current code'))
+    printReplay(io, { ...json.replay }, { diff: true })
+    if (json.replay.diff === null && json.replay.response === null) printLine(io, diffText({ changed: false, status: null, headers: [], body: [] }, color))
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The trace record: what svc stores for every request. The CLI prints it
- * as is (`svc log:trace <id> --json`); `cli/contract/traces.ts` declares the
- * same shape (`TraceRecordJson`) with its JSON Schema, and a test keeps the two equal.
+ * as is (`svc log:trace <id> --json`): these types are the one declaration of
+ * its JSON, which `cli/contract/traces.ts` re-exports (`TraceRecordJson`) and
+ * its JSON Schema is generated from (`npm run contract:schemas`).
  */
 
 /** The text that replaces every redacted value. */
@@ -9,19 +10,26 @@ export const REDACTED = '[REDACTED]'
 
 export type QueryArgs = unknown[] | Record<string, unknown> | null
 
+/** One SQL statement the request ran through `c.db`. */
 export interface TraceQuery {
   sql: string
+  /** Positional (array) or named (object) parameters; values from redacted fields are `[REDACTED]`. */
   args: QueryArgs
   duration_ms: number
+  /** Rows returned (0 for writes without `returning`). */
   rows: number
+  /** Milliseconds from the start of the request. */
   start_ms: number
+  /** The rowid an insert created, when the driver reports one. */
   last_insert_rowid: number | null
   error: string | null
 }
 
 export interface TraceMiddleware {
   name: string
+  /** Milliseconds from the start of the request. */
   start_ms: number
+  /** Including everything it awaited (`next()` among it). */
   duration_ms: number
 }
 
@@ -32,22 +40,32 @@ export interface TraceSourceLocation {
 }
 
 export interface TraceException {
+  /** `HttpError`, `ValidationError`, `TypeError`... */
   class: string
   message: string
+  /** The HTTP status it became. */
   status: number
+  /** Field errors of a 422. */
   errors: Record<string, string[]> | null
+  /** The first stack frame in application code, when known. */
   location: TraceSourceLocation | null
 }
 
+/** Statements of one normalised shape run `count` times (>= the threshold) in one request. */
 export interface NPlusOneFinding {
+  /** The SQL with literals and parameters replaced by `?`. */
   shape: string
   count: number
   total_ms: number
 }
 
+/** A body as recorded: parsed JSON (redacted) or text, cut at the trace body limit. */
 export interface CapturedBody {
+  /** JSON value when the body was JSON, else the text; null when there was none. */
   content: unknown
+  /** Bytes of the original body (as far as it was read). */
   size: number
+  /** True when cut at the limit; `content` is then the text prefix. */
   truncated: boolean
 }
 
@@ -58,23 +76,31 @@ export interface TraceResponse {
 }
 
 export interface TraceRecord {
+  /** `<prefix>_<32 hex>`, as sent in `X-Service-Trace-Id`. */
   trace_id: string
   method: string
   path: string
+  /** The query string without `?` (redacted parameters are `[REDACTED]`), '' when none. */
   query: string
+  /** The matched route pattern (`/api/v1/posts/{id}`), null for 404/405/OPTIONS. */
   route: string | null
   status_code: number
+  /** Request headers, lower-cased names; sensitive values are `[REDACTED]`. */
   headers: Record<string, string>
   body: CapturedBody
   queries: TraceQuery[]
   middleware: TraceMiddleware[]
   exception: TraceException | null
+  /** The stack, one line per entry; only in debug mode, else null. */
   trace: string[] | null
   duration_ms: number
+  /** Resident memory of the process at the end of the request (null where the runtime cannot tell). */
   memory_mb: number | null
   n_plus_one: NPlusOneFinding[]
   ip: string | null
+  /** ISO 8601, when the request began. */
   timestamp: string
+  /** The authenticated user's id, null when none. */
   user_id: number | string | null
   response: TraceResponse
 }

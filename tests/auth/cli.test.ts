@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_MIGRATION_SOURCES, renderMigrationFile } from '../../cli/project/migration-file.ts'
-import { copyExampleApp, REPO_ROOT, spawnSvc, svcJson, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, REPO_ROOT, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
 let app: AppCopy
 beforeAll(() => {
@@ -16,8 +17,8 @@ beforeAll(() => {
 })
 afterAll(() => app.remove())
 
-const svc = (...args: string[]) => spawnSvc(args, { cwd: app.dir, timeoutMs: 30_000 })
-const json = <T = any>(...args: string[]) => svcJson<T>(args, { cwd: app.dir, timeoutMs: 30_000 })
+const svc = (...args: string[]) => runSvc(args, { cwd: app.dir })
+const json = <T = any>(...args: string[]) => svcJson<T>(args, { cwd: app.dir })
 
 async function query(sql: string, args: any[] = []) {
   const client = createClient({ url: `file:${app.path('storage', 'database.sqlite')}` })
@@ -50,7 +51,7 @@ describe('svc make:auth', () => {
     expect((await json('make:auth', '--force')).written).toEqual(first.written)
 
     const human = await svc('make:auth')
-    expect(human.code).toBe(0)
+    expect(human.exitCode).toBe(0)
     expect(human.stdout).toContain('Exists  database/migrations/20260101000100_create_users_table.ts')
     expect(human.stderr).toContain('svc migrate')
   })
@@ -65,7 +66,7 @@ describe('svc make:auth', () => {
 describe('svc make:apikey-table and make:apikey', () => {
   it('refuses make:apikey before the table exists, with the fix', async () => {
     const result = await svc('make:apikey', 'billing', 'posts:read', '30')
-    expect(result.code).toBe(1)
+    expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain('error [E_NO_APIKEY_TABLE]')
     expect(result.stderr).toContain('svc make:apikey-table, then svc migrate')
   })
@@ -85,7 +86,7 @@ describe('svc make:apikey-table and make:apikey', () => {
     expect(JSON.stringify(rows)).not.toContain(created.key)
 
     const human = await svc('make:apikey', 'reporting', 'reports:read', '1')
-    expect(human.code).toBe(0)
+    expect(human.exitCode).toBe(0)
     expect(human.stdout.trim()).toMatch(/^svc_[A-Za-z0-9_-]+$/)
     expect(human.stderr).toContain('only its hash is stored')
   })
@@ -97,7 +98,7 @@ describe('svc make:apikey-table and make:apikey', () => {
     [['make:apikey', 'x', ',', '3'], /at least one scope/],
   ])('svc %j fails with E_BAD_ARGUMENT', async (args, message) => {
     const result = await svc(...args)
-    expect(result.code).toBe(1)
+    expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain('E_BAD_ARGUMENT')
     expect(result.stderr).toMatch(message)
   })
@@ -114,7 +115,7 @@ describe('svc key:generate --rs256', () => {
 
     const original = readFileSync(result.private_key_file, 'utf8')
     const again = await svc('key:generate', '--rs256')
-    expect(again.code).toBe(1)
+    expect(again.exitCode).toBe(1)
     expect(again.stderr).toContain('E_KEY_EXISTS')
     expect(readFileSync(result.private_key_file, 'utf8')).toBe(original)
     const forced = await json('key:generate', '--rs256', '--force')

@@ -1,123 +1,189 @@
 /**
- * `svc` itself, spawned as users run it: the overview, `list` (grouped,
- * `--raw`, `--json`), `<command> --help`, `--version`, unknown commands.
+ * `svc` itself, in-process: the overview, `list` (grouped, `--raw`,
+ * `--json`), `<command> --help` (plain unless stdout is a terminal), unknown
+ * commands, and the argument rules every command shares: unknown options,
+ * value types, `--no-x`, `--`. The spawned binary is covered by e2e.test.ts.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadManifest, type ManifestCommand } from '../../cli/command/manifest.ts'
+import type { CommandListJson } from '../../cli/contract/index.ts'
 import { tempDir } from '../helpers/app.ts'
-import { REPO_ROOT, spawnSvc, startSvc } from '../helpers/cli.ts'
+import { copyExampleApp, REPO_ROOT, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
 const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version
-// No app needed for these: run them somewhere that is not one.
+// No app needed for most of these: run them somewhere that is not one.
 const elsewhere = tempDir('svc-cli-')
-afterAll(() => elsewhere.remove())
-const svc = (...args: string[]) => spawnSvc(args, { cwd: elsewhere.path })
-
-interface CommandListJson {
-  commands: Array<{ name: string; group: string; description: string; aliases: string[] }>
-}
+let app: AppCopy
+let commands: ManifestCommand[]
+beforeAll(async () => {
+  app = copyExampleApp()
+  commands = (await loadManifest()).commands
+})
+afterAll(() => {
+  elsewhere.remove()
+  app.remove()
+})
+const svc = (...args: string[]) => runSvc(args, { cwd: elsewhere.path })
+const ANSI = /\x1b\[/
 
 describe('svc', () => {
   it('without arguments prints the overview', async () => {
-    const { code, stdout, stderr } = await svc()
-    expect(code).toBe(0)
+    const { exitCode, stdout, stderr } = await svc()
+    expect(exitCode).toBe(0)
     expect(stderr).toBe('')
     expect(stdout).toContain(`svc ${version}`)
     expect(stdout).toContain('Usage: svc <command> [options]')
-    for (const name of ['serve', 'route:list', 'migrate', 'key:generate']) expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'))
-    expect(stdout).toMatch(/All \d+ commands: svc list/)
-    expect(stdout).not.toMatch(/\x1b\[/) // NO_COLOR
+    for (const name of ['serve', 'route:list', 'migrate', 'key:generate']) {
+      const description = commands.find((command) => command.name === name)!.description
+      expect(stdout).toContain(`  ${name}`)
+      expect(stdout).toContain(description)
+    }
+    expect(stdout).toContain(`All ${commands.length} commands: svc list`)
+    expect(stdout).not.toMatch(ANSI)
   })
 
   it('--version prints the version of package.json, alone', async () => {
-    for (const flag of ['--version', '-v']) {
-      const { code, stdout } = await svc(flag)
-      expect(code).toBe(0)
-      expect(stdout).toBe(`${version}\n`)
-    }
+    for (const flag of ['--version', '-v']) expect(await svc(flag)).toEqual({ exitCode: 0, stdout: `${version}\n`, stderr: '' })
   })
 
-  it('list --json: every command with its group, description and aliases', async () => {
-    const { code, stdout } = await svc('list', '--json')
-    expect(code).toBe(0)
-    const json = JSON.parse(stdout) as CommandListJson
+  it('list --json: every command with its group, description and aliases, from the commands themselves', async () => {
+    const json = await svcJson<CommandListJson>(['list'], { cwd: elsewhere.path })
+    expect(json.commands).toEqual(commands.map(({ name, group, description, aliases }) => ({ name, group, description, aliases })))
     const names = json.commands.map((command) => command.name)
-    for (const name of ['list', 'serve', 'route:list', 'migrate', 'migrate:rollback', 'migrate:status', 'migrate:fresh', 'key:generate']) {
-      expect(names).toContain(name)
-    }
-    for (const command of json.commands) {
-      expect(Object.keys(command).sort()).toEqual(['aliases', 'description', 'group', 'name'])
-      expect(command.description.length).toBeGreaterThan(0)
-    }
+    for (const name of ['list', 'serve', 'route:list', 'migrate', 'migrate:rollback', 'migrate:status', 'migrate:fresh', 'key:generate']) expect(names).toContain(name)
     expect(json.commands.find((command) => command.name === 'migrate')!.group).toBe('Database')
+    expect(json.commands.find((command) => command.name === 'log:replay')!.aliases).toEqual(['replay'])
     expect(new Set(names).size).toBe(names.length)
   })
 
   it('list --raw: one name a line, the same names as --json', async () => {
     const raw = await svc('list', '--raw')
-    const json = JSON.parse((await svc('list', '--json')).stdout) as CommandListJson
-    expect(raw.code).toBe(0)
-    expect(raw.stdout.trimEnd().split('\n')).toEqual(json.commands.map((command) => command.name))
+    expect(raw.exitCode).toBe(0)
+    expect(raw.stdout.trimEnd().split('\n')).toEqual(commands.map((command) => command.name))
   })
 
   it('list: grouped under headings', async () => {
-    const { code, stdout } = await svc('list')
-    expect(code).toBe(0)
-    const json = JSON.parse((await svc('list', '--json')).stdout) as CommandListJson
+    const { exitCode, stdout } = await svc('list')
+    expect(exitCode).toBe(0)
     // Blocks separated by blank lines: a heading, then that group's commands.
     const blocks = stdout.trimEnd().split('\n\n').map((block) => block.split('\n'))
-    const groups = [...new Set(json.commands.map((command) => command.group))]
-    expect(blocks.map(([heading]) => heading)).toEqual(groups)
+    expect(blocks.map(([heading]) => heading)).toEqual([...new Set(commands.map((command) => command.group))])
     for (const [heading, ...rows] of blocks) {
-      const members = json.commands.filter((command) => command.group === heading).map((command) => command.name)
+      const members = commands.filter((command) => command.group === heading).map((command) => command.name)
       expect(rows.map((row) => /^  (\S+)/.exec(row)?.[1])).toEqual(members)
     }
     expect(stdout).toMatch(/^  migrate:rollback +Roll back the last batch/m)
-  })
-
-  it('list --raw piped into a reader that stops early (| head -1) exits quietly', async () => {
-    const child = startSvc(['list', '--raw'], { cwd: elsewhere.path })
-    let stderr = ''
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.stdout.destroy() // the reader went away before svc finished writing
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-    expect(stderr).not.toContain('EPIPE')
-    expect(code).toBe(0)
+    expect(stdout).toMatch(/^  log:replay +.*\(alias: replay\)$/m)
   })
 
   it.each([
-    ['migrate:rollback', ['--step', '--json', '--cwd']],
+    ['migrate:rollback', ['--step=<n>', '--json', '--cwd=<dir>', 'default: 1']],
     ['migrate:status', ['--pending', '--json']],
     ['migrate:fresh', ['--seed', '--json']],
-    ['route:list', ['--method', '--path', '--json']],
-    ['serve', ['--port', '--host']],
-    ['key:generate', ['--show']],
-  ])('%s --help describes the command and its options', async (name, options) => {
-    const { code, stdout } = await svc(name, '--help')
-    expect(code).toBe(0)
+    ['route:list', ['--method=<GET>', '--path=<text>', '--json']],
+    ['serve', ['--port=<port>', '--host=<address>']],
+    ['key:generate', ['--show', '--rs256']],
+    ['log:tail', ['--type=<all|error|slow>', '--no-follow', '--slow[=<ms>]']],
+    ['log:replay', ['ALIASES svc replay', '<id>', '--set=<field=value>', 'repeatable', '--format=<curl|httpie>']],
+  ])('%s --help describes the command and its options, from its metadata', async (name, parts) => {
+    const { exitCode, stdout } = await svc(name, '--help')
+    expect(exitCode).toBe(0)
     expect(stdout).toContain(`USAGE svc ${name}`)
-    for (const option of options) expect(stdout).toContain(option)
+    expect(stdout).toContain(commands.find((command) => command.name === name)!.description)
+    for (const part of parts) expect(stdout).toContain(part)
+  })
+
+  it('--help is plain text unless stdout is a terminal, and NO_COLOR turns colours off there too', async () => {
+    const piped = await runSvc(['migrate:rollback', '--help'], { cwd: elsewhere.path, env: { NO_COLOR: '' } })
+    expect(piped.stdout).not.toMatch(ANSI)
+    const terminal = await runSvc(['migrate:rollback', '--help'], { cwd: elsewhere.path, env: { NO_COLOR: '' }, tty: true })
+    expect(terminal.stdout).toMatch(ANSI)
+    expect(terminal.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toBe(piped.stdout)
+    const noColor = await runSvc(['migrate:rollback', '--help'], { cwd: elsewhere.path, env: { NO_COLOR: '1' }, tty: true })
+    expect(noColor.stdout).toBe(piped.stdout)
+    expect((await runSvc([], { cwd: elsewhere.path, env: { NO_COLOR: '' }, tty: true })).stdout).toMatch(ANSI)
   })
 
   it('an unknown command: non-zero exit, the error code, and the closest names', async () => {
-    const { code, stdout, stderr } = await svc('migrat')
-    expect(code).toBe(1)
+    const { exitCode, stdout, stderr } = await svc('migrat')
+    expect(exitCode).toBe(1)
     expect(stdout).toBe('')
     expect(stderr).toContain('error [E_UNKNOWN_COMMAND]: Unknown command "migrat"')
     expect(stderr).toMatch(/did you mean migrate\b/)
+    expect((await svc('frobnicate')).stderr).toContain('svc list shows all commands')
+    expect((await svc('--frobnicate')).stderr).toContain('error [E_UNKNOWN_OPTION]')
   })
 
-  it('an unknown command with nothing close: points at svc list', async () => {
-    const { code, stderr } = await svc('frobnicate')
-    expect(code).toBe(1)
-    expect(stderr).toContain('svc list shows all commands')
+  it('an alias runs its command', async () => {
+    const viaAlias = await svc('replay', '--help')
+    expect(viaAlias).toEqual(await svc('log:replay', '--help'))
   })
 
   it('a command outside an app: E_NO_APP with the fix', async () => {
-    const { code, stderr } = await svc('migrate:status')
-    expect(code).toBe(1)
+    const { exitCode, stderr } = await svc('migrate:status')
+    expect(exitCode).toBe(1)
     expect(stderr).toContain('error [E_NO_APP]')
     expect(stderr).toContain('--cwd')
+  })
+})
+
+describe('options every command shares the rules of', () => {
+  it('a misspelled option is E_UNKNOWN_OPTION with the closest option, before anything runs', async () => {
+    const database = app.path('storage', 'database.sqlite')
+    const rollback = await runSvc(['migrate:rollback', '--stpe=5'], { cwd: app.dir })
+    expect(rollback).toMatchObject({ exitCode: 1, stdout: '' })
+    expect(rollback.stderr).toContain('error [E_UNKNOWN_OPTION]: Unknown option --stpe for svc migrate:rollback')
+    expect(rollback.stderr).toContain('did you mean --step?')
+    const fresh = await runSvc(['migrate:fresh', '--sed'], { cwd: app.dir })
+    expect(fresh).toMatchObject({ exitCode: 1, stdout: '' })
+    expect(fresh.stderr).toContain('did you mean --seed?')
+    expect(existsSync(database)).toBe(false) // nothing ran: no database was opened or created
+  })
+
+  it('every command refuses an option it does not declare', async () => {
+    for (const command of commands) {
+      const { exitCode, stdout, stderr } = await runSvc([command.name, '--no-such-option'], { cwd: elsewhere.path })
+      expect(exitCode, command.name).toBe(1)
+      expect(stdout, command.name).toBe('')
+      expect(stderr, command.name).toContain(`error [E_UNKNOWN_OPTION]: Unknown option --no-such-option for svc ${command.name}`)
+    }
+  })
+
+  it('a value of the wrong type is E_BAD_OPTION naming the option and what it takes', async () => {
+    const cases: Array<[string[], string]> = [
+      [['migrate:rollback', '--step=abc'], '--step takes a whole number of at least 1, got "abc"'],
+      [['migrate:rollback', '--step', '0'], '--step takes a whole number of at least 1, got "0"'],
+      [['trace:list', '--limit=2.5'], '--limit takes a whole number of at least 1, got "2.5"'],
+      [['log:export', '--format=xml'], '--format takes json or postman, got "xml"'],
+      [['log:tail', '--type', 'slowest'], '--type takes all, error or slow, got "slowest"'],
+      [['route:list', '--json=maybe'], '--json is a switch: give it alone (or =true / =false), got "maybe"'],
+      [['route:list', '--method'], '--method needs a value'],
+      [['route:list', '--path', '--json'], '--path needs a value'],
+    ]
+    for (const [argv, message] of cases) {
+      const { exitCode, stdout, stderr } = await runSvc(argv, { cwd: app.dir })
+      expect(exitCode, argv.join(' ')).toBe(1)
+      expect(stdout).toBe('')
+      expect(stderr).toContain(`error [E_BAD_OPTION]: ${message}`)
+    }
+  })
+
+  it('--no-<switch> turns a switch off; it is unknown for an option that takes a value', async () => {
+    expect((await runSvc(['migrate:rollback', '--no-step'], { cwd: app.dir })).stderr).toContain('E_UNKNOWN_OPTION')
+    const off = await runSvc(['list', '--raw', '--no-raw'], { cwd: elsewhere.path })
+    expect(off.stdout).toMatch(/^General$/m) // the grouped view, not the raw one
+  })
+
+  it('positional arguments: missing or surplus ones are E_BAD_ARGUMENTS; after -- a word that starts with a dash is one', async () => {
+    const missing = await runSvc(['db:why', 'posts'], { cwd: app.dir })
+    expect(missing.exitCode).toBe(1)
+    expect(missing.stderr).toContain('error [E_BAD_ARGUMENTS]: Missing argument <id>')
+    const surplus = await runSvc(['migrate', 'now'], { cwd: app.dir })
+    expect(surplus.stderr).toContain('error [E_BAD_ARGUMENTS]: Unexpected argument "now"')
+    const dashed = await runSvc(['log:trace', '--', '--json'], { cwd: app.dir })
+    expect(dashed.stderr).toContain('error [E_TRACE_NOT_FOUND]: No trace with id "--json"')
   })
 })

@@ -4,7 +4,8 @@
  */
 import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { copyExampleApp, spawnSvc, svcJson, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
 let app: AppCopy
 beforeAll(() => (app = copyExampleApp()))
@@ -13,13 +14,13 @@ beforeEach(() => app.write('.env', readFileSync(app.path('.env.example'), 'utf8'
 
 const envFile = () => app.read('.env')
 const secretIn = (text: string) => /^JWT_SECRET=(.*)$/m.exec(text)?.[1]
-const svc = (...args: string[]) => spawnSvc(['key:generate', ...args], { cwd: app.dir })
+const svc = (...args: string[]) => runSvc(['key:generate', ...args], { cwd: app.dir })
 
 describe('svc key:generate', () => {
   it('writes a new JWT_SECRET of at least 32 characters into .env, leaving the other lines alone', async () => {
     const before = envFile()
-    const { code, stdout } = await svc()
-    expect(code).toBe(0)
+    const { exitCode, stdout } = await svc()
+    expect(exitCode).toBe(0)
     const after = envFile()
     const secret = secretIn(after)!
     expect(secret).not.toBe(secretIn(before))
@@ -32,7 +33,7 @@ describe('svc key:generate', () => {
 
   it('makes an existing, world-readable .env private to its owner', async () => {
     chmodSync(app.path('.env'), 0o644)
-    expect((await svc()).code).toBe(0)
+    expect((await svc()).exitCode).toBe(0)
     expect(statSync(app.path('.env')).mode & 0o777).toBe(0o600)
   })
 
@@ -45,8 +46,8 @@ describe('svc key:generate', () => {
 
   it('--show only prints a secret; .env is untouched', async () => {
     const before = envFile()
-    const { code, stdout } = await svc('--show')
-    expect(code).toBe(0)
+    const { exitCode, stdout } = await svc('--show')
+    expect(exitCode).toBe(0)
     expect(stdout).toMatch(/^[A-Za-z0-9_-]{43,}\n$/)
     expect(envFile()).toBe(before)
   })
@@ -61,7 +62,7 @@ describe('svc key:generate', () => {
 
   it('creates .env when there is none', async () => {
     rmSync(app.path('.env'))
-    expect((await svc()).code).toBe(0)
+    expect((await svc()).exitCode).toBe(0)
     expect(existsSync(app.path('.env'))).toBe(true)
     expect(secretIn(envFile())!.length).toBeGreaterThanOrEqual(43)
     expect(statSync(app.path('.env')).mode & 0o077).toBe(0) // a new .env holding a secret is private to its owner

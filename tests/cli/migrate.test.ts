@@ -7,7 +7,8 @@ import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { copyExampleApp, spawnSvc, svcJson, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
 let app: AppCopy
 let migrations: string[]
@@ -35,7 +36,7 @@ beforeEach(() => {
   for (const name of [EXTRA, BROKEN]) rmSync(app.path('database', 'migrations', `${name}.ts`), { force: true })
 })
 
-const svc = (...args: string[]) => spawnSvc(args, { cwd: app.dir })
+const svc = (...args: string[]) => runSvc(args, { cwd: app.dir })
 const json = <T = any>(...args: string[]) => svcJson<T>(args, { cwd: app.dir })
 
 interface StatusJson {
@@ -81,13 +82,13 @@ describe('svc migrate', () => {
     expect(await tables()).toContain('posts')
     expect(await json('migrate')).toEqual({ ran: [] })
     const human = await svc('migrate')
-    expect(human.code).toBe(0)
+    expect(human.exitCode).toBe(0)
     expect(human.stdout).toBe('Nothing to migrate.\n')
   })
 
   it('prints each migration it runs', async () => {
-    const { code, stdout } = await svc('migrate')
-    expect(code).toBe(0)
+    const { exitCode, stdout } = await svc('migrate')
+    expect(exitCode).toBe(0)
     expect(stdout.trimEnd().split('\n')).toEqual(migrations.map((name) => `Migrated: ${name}`))
   })
 
@@ -99,8 +100,8 @@ describe('svc migrate', () => {
       "  await db.execute('create table half_done (id integer)')\n  await db.execute('create index broken on no_such_table (id)')",
       '',
     )
-    const { code, stdout, stderr } = await svc('migrate')
-    expect(code).toBe(1)
+    const { exitCode, stdout, stderr } = await svc('migrate')
+    expect(exitCode).toBe(1)
     expect(stdout).toBe('')
     expect(stderr).toMatch(new RegExp(`error \\[E_MIGRATION\\]: Migration ${BROKEN} failed: .*no such table: (main\\.)?no_such_table`))
     expect(stderr).toContain('fix: ')
@@ -133,7 +134,7 @@ describe('svc migrate:status', () => {
     await json('migrate')
     addComments()
     const table = await svc('migrate:status')
-    expect(table.code).toBe(0)
+    expect(table.exitCode).toBe(0)
     const lines = table.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^STATUS +MIGRATION +BATCH$/)
     expect(lines[1]).toMatch(new RegExp(`^Ran +${migrations[0]} +1$`))
@@ -161,8 +162,8 @@ describe('svc migrate:rollback', () => {
 
   it('--step takes a whole number from 1', async () => {
     for (const step of ['0', 'two']) {
-      const { code, stderr } = await svc('migrate:rollback', `--step=${step}`)
-      expect(code, step).toBe(1)
+      const { exitCode, stderr } = await svc('migrate:rollback', `--step=${step}`)
+      expect(exitCode, step).toBe(1)
       expect(stderr).toContain('error [E_BAD_OPTION]: --step takes a whole number of at least 1')
     }
   })

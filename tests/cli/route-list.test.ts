@@ -6,7 +6,8 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { copyExampleApp, spawnSvc, svcJson, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
 interface RouteJson {
   method: string
@@ -87,8 +88,8 @@ describe('svc route:list --json', () => {
 
 describe('svc route:list (table)', () => {
   it('prints a table with the source file:line and a count', async () => {
-    const { code, stdout, stderr } = await spawnSvc(['route:list'], { cwd: app.dir })
-    expect(code).toBe(0)
+    const { exitCode, stdout, stderr } = await runSvc(['route:list'], { cwd: app.dir })
+    expect(exitCode).toBe(0)
     expect(stderr).toBe('')
     const lines = stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^METHOD +PATH +MIDDLEWARE +HANDLER +SOURCE$/)
@@ -100,8 +101,8 @@ describe('svc route:list (table)', () => {
   })
 
   it('says so when the filters match nothing', async () => {
-    const { code, stdout } = await spawnSvc(['route:list', '--path=/nothing'], { cwd: app.dir })
-    expect(code).toBe(0)
+    const { exitCode, stdout } = await runSvc(['route:list', '--path=/nothing'], { cwd: app.dir })
+    expect(exitCode).toBe(0)
     expect(stdout).toBe('No routes match.\n')
   })
 })

@@ -1,13 +1,15 @@
 /**
  * `svc serve` in a temp copy of examples/blog: the first run creates .env
  * with a fresh secret, `--port 0` prints the URL it listens on, and SIGTERM
- * lets a request in flight finish before the process exits 0. Also: config
+ * lets a request in flight finish before the process exits 0 (the real
+ * binary, spawned). In-process: serve stops when its IO is aborted, config
  * errors name the variable, a busy port is a clear error.
  */
 import { createServer } from 'node:net'
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyExampleApp, spawnSvc, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, startSvc as startInProcess } from '../helpers/run-svc.ts'
 
 let app: AppCopy
 beforeAll(() => {
@@ -93,13 +95,33 @@ describe('svc serve', () => {
     }
   })
 
+  it('in-process: serves until its IO is aborted, then closes and returns 0', async () => {
+    const server = startInProcess(['serve', '--port', '0'], { cwd: app.dir })
+    try {
+      const [, url] = await server.waitFor(/^svc listening on (http:\/\/127\.0\.0\.1:\d+) /)
+      expect((await fetch(`${url}/health/live`)).status).toBe(200)
+    } finally {
+      const { exitCode, stderr } = await server.stop()
+      expect(exitCode).toBe(0)
+      expect(stderr).toContain('SIGINT: finishing in-flight requests')
+    }
+  })
+
+  it('--port takes a port number: anything else fails before the app loads', async () => {
+    for (const port of ['http', '70000', '-1']) {
+      const { exitCode, stderr } = await runSvc(['serve', `--port=${port}`], { cwd: app.dir })
+      expect(exitCode, port).toBe(1)
+      expect(stderr).toContain(`error [E_BAD_OPTION]: --port takes a whole number from 0 to 65535, got "${port}"`)
+    }
+  })
+
   it('a busy port: E_LISTEN with the fix, exit 1', async () => {
     const blocker = createServer()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
     try {
       const port = (blocker.address() as { port: number }).port
-      const { code, stderr } = await spawnSvc(['serve', '--port', String(port)], { cwd: app.dir })
-      expect(code).toBe(1)
+      const { exitCode, stderr } = await runSvc(['serve', '--port', String(port)], { cwd: app.dir })
+      expect(exitCode).toBe(1)
       expect(stderr).toContain(`error [E_LISTEN]: Cannot listen on port ${port}`)
       expect(stderr).toContain('--port')
     } finally {
@@ -115,8 +137,8 @@ describe('configuration errors name the variable', () => {
     ['APP_DEBUG', 'perhaps', 'route:list'],
     ['TRACE_PREFIX', 'no spaces', 'migrate'],
   ])('%s=%s: `svc %s` exits 1 with E_CONFIG naming it', async (variable, value, command) => {
-    const { code, stderr } = await spawnSvc([command], { cwd: app.dir, env: { [variable]: value } })
-    expect(code).toBe(1)
+    const { exitCode, stderr } = await runSvc([command], { cwd: app.dir, env: { [variable]: value } })
+    expect(exitCode).toBe(1)
     expect(stderr).toContain(`error [E_CONFIG]: Invalid configuration: ${variable}: `)
     expect(stderr).toContain(`fix: fix ${variable} in ${app.path('.env')} or the environment`)
   })
@@ -125,8 +147,8 @@ describe('configuration errors name the variable', () => {
     const before = app.read('.env')
     try {
       app.write('.env', `${before}\nJWT_TTL=1h\n`)
-      const { code, stderr } = await spawnSvc(['route:list'], { cwd: app.dir })
-      expect(code).toBe(1)
+      const { exitCode, stderr } = await runSvc(['route:list'], { cwd: app.dir })
+      expect(exitCode).toBe(1)
       expect(stderr).toContain('error [E_CONFIG]: Invalid configuration: JWT_TTL: expected a whole number, got "1h"')
     } finally {
       app.write('.env', before)

@@ -11,10 +11,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { Ajv } from 'ajv'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node'
-import { replaySchema, serverStatusSchema, traceListSchema, traceSchema, routeListSchema } from '../../cli/contract/index.ts'
+import { contractValidator } from '../helpers/contract.ts'
 import { SVC_BIN, svcJson, startSvc, waitForLine } from '../helpers/cli.ts'
 import { recordedApp, type RecordedApp } from './helpers.ts'
 
@@ -29,7 +28,6 @@ let connection: MessageConnection
 let stderr = ''
 const published: PublishedDiagnostics[] = []
 const notifications: string[] = []
-const ajv = new Ajv({ allErrors: true, strict: false })
 
 function apiUri(): string {
   return pathToFileURL(join(app.dir, 'routes', 'api.ts')).href
@@ -120,11 +118,11 @@ describe('svc lsp --stdio', () => {
     const cwd = app.dir
     const routes = await connection.sendRequest('svc/routes', {})
     expect(routes).toEqual(await svcJson(['route:list'], { cwd }))
-    expect(ajv.validate(routeListSchema, routes)).toBe(true)
+    expect(contractValidator('RouteListJson')(routes)).toBe(true)
 
     const traces = await connection.sendRequest<{ traces: Array<{ trace_id: string; status_code: number; path: string }> }>('svc/traces', {})
     expect(traces).toEqual(await svcJson(['trace:list'], { cwd }))
-    expect(ajv.validate(traceListSchema, traces)).toBe(true)
+    expect(contractValidator('TraceListJson')(traces)).toBe(true)
     expect(traces.traces).toHaveLength(app.sent.length)
 
     const clientErrors = await connection.sendRequest<{ traces: Array<{ status_code: number }> }>('svc/traces', { status: '4xx' })
@@ -136,10 +134,10 @@ describe('svc lsp --stdio', () => {
     const id = app.sent.find((request) => request.path === '/api/v1/posts/1')!.traceId!
     const trace = await connection.sendRequest('svc/trace', { id })
     expect(trace).toEqual(await svcJson(['log:trace', id], { cwd }))
-    expect(ajv.validate(traceSchema, trace)).toBe(true)
+    expect(contractValidator('TraceJson')(trace)).toBe(true)
 
     const replay = await connection.sendRequest<{ dry_run: boolean; response: { status: number }; diff: { changed: boolean } }>('svc/replay', { id, diff: true })
-    expect(ajv.validate(replaySchema, replay), JSON.stringify(ajv.errors)).toBe(true)
+    expect(contractValidator('ReplayJson')(replay), JSON.stringify(contractValidator('ReplayJson').errors)).toBe(true)
     expect(replay.dry_run).toBe(false)
     expect(replay.response.status).toBe(200)
     expect(replay.diff).not.toBeNull()
@@ -148,7 +146,7 @@ describe('svc lsp --stdio', () => {
     expect(curl.command).toMatch(/^curl .*\/api\/v1\/posts\/1/)
 
     const status = await connection.sendRequest<{ state: string; routes: number; traces: number }>('svc/status', {})
-    expect(ajv.validate(serverStatusSchema, status)).toBe(true)
+    expect(contractValidator('ServerStatusJson')(status)).toBe(true)
     expect(status).toMatchObject({ state: 'ready', routes: (routes as { routes: unknown[] }).routes.length })
     // The replay above recorded a trace of its own: the count follows the store.
     const stored = (await svcJson<{ traces: unknown[] }>(['trace:list', '--limit=1000'], { cwd })).traces.length
@@ -230,7 +228,7 @@ describe('svc lsp --stdio without an app', () => {
         const current = await client.sendRequest<{ state: string; error: { code: string } | null }>('svc/status', {})
         return current.error !== null ? current : undefined
       })
-      expect(ajv.validate(serverStatusSchema, status)).toBe(true)
+      expect(contractValidator('ServerStatusJson')(status)).toBe(true)
       expect(status).toMatchObject({ state: 'no_app', app: null, error: { code: 'E_NO_APP' }, routes: 0, traces: null })
       const failure = await client.sendRequest('svc/routes', {}).then(
         () => null,

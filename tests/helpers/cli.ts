@@ -1,7 +1,8 @@
 /**
- * Helpers for the CLI end-to-end tests: a throw-away copy of an example app
- * in the OS temp dir, and the real built `svc` (`node dist/cli/bin.js`)
- * spawned in it with `NO_COLOR=1` and a clean environment.
+ * Helpers for the CLI tests: a throw-away copy of an example app in the OS
+ * temp dir, and, for the end-to-end set, the real built `svc`
+ * (`node dist/cli/bin.js`) spawned in it with `NO_COLOR=1` and a clean
+ * environment. Most CLI tests run commands in-process instead (run-svc.ts).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -87,8 +88,9 @@ export interface SpawnOptions {
   timeoutMs?: number
 }
 
-function svcEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env }
+/** The environment svc runs with in a test: the process's, without any svc setting, with NO_COLOR=1. */
+export function svcEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env }
   for (const name of CONFIG_VARIABLES) delete env[name]
   return { ...env, NO_COLOR: '1', ...extra }
 }

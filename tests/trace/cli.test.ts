@@ -1,8 +1,8 @@
 /**
  * The trace toolbox end to end: a temporary copy of examples/blog served by
  * the real `svc serve`, traffic of every kind recorded, then every command
- * and filter run as `node dist/cli/bin.js`, each `--json` document checked
- * against its JSON Schema from cli/contract/traces.ts.
+ * and filter run in-process (tests/helpers/run-svc.ts), each `--json`
+ * document checked against its schema from cli/contract/schemas.json.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -10,34 +10,20 @@ import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
-import { Ajv } from 'ajv'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  cleanupSchema,
-  dbWhySchema,
-  exportSchema,
-  fixSchema,
-  regressionSchema,
-  replaySchema,
-  slowSchema,
-  statsSchema,
-  topSchema,
-  traceListSchema,
-  traceSchema,
-  traceSummarySchema,
-  whySchema,
-  type JsonSchema,
-  type TraceListJson,
-  type TraceSummaryJson,
-  type WhyJson,
-} from '../../cli/contract/traces.ts'
-import { copyExampleApp, REPO_ROOT, spawnSvc, startSvc, waitForLine, type AppCopy, type SvcResult } from '../helpers/cli.ts'
+import type { ValidateFunction } from 'ajv'
+import { contractAjv as ajv } from '../helpers/contract.ts'
+import type { TraceListJson, TraceSummaryJson, WhyJson } from '../../cli/contract/traces.ts'
+import { contractValidator, expectContract, runSvc } from '../helpers/run-svc.ts'
+import { copyExampleApp, REPO_ROOT, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
 
 const SECRET = 'trace-tests-jwt-secret-0123456789abcdef'
 const PASSWORD = 'correct-horse-battery-staple-42'
 const API_KEY = 'trace-tests-webhook-key-0123456789'
-const ajv = new Ajv({ allErrors: true, strict: false })
+const [cleanupSchema, dbWhySchema, exportSchema, fixSchema, regressionSchema, replaySchema, slowSchema, statsSchema, topSchema, traceListSchema, traceSchema, traceSummarySchema, whySchema] = (
+  ['CleanupJson', 'DbWhyJson', 'ExportJson', 'FixJson', 'RegressionJson', 'ReplayJson', 'SlowJson', 'StatsJson', 'TopJson', 'TraceListJson', 'TraceJson', 'TraceSummaryJson', 'WhyJson'] as const
+).map((name) => contractValidator(name))
 
 let app: AppCopy
 /** Trace id of each recorded request, by a short name. */
@@ -47,17 +33,19 @@ let adminToken = ''
 const keys: Record<'reader' | 'other' | 'revoked', string> = { reader: '', other: '', revoked: '' }
 let recordedCount = 0
 
-function svc(args: string[], env: Record<string, string> = {}): Promise<SvcResult> {
-  return spawnSvc(args, { cwd: app.dir, env, timeoutMs: 30_000 })
+/** `svc <args>` in-process (tests/helpers/run-svc.ts), in the app copy. */
+async function svc(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { exitCode, stdout, stderr } = await runSvc(args, { cwd: app.dir, env })
+  return { code: exitCode, stdout, stderr }
 }
 
-/** Runs `svc <args> --json`, checks exit code 0 (unless told) and the schema, returns the document. */
-async function json<T = any>(args: string[], schema: JsonSchema, options: { env?: Record<string, string>; exitCode?: number } = {}): Promise<T> {
+/** Runs `svc <args> --json`, checks exit code 0 (unless told), the schema and the command's declared contract, returns the document. */
+async function json<T = any>(args: string[], validate: ValidateFunction, options: { env?: Record<string, string>; exitCode?: number } = {}): Promise<T> {
   const result = await svc([...args, '--json'], options.env)
   expect(result.code, `svc ${args.join(' ')}: ${result.stderr}`).toBe(options.exitCode ?? 0)
   const document = JSON.parse(result.stdout) as T
-  const validate = ajv.compile(schema)
   expect(validate(document), `svc ${args.join(' ')} --json: ${ajv.errorsText(validate.errors)}`).toBe(true)
+  await expectContract(args[0]!, document)
   return document
 }
 
@@ -292,7 +280,7 @@ describe('log:export, log:tail, log:slow, log:stats, log:top, log:cleanup', () =
     const result = await svc(['log:tail', '--no-follow', '--lines', '3', '--json'])
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as TraceSummaryJson)
     expect(lines).toHaveLength(3)
-    const validate = ajv.compile(traceSummarySchema)
+    const validate = traceSummarySchema
     for (const line of lines) expect(validate(line), ajv.errorsText(validate.errors)).toBe(true)
     const errors = await svc(['log:tail', '--no-follow', '--type', 'error', '--json'])
     const errorLines = errors.stdout.trim().split('\n').map((line) => JSON.parse(line) as TraceSummaryJson)
@@ -704,6 +692,20 @@ describe('db:why', () => {
     expect(none.statements).toEqual([])
     const bad = await svc(['db:why', 'posts;drop', '1'])
     expect(bad.stderr).toContain('E_BAD_ARGUMENTS')
+  })
+})
+
+describe('--slow with no value, followed by another option', () => {
+  it('trace:list --slow --method GET and log:trace --slow --limit 2: the threshold alone, the next option kept', async () => {
+    const list = await json<TraceListJson>(['trace:list', '--slow', '--method', 'GET'], traceListSchema, { env: { TRACE_SLOW_MS: '0' } })
+    expect(list.filters).toMatchObject({ slow_ms: 0, method: 'GET' })
+    expect(list.traces.length).toBeGreaterThan(0)
+    expect(list.traces.every((trace) => trace.method === 'GET')).toBe(true)
+    const search = await json<TraceListJson>(['log:trace', '--slow', '--limit', '2'], traceListSchema, { env: { TRACE_SLOW_MS: '0' } })
+    expect(search.filters).toMatchObject({ slow_ms: 0, limit: 2 })
+    expect(search.traces).toHaveLength(2)
+    const valued = await json<TraceListJson>(['trace:list', '--slow', '250'], traceListSchema)
+    expect(valued.filters.slow_ms).toBe(250)
   })
 })
 

@@ -1,25 +1,30 @@
-import { defineCommand } from 'citty'
 import type { TraceRecord } from '../../../framework/trace/index.ts'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { printJson } from '../../output/print.ts'
-import { findProject } from '../../project/project.ts'
+import { projectFor } from '../../project/project.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
-import { replayArgs, setsFrom } from '../../trace/run-replay.ts'
+import { replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
 export default defineCommand({
+  meta: {
+    name: 'api:why',
+    group: 'Debug and logs',
+    description: 'Why a request fails: which route matches (and why others do not), which middleware refused it',
+    json: ['WhyJson'],
+  },
   args: {
-    method: { type: 'positional', required: true, description: 'HTTP method' },
-    path: { type: 'positional', required: true, description: 'Request path (/api/v1/posts/abc)' },
+    method: { type: 'positional', description: 'HTTP method', valueHint: 'GET' },
+    path: { type: 'positional', description: 'Request path (/api/v1/posts/abc)', valueHint: 'path' },
     ...cwdArg,
     ...jsonArg,
     id: { type: 'string', description: 'Analyse this trace (default: the latest trace of this method and path)', valueHint: 'trace id' },
-    fix: { type: 'boolean', description: 'Replay the trace against the current code and show whether it still fails', default: false },
+    fix: { type: 'boolean', description: 'Replay the trace against the current code and show whether it still fails' },
     ...replayArgs,
   },
-  async run({ args, rawArgs }) {
-    const project = findProject(args.cwd)
+  async run({ args, io, json }) {
+    const project = projectFor(io, args.cwd)
     const method = args.method.toUpperCase()
     const [path, query] = args.path.split('?') as [string, string | undefined]
     const store = await openProjectTraceStore(project)
@@ -38,8 +43,8 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    const json = await analyse(project, record?.method ?? method, record?.path ?? path, record, { ...args, sets: setsFrom(rawArgs) })
-    if (args.json) return printJson(json)
-    printWhy(json)
+    const result = await analyse(project, record?.method ?? method, record?.path ?? path, record, { ...args, sets: args.set })
+    if (args.json) return json(result)
+    printWhy(io, result)
   },
 })

@@ -1,21 +1,21 @@
-import { defineCommand } from 'citty'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
-import { printJson } from '../../output/print.ts'
-import { findProject } from '../../project/project.ts'
+import { projectFor } from '../../project/project.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
-import { replayArgs, setsFrom } from '../../trace/run-replay.ts'
+import { replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
 export default defineCommand({
+  meta: { name: 'debug:last', group: 'Debug and logs', description: 'The same analysis for the last failed request', aliases: ['why'], json: ['WhyJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    fix: { type: 'boolean', description: 'Replay it against the current code and show whether it still fails', default: false },
+    fix: { type: 'boolean', description: 'Replay it against the current code and show whether it still fails' },
     ...replayArgs,
   },
-  async run({ args, rawArgs }) {
-    const project = findProject(args.cwd)
+  async run({ args, io, json }) {
+    const project = projectFor(io, args.cwd)
     const store = await openProjectTraceStore(project)
     let record
     try {
@@ -27,8 +27,8 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    const json = await analyse(project, record.method, record.path, record, { ...args, sets: setsFrom(rawArgs) })
-    if (args.json) return printJson(json)
-    printWhy(json)
+    const result = await analyse(project, record.method, record.path, record, { ...args, sets: args.set })
+    if (args.json) return json(result)
+    printWhy(io, result)
   },
 })

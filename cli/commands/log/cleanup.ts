@@ -1,27 +1,26 @@
-import { defineCommand } from 'citty'
-import type { CleanupJson } from '../../contract/traces.ts'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { printJson, printLine } from '../../output/print.ts'
+import { printLine } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { findProject } from '../../project/project.ts'
+import { projectFor } from '../../project/project.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
-import { daysOption } from './stats.ts'
 
 export default defineCommand({
+  meta: { name: 'log:cleanup', group: 'Debug and logs', description: 'Delete traces older than N days', json: ['CleanupJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    days: { type: 'string', description: 'Delete traces older than N days (default TRACE_RETENTION_DAYS; 0 deletes all)', valueHint: 'n' },
-    'dry-run': { type: 'boolean', description: 'Only count what would be deleted', default: false },
+    days: { type: 'number', description: 'Delete traces older than N days (default TRACE_RETENTION_DAYS; 0 deletes all)', valueHint: 'n', min: 0 },
+    'dry-run': { type: 'boolean', description: 'Only count what would be deleted' },
   },
-  async run({ args }) {
-    const project = findProject(args.cwd)
+  async run({ args, io, json: print }) {
+    const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
-    const days = args.days === '0' ? 0 : daysOption(args.days, projectTraceConfig(project, config).retentionDays || 7)
-    const dryRun = args['dry-run'] === true
+    const days = args.days ?? (projectTraceConfig(project, config).retentionDays || 7)
+    const dryRun = args['dry-run']
     const cutoff = Date.now() - days * 86_400_000
     const store = await openProjectTraceStore(project, config)
-    let json: CleanupJson
+    let json
     try {
       const total = await store.count()
       const newer = await store.count({ sinceMs: cutoff })
@@ -30,8 +29,9 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    if (args.json) return printJson(json)
+    if (args.json) return print(json)
     printLine(
+      io,
       json.dry_run
         ? `Would delete ${json.deleted} trace(s) older than ${days} day(s); ${json.remaining} would remain.`
         : `Deleted ${json.deleted} trace(s) older than ${days} day(s); ${json.remaining} remain.`,

@@ -1,43 +1,38 @@
-import { defineCommand } from 'citty'
 import type { TraceRecord } from '../../../framework/trace/index.ts'
-import type { ExportJson } from '../../contract/traces.ts'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { CliError } from '../../output/cli-error.ts'
-import { printJson } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { findProject } from '../../project/project.ts'
-import { parseFilters, traceFilterArgs, type FilterArgs } from '../../trace/filters.ts'
+import { projectFor } from '../../project/project.ts'
+import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { postmanCollection } from '../../trace/postman.ts'
 
+/** Prints JSON with or without --json: the export is a document either way. */
 export default defineCommand({
+  meta: { name: 'log:export', group: 'Debug and logs', description: 'Export traces as JSON or a Postman collection', json: ['ExportJson', 'PostmanCollectionJson'] },
   args: {
-    id: { type: 'positional', required: false, description: 'Trace id; without one, export every trace the filters select' },
+    id: { type: 'positional', required: false, description: 'Trace id; without one, export every trace the filters select', valueHint: 'trace id' },
     ...cwdArg,
     ...jsonArg,
-    format: { type: 'string', description: 'json (default) or postman (a Postman v2.1 collection)', default: 'json', valueHint: 'json|postman' },
+    format: { type: 'enum', description: 'json, or postman (a Postman v2.1 collection)', options: ['json', 'postman'], default: 'json' },
     ...traceFilterArgs,
   },
-  async run({ args }) {
-    if (args.format !== 'json' && args.format !== 'postman') {
-      throw new CliError('E_BAD_OPTION', `--format takes json or postman, got "${args.format}"`)
-    }
-    const project = findProject(args.cwd)
+  async run({ args, io, json }) {
+    const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
     const store = await openProjectTraceStore(project, config)
     let traces: TraceRecord[]
     try {
       if (args.id) traces = [await findTrace(store, args.id)]
       else {
-        const { filter } = parseFilters(args as FilterArgs, projectTraceConfig(project, config).slowMs)
+        const { filter } = parseFilters(args, projectTraceConfig(project, config).slowMs)
         traces = await store.records(filter)
       }
     } finally {
       store.close()
     }
-    if (args.format === 'postman') return printJson(postmanCollection(traces, `svc traces (${new Date().toISOString().slice(0, 10)})`))
-    const json: ExportJson = { traces }
-    printJson(json)
+    if (args.format === 'postman') return json(postmanCollection(traces, `svc traces (${new Date().toISOString().slice(0, 10)})`))
+    json({ traces })
   },
 })

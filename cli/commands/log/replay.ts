@@ -1,22 +1,28 @@
-import { defineCommand } from 'citty'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { printJson } from '../../output/print.ts'
-import { findProject } from '../../project/project.ts'
+import { projectFor } from '../../project/project.ts'
 import { readProjectTrace } from '../../trace/find-trace.ts'
-import { printReplay, replayArgs, runReplay, setsFrom } from '../../trace/run-replay.ts'
+import { printReplay, replayArgs, runReplay } from '../../trace/run-replay.ts'
 
 export default defineCommand({
+  meta: {
+    name: 'log:replay',
+    group: 'Debug and logs',
+    description: 'Replay a traced request against the current code (a dry run in production)',
+    aliases: ['replay'],
+    json: ['ReplayJson'],
+  },
   args: {
-    id: { type: 'positional', required: true, description: 'Trace id (or its start)' },
+    id: { type: 'positional', description: 'Trace id (or its start)', valueHint: 'trace id' },
     ...cwdArg,
     ...jsonArg,
     ...replayArgs,
   },
-  async run({ args, rawArgs }) {
-    const project = findProject(args.cwd)
+  async run({ args, io, json }) {
+    const project = projectFor(io, args.cwd)
     const record = await readProjectTrace(project, args.id)
-    const json = await runReplay(project, record, { ...args, sets: setsFrom(rawArgs) })
-    if (args.json) return printJson(json)
-    printReplay(json, { diff: args.diff })
+    const result = await runReplay(project, record, { ...args, sets: args.set })
+    if (args.json) return json(result)
+    printReplay(io, result, { diff: args.diff })
   },
 })

@@ -1,39 +1,38 @@
-import { defineCommand } from 'citty'
-import type { SlowJson } from '../../contract/traces.ts'
-import { cwdArg, intOption, jsonArg } from '../../output/args.ts'
-import { CliError } from '../../output/cli-error.ts'
-import { color, printJson, printLine, table } from '../../output/print.ts'
+import { defineCommand } from '../../command/define.ts'
+import { cwdArg, jsonArg } from '../../output/args.ts'
+import { colors, printLine, table } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { findProject } from '../../project/project.ts'
-import { traceFilterArgs, parseFilters, type FilterArgs } from '../../trace/filters.ts'
+import { projectFor } from '../../project/project.ts'
+import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { SUMMARY_HEADERS, summaryLine, summaryOfRow } from '../../trace/summary.ts'
 
 const { slow: _slow, limit: _limit, ...filters } = traceFilterArgs
 
 export default defineCommand({
+  meta: { name: 'log:slow', group: 'Debug and logs', description: 'The slowest traces', json: ['SlowJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    min: { type: 'string', description: 'At least this many ms (default TRACE_SLOW_MS)', valueHint: 'ms' },
-    limit: { type: 'string', description: 'At most N traces (default 20)', valueHint: 'n' },
+    min: { type: 'number', description: 'At least this many ms (default TRACE_SLOW_MS)', valueHint: 'ms', min: 0 },
+    limit: { type: 'number', description: 'At most N traces', valueHint: 'n', integer: true, min: 1, default: 20 },
     ...filters,
   },
-  async run({ args }) {
-    const project = findProject(args.cwd)
+  async run({ args, io, json: print }) {
+    const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
     const slowMs = projectTraceConfig(project, config).slowMs
-    const min = args.min === undefined ? slowMs : Number(args.min)
-    if (!(min >= 0)) throw new CliError('E_BAD_OPTION', `--min takes milliseconds, got "${args.min}"`)
-    const { filter } = parseFilters({ ...(args as FilterArgs), slow: undefined, limit: String(intOption('limit', args.limit, 20, 1)) }, slowMs)
+    const min = args.min ?? slowMs
+    const { filter } = parseFilters({ ...args, slow: undefined }, slowMs)
     const store = await openProjectTraceStore(project, config)
     try {
       const rows = await store.search({ ...filter, minDurationMs: min, order: 'slowest' })
-      const json: SlowJson = { min_ms: min, traces: rows.map(summaryOfRow) }
-      if (args.json) return printJson(json)
-      if (json.traces.length === 0) return printLine(`No trace took ${min} ms or more.`)
-      printLine(table(json.traces.map(summaryLine), SUMMARY_HEADERS))
-      printLine(color.dim(`\n${json.traces.length} trace(s) of at least ${min} ms, slowest first`))
+      const json = { min_ms: min, traces: rows.map(summaryOfRow) }
+      if (args.json) return print(json)
+      if (json.traces.length === 0) return printLine(io, `No trace took ${min} ms or more.`)
+      const color = colors(io)
+      printLine(io, table(json.traces.map((summary) => summaryLine(summary, color)), SUMMARY_HEADERS))
+      printLine(io, color.dim(`\n${json.traces.length} trace(s) of at least ${min} ms, slowest first`))
     } finally {
       store.close()
     }

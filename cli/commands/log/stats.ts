@@ -1,30 +1,24 @@
-import { defineCommand } from 'citty'
+import { defineCommand } from '../../command/define.ts'
 import type { StatsJson } from '../../contract/traces.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { CliError } from '../../output/cli-error.ts'
-import { color, printJson, printLine, table } from '../../output/print.ts'
+import { colors, printLine, table } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { findProject } from '../../project/project.ts'
+import { projectFor } from '../../project/project.ts'
+import { positiveDays } from '../../trace/filters.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
 import { endpointStats, percentile, round, statusClasses } from '../../trace/stats.ts'
 import { formatMs } from '../../trace/summary.ts'
 
-export function daysOption(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback
-  const days = Number(value)
-  if (!(days > 0)) throw new CliError('E_BAD_OPTION', `--days takes a positive number, got "${value}"`)
-  return days
-}
-
 export default defineCommand({
+  meta: { name: 'log:stats', group: 'Debug and logs', description: 'Counts by status class, error rate, latency percentiles, dropped traces', json: ['StatsJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    days: { type: 'string', description: 'Over the last N days (default 7)', valueHint: 'n' },
+    days: { type: 'number', description: 'Over the last N days', valueHint: 'n', min: 0, default: 7 },
   },
-  async run({ args }) {
-    const project = findProject(args.cwd)
-    const days = daysOption(args.days, 7)
+  async run({ args, io, json: print }) {
+    const project = projectFor(io, args.cwd)
+    const days = positiveDays(args.days)
     const store = await openProjectTraceStore(project, loadConfig(project))
     let json: StatsJson
     try {
@@ -46,17 +40,18 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    if (args.json) return printJson(json)
-    printLine(color.bold(`Traces of the last ${days} day(s): ${json.total}`))
-    printLine(`  by status   ${Object.entries(json.by_status).map(([k, v]) => `${k} ${v}`).join('   ')}`)
-    printLine(`  error rate  ${(json.error_rate * 100).toFixed(1)}%`)
-    printLine(`  latency     p50 ${formatMs(json.p50_ms)}   p95 ${formatMs(json.p95_ms)}   p99 ${formatMs(json.p99_ms)}`)
-    printLine(`  N+1         ${json.n_plus_one} request(s) with findings`)
-    printLine(`  dropped     ${json.dropped} trace(s) (writer buffer full)`)
+    if (args.json) return print(json)
+    const color = colors(io)
+    printLine(io, color.bold(`Traces of the last ${days} day(s): ${json.total}`))
+    printLine(io, `  by status   ${Object.entries(json.by_status).map(([k, v]) => `${k} ${v}`).join('   ')}`)
+    printLine(io, `  error rate  ${(json.error_rate * 100).toFixed(1)}%`)
+    printLine(io, `  latency     p50 ${formatMs(json.p50_ms)}   p95 ${formatMs(json.p95_ms)}   p99 ${formatMs(json.p99_ms)}`)
+    printLine(io, `  N+1         ${json.n_plus_one} request(s) with findings`)
+    printLine(io, `  dropped     ${json.dropped} trace(s) (writer buffer full)`)
     if (json.slowest_routes.length > 0) {
-      printLine('', )
-      printLine(color.bold('Slowest routes'))
-      printLine(table(json.slowest_routes.map((e) => [e.method, e.route, String(e.count), formatMs(e.p95_ms), formatMs(e.max_ms)]), ['METHOD', 'ROUTE', 'COUNT', 'P95', 'MAX']))
+      printLine(io)
+      printLine(io, color.bold('Slowest routes'))
+      printLine(io, table(json.slowest_routes.map((e) => [e.method, e.route, String(e.count), formatMs(e.p95_ms), formatMs(e.max_ms)]), ['METHOD', 'ROUTE', 'COUNT', 'P95', 'MAX']))
     }
   },
 })

@@ -1,77 +1,77 @@
-import { defineCommand } from 'citty'
 import type { TraceFilter } from '../../../framework/trace/index.ts'
-import { cwdArg, intOption, jsonArg } from '../../output/args.ts'
-import { CliError } from '../../output/cli-error.ts'
-import { printLine, printNote } from '../../output/print.ts'
+import { defineCommand } from '../../command/define.ts'
+import { cwdArg, jsonArg } from '../../output/args.ts'
+import { colors, printLine, printNote } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { findProject } from '../../project/project.ts'
-import { parseFilters, traceFilterArgs, type FilterArgs } from '../../trace/filters.ts'
+import { projectFor } from '../../project/project.ts'
+import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { summaryLine, summaryOfRow } from '../../trace/summary.ts'
 
 const { limit: _limit, ...filters } = traceFilterArgs
 const POLL_MS = 500
 
+/** With --json: one TraceSummaryJson a line (NDJSON), as traces arrive. */
 export default defineCommand({
+  meta: { name: 'log:tail', group: 'Debug and logs', description: 'Print the latest traces and follow new ones', json: ['TraceSummaryJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    type: { type: 'string', description: 'all, error (5xx) or slow (>= TRACE_SLOW_MS)', default: 'all', valueHint: 'all|error|slow' },
-    lines: { type: 'string', description: 'Show the last N traces first (default 10)', valueHint: 'n' },
-    follow: { type: 'boolean', description: 'Keep printing new traces (--no-follow: print and exit)', default: true },
+    type: { type: 'enum', description: 'All traces, errors (5xx) or slow ones (>= TRACE_SLOW_MS)', options: ['all', 'error', 'slow'], default: 'all' },
+    lines: { type: 'number', description: 'Show the last N traces first', valueHint: 'n', integer: true, min: 0, default: 10 },
+    follow: { type: 'boolean', description: 'Keep printing new traces until stopped', default: true },
     ...filters,
   },
-  async run({ args }) {
-    const project = findProject(args.cwd)
+  async run({ args, io }) {
+    const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
     const slowMs = projectTraceConfig(project, config).slowMs
-    const lines = intOption('lines', args.lines, 10, 0)
-    const { filter } = parseFilters({ ...(args as FilterArgs), limit: undefined }, slowMs)
+    const { filter } = parseFilters(args, slowMs)
     delete filter.limit
     if (args.type === 'error') filter.error = true
     else if (args.type === 'slow') filter.minDurationMs = filter.minDurationMs ?? slowMs
-    else if (args.type !== 'all') throw new CliError('E_BAD_OPTION', `--type takes all, error or slow, got "${args.type}"`)
 
+    const color = colors(io)
     const store = await openProjectTraceStore(project, config)
     const print = (rows: Awaited<ReturnType<typeof store.search>>) => {
       for (const row of rows) {
         const summary = summaryOfRow(row)
-        printLine(args.json ? JSON.stringify(summary) : summaryLine(summary).filter(Boolean).join('  '))
+        printLine(io, args.json ? JSON.stringify(summary) : summaryLine(summary, color).filter(Boolean).join('  '))
       }
     }
     let last: string | undefined
     try {
-      const first = (await store.search({ ...filter, limit: lines })).reverse()
+      const first = (await store.search({ ...filter, limit: args.lines })).reverse()
       print(first)
       last = first.at(-1)?.trace_id ?? (await store.search({ limit: 1 }))[0]?.trace_id
-      if (!args.follow) return
-      if (!args.json) printNote('Following new traces (Ctrl-C to stop)...')
-    } catch (error) {
+      if (!args.follow || io.signal.aborted) return
+      if (!args.json) printNote(io, 'Following new traces (Ctrl-C to stop)...')
+      await new Promise<void>((resolve) => {
+        let busy = false
+        const timer = setInterval(async () => {
+          if (busy) return
+          busy = true
+          try {
+            const query: TraceFilter = last === undefined ? { ...filter, order: 'oldest' } : { ...filter, afterTraceId: last, order: 'oldest' }
+            const rows = await store.search(query)
+            print(rows)
+            if (rows.length > 0) last = rows.at(-1)!.trace_id
+            else if (last === undefined) last = (await store.search({ limit: 1 }))[0]?.trace_id
+          } finally {
+            busy = false
+          }
+        }, POLL_MS)
+        io.signal.addEventListener(
+          'abort',
+          () => {
+            clearInterval(timer)
+            resolve()
+          },
+          { once: true },
+        )
+      })
+    } finally {
       store.close()
-      throw error
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        clearInterval(timer)
-        resolve()
-      }
-      let busy = false
-      const timer = setInterval(async () => {
-        if (busy) return
-        busy = true
-        try {
-          const query: TraceFilter = last === undefined ? { ...filter, order: 'oldest' } : { ...filter, afterTraceId: last, order: 'oldest' }
-          const rows = await store.search(query)
-          print(rows)
-          if (rows.length > 0) last = rows.at(-1)!.trace_id
-          else if (last === undefined) last = (await store.search({ limit: 1 }))[0]?.trace_id
-        } finally {
-          busy = false
-        }
-      }, POLL_MS)
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-    })
-    store.close()
   },
 })

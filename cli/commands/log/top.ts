@@ -1,25 +1,26 @@
-import { defineCommand } from 'citty'
+import { defineCommand } from '../../command/define.ts'
 import type { TopJson } from '../../contract/traces.ts'
-import { cwdArg, intOption, jsonArg } from '../../output/args.ts'
-import { printJson, printLine, table } from '../../output/print.ts'
+import { cwdArg, jsonArg } from '../../output/args.ts'
+import { printLine, table } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { findProject } from '../../project/project.ts'
+import { projectFor } from '../../project/project.ts'
+import { positiveDays } from '../../trace/filters.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
 import { endpointStats } from '../../trace/stats.ts'
 import { formatMs } from '../../trace/summary.ts'
-import { daysOption } from './stats.ts'
 
 export default defineCommand({
+  meta: { name: 'log:top', group: 'Debug and logs', description: 'Slowest endpoints by route, with counts and p95', json: ['TopJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    days: { type: 'string', description: 'Over the last N days (default 7)', valueHint: 'n' },
-    limit: { type: 'string', description: 'At most N endpoints (default 10)', valueHint: 'n' },
+    days: { type: 'number', description: 'Over the last N days', valueHint: 'n', min: 0, default: 7 },
+    limit: { type: 'number', description: 'At most N endpoints', valueHint: 'n', integer: true, min: 1, default: 10 },
   },
-  async run({ args }) {
-    const project = findProject(args.cwd)
-    const days = daysOption(args.days, 7)
-    const limit = intOption('limit', args.limit, 10, 1)
+  async run({ args, io, json: print }) {
+    const project = projectFor(io, args.cwd)
+    const days = positiveDays(args.days)
+    const limit = args.limit
     const store = await openProjectTraceStore(project, loadConfig(project))
     let json: TopJson
     try {
@@ -28,9 +29,10 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    if (args.json) return printJson(json)
-    if (json.endpoints.length === 0) return printLine('No traces in that period.')
+    if (args.json) return print(json)
+    if (json.endpoints.length === 0) return printLine(io, 'No traces in that period.')
     printLine(
+      io,
       table(
         json.endpoints.map((e) => [e.method, e.route, String(e.count), String(e.errors), formatMs(e.avg_ms), formatMs(e.p95_ms), formatMs(e.max_ms)]),
         ['METHOD', 'ROUTE', 'COUNT', '5XX', 'AVG', 'P95', 'MAX'],

@@ -1,35 +1,33 @@
-import { defineCommand } from 'citty'
-import type { TraceJson } from '../../contract/traces.ts'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { printJson, printLine } from '../../output/print.ts'
-import { findProject } from '../../project/project.ts'
-import { traceFilterArgs, type FilterArgs } from '../../trace/filters.ts'
+import { colors, printLine } from '../../output/print.ts'
+import { projectFor } from '../../project/project.ts'
+import { traceFilterArgs } from '../../trace/filters.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
+import { printTraceList, searchTraces } from '../../trace/search.ts'
 import { traceView } from '../../trace/view.ts'
-import { printTraceList, searchTraces } from '../trace/list.ts'
 
 export default defineCommand({
+  meta: { name: 'log:trace', group: 'Debug and logs', description: 'Show one trace in full, or search traces', json: ['TraceJson', 'TraceListJson'] },
   args: {
-    id: { type: 'positional', required: false, description: 'Trace id (or its start); without one, search with the filters' },
+    id: { type: 'positional', required: false, description: 'Trace id (or its start); without one, search with the filters', valueHint: 'trace id' },
     ...cwdArg,
     ...jsonArg,
     ...traceFilterArgs,
   },
-  async run({ args }) {
+  async run({ args, io, json }) {
+    const project = projectFor(io, args.cwd)
     if (args.id === undefined || args.id === '') {
-      const list = await searchTraces(args as FilterArgs & { cwd?: string })
-      if (args.json) return printJson(list)
-      return printTraceList(list)
+      const list = await searchTraces(project, args)
+      if (args.json) return json(list)
+      return printTraceList(io, list)
     }
-    const store = await openProjectTraceStore(findProject(args.cwd))
+    const store = await openProjectTraceStore(project)
     try {
       const record = await findTrace(store, args.id)
-      if (args.json) {
-        const json: TraceJson = { trace: record }
-        return printJson(json)
-      }
-      printLine(traceView(record))
+      if (args.json) return json({ trace: record })
+      printLine(io, traceView(record, colors(io)))
     } finally {
       store.close()
     }

@@ -1,11 +1,9 @@
-import { defineCommand } from 'citty'
 import { AUTH_MIGRATION_SOURCES } from '../../project/migration-file.ts'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { printJson, printLine, printNote } from '../../output/print.ts'
-import { findProject } from '../../project/project.ts'
-import { writeMigrationFiles, type MakeMigrationsJson } from './_write-migrations.ts'
-
-export type MakeAuthJson = MakeMigrationsJson
+import { printLine, printNote } from '../../output/print.ts'
+import { projectFor } from '../../project/project.ts'
+import { writeMigrationFiles } from '../../project/write-migrations.ts'
 
 /**
  * Authentication (register, login, refresh, logout, me, verify-email,
@@ -14,17 +12,22 @@ export type MakeAuthJson = MakeMigrationsJson
  * refresh_tokens, one_time_tokens, security_events, rate_limits).
  */
 export default defineCommand({
+  meta: {
+    name: 'make:auth',
+    group: 'Generators',
+    description: 'Auth migrations: users, refresh tokens, one-time tokens, security events, rate limits',
+    json: ['MakeMigrationsJson'],
+  },
   args: {
     ...cwdArg,
     ...jsonArg,
-    force: { type: 'boolean', description: 'Overwrite auth migrations the app already has', default: false },
+    force: { type: 'boolean', description: 'Overwrite auth migrations the app already has' },
   },
-  run({ args }) {
-    const project = findProject(args.cwd)
-    const result = writeMigrationFiles(project, AUTH_MIGRATION_SOURCES, 'make:auth', args.force)
-    if (args.json) return printJson(result satisfies MakeAuthJson)
-    for (const file of result.written) printLine(`Created ${file}`)
-    for (const file of result.skipped) printLine(`Exists  ${file} (--force overwrites)`)
-    printNote('Next: svc migrate. The routes are under /api/auth (svc route:list); see docs/authentication.md.')
+  run({ args, io, json }) {
+    const result = writeMigrationFiles(projectFor(io, args.cwd), AUTH_MIGRATION_SOURCES, 'make:auth', args.force)
+    if (args.json) return json(result)
+    for (const file of result.written) printLine(io, `Created ${file}`)
+    for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)
+    printNote(io, 'Next: svc migrate. The routes are under /api/auth (svc route:list); see docs/authentication.md.')
   },
 })

@@ -1,29 +1,26 @@
-import { defineCommand } from 'citty'
 import { migrateFresh } from '../../../framework/index.ts'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { printJson, printLine } from '../../output/print.ts'
+import { printLine } from '../../output/print.ts'
 import { runSeeders, withProjectMigrations } from '../../project/migrations.ts'
-
-export interface MigrateFreshJson {
-  ran: string[]
-  seeded: string[]
-}
+import { projectFor } from '../../project/project.ts'
 
 export default defineCommand({
+  meta: { name: 'migrate:fresh', group: 'Database', description: 'Drop all tables and migrate again', json: ['MigrateFreshJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    seed: { type: 'boolean', description: 'Run the seeders afterwards', default: false },
+    seed: { type: 'boolean', description: 'Run the seeders afterwards' },
   },
-  async run({ args }) {
-    const result = await withProjectMigrations(args.cwd, async ({ project, db, migrations }) => {
+  async run({ args, io, json }) {
+    const result = await withProjectMigrations(projectFor(io, args.cwd), async ({ project, db, migrations }) => {
       const ran = await migrateFresh(db, migrations)
       const seeded = args.seed ? await runSeeders(project, db) : []
       return { ran, seeded }
     })
-    if (args.json) return printJson(result satisfies MigrateFreshJson)
-    printLine('Dropped all tables.')
-    for (const name of result.ran) printLine(`Migrated: ${name}`)
-    for (const name of result.seeded) printLine(`Seeded: ${name}`)
+    if (args.json) return json(result)
+    printLine(io, 'Dropped all tables.')
+    for (const name of result.ran) printLine(io, `Migrated: ${name}`)
+    for (const name of result.seeded) printLine(io, `Seeded: ${name}`)
   },
 })

@@ -1,24 +1,21 @@
-import { defineCommand } from 'citty'
 import { rollback } from '../../../framework/index.ts'
-import { cwdArg, intOption, jsonArg } from '../../output/args.ts'
-import { printJson, printLine } from '../../output/print.ts'
+import { defineCommand } from '../../command/define.ts'
+import { cwdArg, jsonArg } from '../../output/args.ts'
+import { printLine } from '../../output/print.ts'
 import { withProjectMigrations } from '../../project/migrations.ts'
-
-export interface RollbackJson {
-  rolled_back: string[]
-}
+import { projectFor } from '../../project/project.ts'
 
 export default defineCommand({
+  meta: { name: 'migrate:rollback', group: 'Database', description: 'Roll back the last batch of migrations', json: ['RollbackJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    step: { type: 'string', description: 'How many batches to roll back (default 1: the last batch)' },
+    step: { type: 'number', description: 'How many batches to roll back', valueHint: 'n', integer: true, min: 1, default: 1 },
   },
-  async run({ args }) {
-    const steps = intOption('step', args.step, 1, 1)
-    const rolledBack = await withProjectMigrations(args.cwd, ({ db, migrations }) => rollback(db, migrations, steps))
-    if (args.json) return printJson({ rolled_back: rolledBack } satisfies RollbackJson)
-    if (rolledBack.length === 0) return printLine('Nothing to roll back.')
-    for (const name of rolledBack) printLine(`Rolled back: ${name}`)
+  async run({ args, io, json }) {
+    const rolledBack = await withProjectMigrations(projectFor(io, args.cwd), ({ db, migrations }) => rollback(db, migrations, args.step))
+    if (args.json) return json({ rolled_back: rolledBack })
+    if (rolledBack.length === 0) return printLine(io, 'Nothing to roll back.')
+    for (const name of rolledBack) printLine(io, `Rolled back: ${name}`)
   },
 })

@@ -1,47 +1,29 @@
-import { defineCommand } from 'citty'
+import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { color, printJson, printLine, table } from '../../output/print.ts'
-import { findProject, type Project } from '../../project/project.ts'
-import { readRouteCache, writeRouteCache, type RouteJson } from '../../project/route-cache.ts'
-
-export interface RouteListJson {
-  routes: RouteJson[]
-}
-
-/** The routes from the cache, or from the app (then cached). */
-export async function projectRoutes(project: Project): Promise<RouteJson[]> {
-  const cached = readRouteCache(project)
-  if (cached !== undefined) return cached
-  // Loaded only on a cache miss: the app loader pulls in the framework, the server adapter and jiti.
-  const { loadApp } = await import('../../project/load-app.ts')
-  const loaded = await loadApp(project, { withDatabase: false })
-  try {
-    return writeRouteCache(project, loaded.app.routes())
-  } finally {
-    await loaded.close()
-  }
-}
+import { colors, printLine, table } from '../../output/print.ts'
+import { projectFor } from '../../project/project.ts'
+import { projectRoutes } from '../../project/route-cache.ts'
 
 export default defineCommand({
+  meta: { name: 'route:list', group: 'Routes', description: 'List routes with their middleware', json: ['RouteListJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
-    method: { type: 'string', description: 'Only routes answering this method (GET, POST...)' },
-    path: { type: 'string', description: 'Only routes whose path contains this text' },
+    method: { type: 'string', description: 'Only routes answering this method', valueHint: 'GET' },
+    path: { type: 'string', description: 'Only routes whose path contains this text', valueHint: 'text' },
   },
-  async run({ args }) {
+  async run({ args, io, json }) {
     const method = args.method?.toUpperCase()
-    const routes = (await projectRoutes(findProject(args.cwd))).filter(
+    const routes = (await projectRoutes(projectFor(io, args.cwd))).filter(
       (route) =>
         (method === undefined || route.method === method || route.method === 'ANY' || (method === 'HEAD' && route.method === 'GET')) &&
         (args.path === undefined || route.path.includes(args.path)),
     )
-    if (args.json) {
-      const json: RouteListJson = { routes }
-      return printJson(json)
-    }
-    if (routes.length === 0) return printLine('No routes match.')
+    if (args.json) return json({ routes })
+    if (routes.length === 0) return printLine(io, 'No routes match.')
+    const color = colors(io)
     printLine(
+      io,
       table(
         routes.map((route) => [
           color.green(route.method),
@@ -53,6 +35,6 @@ export default defineCommand({
         ['METHOD', 'PATH', 'MIDDLEWARE', 'HANDLER', 'SOURCE'],
       ),
     )
-    printLine(color.dim(`\n${routes.length} route${routes.length === 1 ? '' : 's'}`))
+    printLine(io, color.dim(`\n${routes.length} route${routes.length === 1 ? '' : 's'}`))
   },
 })

@@ -1,18 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { defineCommand } from 'citty'
 import { migrate } from '../../../framework/index.ts'
 import { REDACTED, type TraceRecord } from '../../../framework/trace/index.ts'
 import { openDatabase } from '../../../framework/node/index.ts'
+import { defineCommand } from '../../command/define.ts'
 import type { RegressionJson, RegressionResultJson } from '../../contract/traces.ts'
-import { cwdArg, intOption, jsonArg } from '../../output/args.ts'
-import { color, printJson, printLine } from '../../output/print.ts'
+import { cwdArg, jsonArg } from '../../output/args.ts'
+import { colors, printLine } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { loadMigrations, runSeeders } from '../../project/migrations.ts'
-import { findProject, type Project } from '../../project/project.ts'
+import { projectFor, type Project } from '../../project/project.ts'
 import { compareResponses } from '../../trace/compare.ts'
-import { parseFilters, traceFilterArgs, type FilterArgs } from '../../trace/filters.ts'
+import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { prepareRequest, REPLAY_HEADER, ReplayTarget } from '../../trace/replay.ts'
 import { diffText } from '../../trace/run-replay.ts'
@@ -22,18 +22,24 @@ const { limit: _limit, ...filters } = traceFilterArgs
 
 /** Exit code 1 when any response changed or could not be replayed. */
 export default defineCommand({
+  meta: {
+    name: 'test:regression',
+    group: 'Testing',
+    description: 'Replay recorded traces and report changed responses; exits 1 on any change',
+    json: ['RegressionJson'],
+  },
   args: {
     ...cwdArg,
     ...jsonArg,
-    limit: { type: 'string', description: 'Replay at most N distinct requests (default 100)', valueHint: 'n' },
-    all: { type: 'boolean', description: 'Also replay POST, PUT, PATCH, DELETE, against a fresh migrated and seeded test database', default: false },
+    limit: { type: 'number', description: 'Replay at most N distinct requests', valueHint: 'n', integer: true, min: 1, default: 100 },
+    all: { type: 'boolean', description: 'Also replay POST, PUT, PATCH, DELETE, against a fresh migrated and seeded test database' },
     ...filters,
   },
-  async run({ args }) {
-    const project = findProject(args.cwd)
+  async run({ args, io, json: print }) {
+    const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
-    const limit = intOption('limit', args.limit, 100, 1)
-    const { filter } = parseFilters({ ...(args as FilterArgs), limit: undefined }, projectTraceConfig(project, config).slowMs)
+    const limit = args.limit
+    const { filter } = parseFilters(args, projectTraceConfig(project, config).slowMs)
     delete filter.limit
     const store = await openProjectTraceStore(project, config)
     let traces: TraceRecord[]
@@ -43,17 +49,18 @@ export default defineCommand({
       store.close()
     }
     const json = await replayAll(project, traces, args.all === true, config.env !== 'production')
-    process.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
-    if (args.json) return printJson(json)
+    io.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
+    if (args.json) return print(json)
+    const color = colors(io)
     for (const result of json.results) {
       const label = `${result.method} ${result.path}  ${color.dim(result.trace_id)}`
-      if (result.status === 'same') printLine(`${color.green('same   ')} ${label}`)
-      else if (result.status === 'skipped') printLine(`${color.dim('skipped')} ${label}  ${color.dim(result.reason ?? '')}`)
-      else if (result.status === 'error') printLine(`${color.red('error  ')} ${label}  ${result.reason}`)
-      else printLine(`${color.red('changed')} ${label}\n${diffText(result.diff!).split('\n').slice(1).map((line) => `    ${line}`).join('\n')}`)
+      if (result.status === 'same') printLine(io, `${color.green('same   ')} ${label}`)
+      else if (result.status === 'skipped') printLine(io, `${color.dim('skipped')} ${label}  ${color.dim(result.reason ?? '')}`)
+      else if (result.status === 'error') printLine(io, `${color.red('error  ')} ${label}  ${result.reason}`)
+      else printLine(io, `${color.red('changed')} ${label}\n${diffText(result.diff!, color).split('\n').slice(1).map((line) => `    ${line}`).join('\n')}`)
     }
-    printLine('')
-    printLine(`${json.total} replayed: ${json.same} same, ${json.changed} changed, ${json.errors} errors, ${json.skipped} skipped`)
+    printLine(io)
+    printLine(io, `${json.total} replayed: ${json.same} same, ${json.changed} changed, ${json.errors} errors, ${json.skipped} skipped`)
   },
 })
 

@@ -1,16 +1,10 @@
 /** Writes framework-defined migrations (auth, api keys) as files of the app, once. */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { renderMigrationFile, type MigrationSource } from '../../project/migration-file.ts'
-import { migrationsDir } from '../../project/migrations.ts'
-import type { Project } from '../../project/project.ts'
-
-export interface MakeMigrationsJson {
-  /** Paths relative to the project folder. */
-  written: string[]
-  /** Migrations the app already has (a file with the same name after the timestamp). */
-  skipped: string[]
-}
+import { renderMigrationFile, type MigrationSource } from './migration-file.ts'
+import type { MakeMigrationsJson } from '../contract/index.ts'
+import { migrationsDir } from './migrations.ts'
+import type { Project } from './project.ts'
 
 export function writeMigrationFiles(project: Project, sources: readonly MigrationSource[], command: string, force: boolean): MakeMigrationsJson {
   const dir = migrationsDir(project)

@@ -1,0 +1,64 @@
+/** The overview (`svc`) and `svc <command> --help`, rendered from the manifest. */
+import type { Colors } from '../output/print.ts'
+import { cliVersion } from '../version.ts'
+import type { CommandManifest, ManifestArg, ManifestCommand } from './manifest.ts'
+import { valueHint } from './parse-args.ts'
+
+/** The commands a newcomer starts with, shown by `svc` alone. */
+const FIRST_COMMANDS = ['serve', 'route:list', 'migrate', 'key:generate']
+
+export function renderOverview(manifest: CommandManifest, color: Colors): string {
+  const first = manifest.commands.filter((command) => FIRST_COMMANDS.includes(command.name))
+  first.sort((a, b) => FIRST_COMMANDS.indexOf(a.name) - FIRST_COMMANDS.indexOf(b.name))
+  const width = Math.max(...first.map((command) => command.name.length))
+  return [
+    `${color.bold(`svc ${cliVersion()}`)}: token-authenticated JSON APIs`,
+    '',
+    'Usage: svc <command> [options]',
+    '',
+    'Common commands:',
+    ...first.map((command) => `  ${color.green(command.name.padEnd(width))}  ${command.description}`),
+    '',
+    `All ${manifest.commands.length} commands: svc list    Help for one: svc <command> --help`,
+    '',
+  ].join('\n')
+}
+
+export function renderHelp(command: ManifestCommand, color: Colors): string {
+  const positionals = command.args.filter((arg) => arg.type === 'positional')
+  const options = command.args.filter((arg) => arg.type !== 'positional')
+  const usage = [`svc ${command.name}`, ...(options.length > 0 ? ['[OPTIONS]'] : []), ...positionals.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`))]
+  const lines = [`${command.description} ${color.dim(`(${command.group})`)}`, '', `${color.bold('USAGE')} ${color.cyan(usage.join(' '))}`, '']
+  if (command.aliases.length > 0) lines.push(`${color.bold('ALIASES')} ${command.aliases.map((alias) => `svc ${alias}`).join(', ')}`, '')
+  if (positionals.length > 0) {
+    lines.push(color.bold('ARGUMENTS'), '', ...columns(positionals.map((arg) => [`<${arg.name}>`, describe(arg)]), color), '')
+  }
+  if (options.length > 0) lines.push(color.bold('OPTIONS'), '', ...columns(options.flatMap((arg) => optionRows(arg)), color), '')
+  if (command.json.length > 0) lines.push(color.dim(`--json prints ${command.json.join(' or ')} (cli/contract, docs/cli.md).`), '')
+  return lines.join('\n')
+}
+
+function optionRows(arg: ManifestArg): string[][] {
+  const names = [...(arg.alias === null ? [] : [`-${arg.alias}`]), `--${arg.name}`].join(', ')
+  if (arg.type === 'boolean') {
+    const rows = [[names, describe(arg)]]
+    if (arg.default === true) rows.push([`--no-${arg.name}`, 'Turn it off'])
+    return rows
+  }
+  const hint = `<${valueHint(arg)}>`
+  return [[`${names}${arg.valueOptional ? `[=${hint}]` : `=${hint}`}`, describe(arg)]]
+}
+
+function describe(arg: ManifestArg): string {
+  const notes = [
+    arg.multiple ? 'repeatable' : '',
+    arg.default !== null && arg.default !== false ? `default: ${arg.default}` : '',
+    arg.type === 'positional' && !arg.required ? 'optional' : '',
+  ].filter(Boolean)
+  return notes.length === 0 ? arg.description : `${arg.description} (${notes.join('; ')})`
+}
+
+function columns(rows: string[][], color: Colors): string[] {
+  const width = Math.max(...rows.map(([left]) => left!.length))
+  return rows.map(([left, right]) => `  ${color.cyan(left!.padEnd(width))}  ${right}`)
+}

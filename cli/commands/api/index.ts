@@ -1,0 +1,8 @@
+import type { CommandLoaders } from '../../command/define.ts'
+
+/** The `api` commands, loaded only when one runs. */
+const commands = {
+  'api:why': () => import('./why.ts'),
+} satisfies CommandLoaders
+
+export default commands

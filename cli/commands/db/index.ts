@@ -1,0 +1,8 @@
+import type { CommandLoaders } from '../../command/define.ts'
+
+/** The `db` commands, loaded only when one runs. */
+const commands = {
+  'db:why': () => import('./why.ts'),
+} satisfies CommandLoaders
+
+export default commands

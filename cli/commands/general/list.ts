@@ -1,0 +1,29 @@
+import { defineCommand } from '../../command/define.ts'
+import { loadManifest } from '../../command/manifest.ts'
+import { jsonArg } from '../../output/args.ts'
+import { colors, printLine } from '../../output/print.ts'
+
+export default defineCommand({
+  meta: { name: 'list', group: 'General', description: 'List all commands, grouped', json: ['CommandListJson'] },
+  args: {
+    ...jsonArg,
+    raw: { type: 'boolean', description: 'One command name a line' },
+  },
+  async run({ args, io, json }) {
+    const { commands } = await loadManifest()
+    if (args.json) return json({ commands: commands.map(({ name, group, description, aliases }) => ({ name, group, description, aliases })) })
+    if (args.raw) return commands.forEach((command) => printLine(io, command.name))
+    const color = colors(io)
+    const width = Math.max(...commands.map((command) => command.name.length))
+    let group = ''
+    for (const command of commands) {
+      if (command.group !== group) {
+        if (group !== '') printLine(io)
+        group = command.group
+        printLine(io, color.bold(group))
+      }
+      const aliases = command.aliases.length > 0 ? color.dim(` (alias: ${command.aliases.join(', ')})`) : ''
+      printLine(io, `  ${color.green(command.name.padEnd(width))}  ${command.description}${aliases}`)
+    }
+  },
+})

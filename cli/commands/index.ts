@@ -1,0 +1,19 @@
+/**
+ * Every command folder, loaded lazily (nuxt/cli style): `svc --version`
+ * imports none, and running a command imports only its folder's map and its
+ * own module. A command lives in the folder of its namespace (`migrate:*` and
+ * `migrate` in migrate/); one without a namespace of its own in general/.
+ */
+export const commandFolders = {
+  api: () => import('./api/index.ts'),
+  db: () => import('./db/index.ts'),
+  debug: () => import('./debug/index.ts'),
+  general: () => import('./general/index.ts'),
+  key: () => import('./key/index.ts'),
+  log: () => import('./log/index.ts'),
+  make: () => import('./make/index.ts'),
+  migrate: () => import('./migrate/index.ts'),
+  route: () => import('./route/index.ts'),
+  test: () => import('./test/index.ts'),
+  trace: () => import('./trace/index.ts'),
+} as const

@@ -1,0 +1,10 @@
+import type { CommandLoaders } from '../../command/define.ts'
+
+/** The `make` commands, loaded only when one runs. */
+const commands = {
+  'make:auth': () => import('./auth.ts'),
+  'make:apikey-table': () => import('./apikey-table.ts'),
+  'make:apikey': () => import('./apikey.ts'),
+} satisfies CommandLoaders
+
+export default commands

@@ -1,0 +1,8 @@
+import type { CommandLoaders } from '../../command/define.ts'
+
+/** The `test` commands, loaded only when one runs. */
+const commands = {
+  'test:regression': () => import('./regression.ts'),
+} satisfies CommandLoaders
+
+export default commands

@@ -1,0 +1,8 @@
+import type { CommandLoaders } from '../../command/define.ts'
+
+/** The `trace` commands, loaded only when one runs. */
+const commands = {
+  'trace:list': () => import('./list.ts'),
+} satisfies CommandLoaders
+
+export default commands

@@ -1,0 +1,28 @@
+/** The search shared by trace:list and log:trace without an id, and its human view. */
+import type { TraceListJson } from '../contract/traces.ts'
+import type { CommandIO } from '../output/io.ts'
+import { colors, printLine, table } from '../output/print.ts'
+import { loadConfig } from '../project/load-app.ts'
+import type { Project } from '../project/project.ts'
+import { parseFilters, type FilterArgs } from './filters.ts'
+import { openProjectTraceStore, projectTraceConfig } from './open-store.ts'
+import { SUMMARY_HEADERS, summaryLine, summaryOfRow } from './summary.ts'
+
+export async function searchTraces(project: Project, args: FilterArgs): Promise<TraceListJson> {
+  const config = loadConfig(project)
+  const { filter, echo } = parseFilters(args, projectTraceConfig(project, config).slowMs)
+  const store = await openProjectTraceStore(project, config)
+  try {
+    const rows = await store.search(filter)
+    return { filters: echo, traces: rows.map(summaryOfRow) }
+  } finally {
+    store.close()
+  }
+}
+
+export function printTraceList(io: CommandIO, list: TraceListJson): void {
+  if (list.traces.length === 0) return printLine(io, 'No traces match.')
+  const color = colors(io)
+  printLine(io, table(list.traces.map((summary) => summaryLine(summary, color)), SUMMARY_HEADERS))
+  printLine(io, color.dim(`\n${list.traces.length} trace${list.traces.length === 1 ? '' : 's'} (newest first; svc log:trace <id> shows one)`))
+}

@@ -1,0 +1,77 @@
+/** The command-line reader every command goes through (cli/command/parse-args.ts). */
+import { describe, expect, it } from 'vitest'
+import type { ArgsDef } from '../../cli/command/define.ts'
+import { parseCommandLine } from '../../cli/command/parse-args.ts'
+
+const args = {
+  id: { type: 'positional', required: false, description: 'Trace id' },
+  json: { type: 'boolean', description: 'JSON' },
+  follow: { type: 'boolean', description: 'Follow', default: true },
+  method: { type: 'string', description: 'Method' },
+  slow: { type: 'number', description: 'Threshold', min: 0, valueOptional: true },
+  limit: { type: 'number', description: 'Limit', integer: true, min: 1, default: 50 },
+  format: { type: 'enum', description: 'Format', options: ['curl', 'httpie'] },
+  set: { type: 'string', description: 'Field', multiple: true },
+  port: { type: 'number', description: 'Port', alias: 'p', integer: true },
+} as const satisfies ArgsDef
+
+const parse = (...argv: string[]) => parseCommandLine(argv, args, 'test')
+const failure = (...argv: string[]) => {
+  try {
+    parse(...argv)
+  } catch (error) {
+    return error as { code: string; message: string; hint?: string }
+  }
+  throw new Error(`${argv.join(' ')} was accepted`)
+}
+
+describe('parseCommandLine', () => {
+  it('fills defaults: switches false (or their default), lists empty, the rest undefined', () => {
+    expect(parse()).toEqual({ id: undefined, json: false, follow: true, method: undefined, slow: undefined, limit: 50, format: undefined, set: [], port: undefined })
+  })
+
+  it('reads --name=value, --name value, -p value, --no-switch and repeated options', () => {
+    expect(parse('abc', '--method', 'GET', '--limit=3', '-p', '8080', '--no-follow', '--json', '--set', 'a=1', '--set=b=2')).toMatchObject({
+      id: 'abc',
+      method: 'GET',
+      limit: 3,
+      port: 8080,
+      follow: false,
+      json: true,
+      set: ['a=1', 'b=2'],
+    })
+    expect(parse('--json=false').json).toBe(false)
+  })
+
+  it('an option whose value may be left out takes the next word only when it is a number', () => {
+    expect(parse('--slow', '--method', 'GET')).toMatchObject({ slow: true, method: 'GET' })
+    expect(parse('--slow', '--limit', '2')).toMatchObject({ slow: true, limit: 2 })
+    expect(parse('--slow', '300')).toMatchObject({ slow: 300, id: undefined })
+    expect(parse('--slow', 'abc123')).toMatchObject({ slow: true, id: 'abc123' })
+    expect(parse('--slow=0').slow).toBe(0)
+    expect(parse('--slow')).toMatchObject({ slow: true })
+  })
+
+  it('a value that starts with a dash is given with =; words after -- are positional', () => {
+    expect(parse('--method=-x').method).toBe('-x')
+    expect(parse('--', '--json').id).toBe('--json')
+    expect(parse('--', '--json').json).toBe(false)
+  })
+
+  it('unknown options name the closest known one', () => {
+    expect(failure('--limt=3')).toMatchObject({ code: 'E_UNKNOWN_OPTION', message: 'Unknown option --limt for svc test' })
+    expect(failure('--limt=3').hint).toContain('did you mean --limit?')
+    expect(failure('--no-limit').code).toBe('E_UNKNOWN_OPTION') // only switches have a --no- form
+    expect(failure('-x').code).toBe('E_UNKNOWN_OPTION')
+    expect(failure('--p=1').code).toBe('E_UNKNOWN_OPTION') // a one-letter alias takes one dash
+  })
+
+  it('wrong values are E_BAD_OPTION; positional surplus is E_BAD_ARGUMENTS', () => {
+    expect(failure('--limit=0').message).toBe('--limit takes a whole number of at least 1, got "0"')
+    expect(failure('--slow=-5').message).toBe('--slow takes a number of at least 0, got "-5"')
+    expect(failure('--format', 'wget').message).toBe('--format takes curl or httpie, got "wget"')
+    expect(failure('--method').message).toBe('--method needs a value')
+    expect(failure('--no-json=1').code).toBe('E_BAD_OPTION')
+    expect(failure('a', 'b')).toMatchObject({ code: 'E_BAD_ARGUMENTS', message: 'Unexpected argument "b"' })
+  })
+})
