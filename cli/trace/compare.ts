@@ -12,7 +12,7 @@
  *   `expires_in`, `*_token`, `*_ms` (durations), and any string value that is a timestamp, UUID, JWT or
  *   trace id, or that was redacted in the trace.
  */
-import { REDACTED } from '../../framework/index.ts'
+import { REDACTED } from '../../framework/trace/index.ts'
 import type { BodyChangeJson, HeaderChangeJson, ResponseDiffJson } from '../contract/traces.ts'
 
 const VOLATILE_HEADERS = new Set([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type TraceRecord } from 'svc'
+import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type TraceRecord } from 'svc/trace'
 import { rawTrace } from './helpers.ts'
 
 function record(n: number, overrides: Partial<TraceRecord> = {}): TraceRecord {

@@ -1,6 +1,7 @@
 /** Builders for the trace tests: a traced app over a temporary trace store. */
 import { join } from 'node:path'
-import { createApp, createTracer, resolveTraceConfig, storeSink, type AppOptions, type EnvRecord, type RawTrace, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from 'svc'
+import { createApp, type AppOptions, type EnvRecord } from 'svc'
+import { createTracer, resolveTraceConfig, storeSink, type RawTrace, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from 'svc/trace'
 import { openDatabase, openTraceStore } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineRoutes, REDACTED, TRACE_HEADER } from 'svc'
+import { defineRoutes, TRACE_HEADER } from 'svc'
+import { REDACTED } from 'svc/trace'
 import { request, tracedApp, type TracedApp } from './helpers.ts'
 
 const PASSWORD = 'hunter2-correct-horse-battery'
