@@ -1,11 +1,12 @@
 /**
- * The `svc` command: finds the command in the manifest, answers `--help`,
- * `--version` and the overview itself, reads the command line against the
- * command's declared arguments, then runs it with the IO it was handed.
+ * The `svc` command: finds the command in the manifest (names and aliases,
+ * without loading any command), answers `--help`, `--version` and the
+ * overview itself, then runs the command through citty (command/run.ts) with
+ * the IO it was handed.
  */
 import { CliError } from './output/cli-error.ts'
 import type { CommandIO } from './output/io.ts'
-import { colors, printJson, printLine, reportError } from './output/print.ts'
+import { colors, printLine, reportError } from './output/print.ts'
 import { cliVersion } from './version.ts'
 
 /** Runs `svc <argv>`; returns (and sets on `io`) the exit code. */
@@ -21,10 +22,9 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
 async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
   const [first, ...rest] = argv
   if (first === '--version' || first === '-v') return printLine(io, cliVersion())
-  // Loaded past --version, which needs none of them.
-  const [{ closestCommands, findCommand, loadCommand, loadManifest }, { parseCommandLine }, { renderHelp, renderOverview }] = await Promise.all([
+  // Loaded past --version, which needs none of them; citty only once a command runs (run.ts).
+  const [{ closestCommands, findCommand, loadCommand, loadManifest }, { renderHelp, renderOverview }] = await Promise.all([
     import('./command/manifest.ts'),
-    import('./command/parse-args.ts'),
     import('./command/help.ts'),
   ])
   const manifest = await loadManifest()
@@ -42,7 +42,6 @@ async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
   const end = rest.indexOf('--')
   const flags = end === -1 ? rest : rest.slice(0, end)
   if (flags.includes('--help') || flags.includes('-h')) return void io.stdout.write(renderHelp(entry, colors(io)))
-  const command = await loadCommand(entry)
-  const args = parseCommandLine(rest, command.args, entry.name)
-  await command.run({ args, io, json: (document: unknown) => printJson(io, document) })
+  const [command, { runCommandLine }] = await Promise.all([loadCommand(entry), import('./command/run.ts')])
+  await runCommandLine(command, rest, io)
 }

@@ -1,6 +1,8 @@
 /**
  * svc: a framework for token-authenticated JSON APIs on web standards only.
- * This entry runs in any fetch runtime; Node-only helpers are in `svc/node`.
+ * This entry is what an app is written with, and runs in any fetch runtime.
+ * Node-only helpers are in `svc/node`, request traces (the tracer, its store
+ * and record format) in `svc/trace`, test helpers in `svc/testing`.
  */
 export {
   createApp,
@@ -12,9 +14,19 @@ export {
   type AppPluginSpec,
   type KernelOptions,
 } from './app/create-app.ts'
-export type { ClientAddressResolver } from './app/client-address.ts'
+export { CONN_INFO, connInfoFromEnv, type ConnInfo, type ConnInfoEnv, type ConnInfoReader } from './app/conn-info.ts'
+export { logUnexpectedError, type ErrorHook } from './app/on-error.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
-export { Context, type AuthUser, type MatchedRoute, type ExecutionContextLike } from './context/context.ts'
+export {
+  Context,
+  type AuthUser,
+  type BodyOf,
+  type ContextState,
+  type ExecutionContextLike,
+  type InputSchemas,
+  type MatchedRoute,
+  type QueryOf,
+} from './context/context.ts'
 export { createDatabase, type Database, type DatabaseOptions, type QueryObserver, type QueryRecord, type ResultSet, type Statement } from './database/database.ts'
 export {
   migrate,
@@ -31,7 +43,7 @@ export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnv
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
 export { cors, type CorsOptions } from './middleware/cors/index.ts'
 export { defineRoutes, RouteHandle, RouteRegistrar, type GroupOptions, type RouteDefinition } from './router/define-routes.ts'
-export { RouteDefinitionError } from './router/path-pattern.ts'
+export { RouteDefinitionError } from './router/path-grammar.ts'
 export type {
   Handler,
   Middleware,
@@ -40,43 +52,13 @@ export type {
   RouteDescription,
   RouteMethod,
   RouteParam,
+  RouteSchemas,
   SourceLocation,
 } from './router/types.ts'
-export type { MiddlewareTiming, RequestRecorder, Tracer } from './trace/recorder.ts'
-export { createTraceId, TRACE_ID_PATTERN } from './trace/trace-id.ts'
-export {
-  createTracer,
-  resolveTraceConfig,
-  TraceStore,
-  storeSink,
-  buildRecord,
-  createRecordBuilder,
-  decodeBatch,
-  encodeBatch,
-  TraceWriter,
-  Redactor,
-  sqlShape,
-  detectNPlusOne,
-  statusRanges,
-  REDACTED,
-  type SvcTracer,
-  type TracerOptions,
-  type TraceConfig,
-  type TraceMode,
-  type TraceFilter,
-  type TraceRow,
-  type TraceSink,
-  type RawTrace,
-  type PendingTrace,
-  type EncodedBatch,
-  type WriterStats,
-  type TraceRecord,
-  type TraceQuery,
-  type TraceException,
-  type NPlusOneFinding,
-  type CapturedBody,
-} from './trace/index.ts'
-export { validateWith } from './validation/validate.ts'
+export type { PathParams } from './router/path-params.ts'
+export { validateWith, checkWith, type ValidationResult } from './validation/validate.ts'
+export { defaultValidationMessage } from './validation/messages.ts'
+export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
 export {
   authPlugin,
   isAuthPlugin,
@@ -89,9 +71,6 @@ export {
   generateRsaKeyPair,
   authMigrations,
   apiKeysMigration,
-  AUTH_MIGRATION_SOURCES,
-  API_KEYS_MIGRATION_SOURCE,
-  renderMigrationFile,
   TokenError,
   OWASP_ARGON2ID,
   PRIVATE_KEY_FILE,
@@ -101,7 +80,6 @@ export {
   type AuthSettings,
   type Clock,
   type JwtKeyMaterial,
-  type MigrationSource,
   type PasswordHasher,
   type PasswordHashParams,
   type TokenClaims,

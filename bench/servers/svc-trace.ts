@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp, createTracer, defineRoutes, resolveConfig, resolveTraceConfig, storeSink, type Context, type TraceSink } from 'svc'
+import { createApp, defineRoutes, resolveConfig, type Context } from 'svc'
+import { createTracer, resolveTraceConfig, storeSink, type TraceSink } from 'svc/trace'
 import { openDatabase, openTraceStore, serve, workerTraceSink } from 'svc/node'
 import { BENCH_HOST, HELLO_BODY, type BenchServer, type ServerOptions } from './types.ts'
 

@@ -1,8 +1,19 @@
-/** The overview (`svc`) and `svc <command> --help`, rendered from the manifest. */
+/**
+ * The overview (`svc`) and `svc <command> --help`, rendered from the
+ * manifest, so that help loads no command (and not citty either).
+ *
+ * svc renders its help itself rather than with citty's `renderUsage`: citty
+ * decides colours once, when it is imported, from the process's environment
+ * (NO_COLOR=1, TERM=dumb, CI, TEST), never from whether the output is a
+ * terminal, so `svc --help | less` would be coloured and an in-process run
+ * could not be told its stdout is a terminal; and its usage has no place for
+ * a command's aliases, a value-optional option (`--slow[=<ms>]`), a
+ * repeatable one, or the `--json` documents.
+ */
+import type { ArgDef } from './define.ts'
 import type { Colors } from '../output/print.ts'
 import { cliVersion } from '../version.ts'
 import type { CommandManifest, ManifestArg, ManifestCommand } from './manifest.ts'
-import { valueHint } from './parse-args.ts'
 
 /** The commands a newcomer starts with, shown by `svc` alone. */
 const FIRST_COMMANDS = ['serve', 'route:list', 'migrate', 'key:generate']
@@ -61,4 +72,10 @@ function describe(arg: ManifestArg): string {
 function columns(rows: string[][], color: Colors): string[] {
   const width = Math.max(...rows.map(([left]) => left!.length))
   return rows.map(([left, right]) => `  ${color.cyan(left!.padEnd(width))}  ${right}`)
+}
+
+/** What `<...>` says after an option that takes a value. */
+export function valueHint(def: { type: ArgDef['type']; options?: readonly string[] | null; valueHint?: string | null }): string {
+  if (def.type === 'enum' && def.options) return def.options.join('|')
+  return def.valueHint ?? (def.type === 'number' ? 'n' : 'value')
 }

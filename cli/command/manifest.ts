@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { commandFolders } from '../commands/index.ts'
-import type { AnyCommand, ArgDef, CommandLoaders, CommandMeta, ContractDocumentName } from './define.ts'
+import type { AnyCommand, ArgDef, ArgsDef, CommandLoaders, ContractDocumentName, SvcCommandMeta } from './define.ts'
 import { closestNames } from './suggest.ts'
 
 export interface ManifestArg {
@@ -67,15 +67,15 @@ export async function buildManifest(): Promise<CommandManifest> {
 }
 
 export function manifestEntry(command: AnyCommand, folder: string): ManifestCommand {
-  const meta: CommandMeta = command.meta
+  const meta: SvcCommandMeta = command.meta
   return {
     name: meta.name,
     group: meta.group,
     description: meta.description,
-    aliases: [...(meta.aliases ?? [])],
+    aliases: meta.alias === undefined ? [] : [meta.alias].flat(),
     json: [...(meta.json ?? [])],
     folder,
-    args: Object.entries(command.args as Record<string, ArgDef>).map(([name, def]) => ({
+    args: Object.entries(command.svcArgs as ArgsDef).map(([name, def]) => ({
       name,
       type: def.type,
       description: def.description,

@@ -207,7 +207,8 @@ export interface RouteCandidateJson {
   detail: string
 }
 
-export type RoutingOutcome = 'matched' | 'method_not_allowed' | 'options' | 'fallback' | 'not_found'
+/** `bad_request`: the router refused the path itself (malformed percent-encoding: 400). */
+export type RoutingOutcome = 'matched' | 'method_not_allowed' | 'options' | 'fallback' | 'not_found' | 'bad_request'
 
 export interface RoutingJson {
   outcome: RoutingOutcome
@@ -216,9 +217,14 @@ export interface RoutingJson {
   candidates: RouteCandidateJson[]
   /** For 405 and OPTIONS. */
   allowed: string[]
+  /** Which fallback answers (`routes/api.ts`'s or `routes/web.ts`'s), for `fallback`. */
+  fallback: 'api' | 'web' | null
+  /** Why the router refused the request itself, for `bad_request`. */
+  error: string | null
 }
 
 export type FailureKind =
+  | 'invalid_credentials'
   | 'missing_token'
   | 'invalid_token'
   | 'expired_token'

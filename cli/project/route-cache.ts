@@ -22,7 +22,8 @@ export function routeCachePath(project: Project): string {
 }
 
 export function routeFingerprint(project: Project): string {
-  const hash = createHash('sha256').update(cliVersion())
+  // The version of the cache's format beside the CLI's: a cache written before `schemas` existed is rebuilt.
+  const hash = createHash('sha256').update(`${cliVersion()}\0routes-2`)
   for (const dir of ['routes', 'app']) {
     for (const file of listFiles(join(project.appDir, dir))) {
       const stat = statSync(file)
@@ -54,7 +55,8 @@ export function writeRouteCache(project: Project, routes: RouteDescription[]): R
 
 function toRouteJson(project: Project, route: RouteDescription): RouteJson {
   const source = route.source && { ...route.source, file: relative(project.appDir, route.source.file).split('\\').join('/') }
-  return { ...route, source }
+  const { body, query, response } = route.schemas
+  return { ...route, source, schemas: { body: body !== null, query: query !== null, response: response !== null } }
 }
 
 function listFiles(dir: string): string[] {

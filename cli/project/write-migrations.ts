@@ -1,7 +1,7 @@
 /** Writes framework-defined migrations (auth, api keys) as files of the app, once. */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { renderMigrationFile, type MigrationSource } from '../../framework/index.ts'
+import { renderMigrationFile, type MigrationSource } from './migration-file.ts'
 import type { MakeMigrationsJson } from '../contract/index.ts'
 import { migrationsDir } from './migrations.ts'
 import type { Project } from './project.ts'

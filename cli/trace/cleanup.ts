@@ -4,7 +4,7 @@
  * and what remains, both counted by the store (never derived from a count
  * taken before: the server may write meanwhile).
  */
-import type { TraceStore } from '../../framework/index.ts'
+import type { TraceStore } from '../../framework/trace/index.ts'
 import type { CleanupJson } from '../contract/traces.ts'
 
 export async function cleanupTraces(store: TraceStore, options: { days: number; dryRun: boolean; now?: number }): Promise<CleanupJson> {

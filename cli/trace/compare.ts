@@ -12,8 +12,7 @@
  *   `expires_in`, `*_token`, `*_ms` (durations), and any string value that is a timestamp, UUID, JWT or
  *   trace id, that was redacted in the trace, or where a too deeply nested body was cut.
  */
-import { REDACTED } from '../../framework/index.ts'
-import { TOO_DEEP } from '../../framework/trace/record.ts'
+import { REDACTED, TOO_DEEP } from '../../framework/trace/index.ts'
 import type { BodyChangeJson, HeaderChangeJson, ResponseDiffJson } from '../contract/traces.ts'
 
 const VOLATILE_HEADERS = new Set([

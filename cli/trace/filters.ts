@@ -3,7 +3,7 @@
  * (log:trace, trace:list, log:export, log:tail, log:slow, log:stats...), so
  * that a filter behaves the same everywhere.
  */
-import { statusRanges, type TraceFilter } from '../../framework/index.ts'
+import { statusRanges, type TraceFilter } from '../../framework/trace/index.ts'
 import type { TraceFiltersJson } from '../contract/traces.ts'
 import type { ArgsDef, ParsedArgs } from '../command/define.ts'
 import { CliError } from '../output/cli-error.ts'

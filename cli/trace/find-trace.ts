@@ -1,5 +1,5 @@
 /** Finds one trace by id, or by the start of an id (as long as it is unambiguous). */
-import type { TraceRecord, TraceStore } from '../../framework/index.ts'
+import type { TraceRecord, TraceStore } from '../../framework/trace/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { Project } from '../project/project.ts'
 import { openProjectTraceStore } from './open-store.ts'

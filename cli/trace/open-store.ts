@@ -3,7 +3,8 @@
  * `TRACE_*` in `.env` and the environment, the store at
  * `storage/traces.sqlite` unless `TRACE_DATABASE_URL` says otherwise.
  */
-import { ConfigError, createTracer, resolveTraceConfig, storeSink, type AppConfig, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from '../../framework/index.ts'
+import { ConfigError, type AppConfig } from '../../framework/index.ts'
+import { createTracer, resolveTraceConfig, storeSink, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from '../../framework/trace/index.ts'
 import { openTraceStore, workerTraceSink } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { loadConfig } from '../project/load-app.ts'

@@ -3,7 +3,7 @@
  * recorded response as its example. Redacted credentials become variables
  * (`{{token}}`, `{{api_key}}`), to be filled in Postman.
  */
-import { REDACTED, type TraceRecord } from '../../framework/index.ts'
+import { REDACTED, type TraceRecord } from '../../framework/trace/index.ts'
 import type { PostmanCollectionJson } from '../contract/traces.ts'
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json'

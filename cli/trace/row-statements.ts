@@ -4,7 +4,7 @@
  * rowid (or names the key column with that value), or an update, delete or
  * select on the table whose where clause compares the key column with it.
  */
-import type { TraceRecord, TraceQuery } from '../../framework/index.ts'
+import type { TraceRecord, TraceQuery } from '../../framework/trace/index.ts'
 import type { RowStatementJson, RowStatementKind } from '../contract/traces.ts'
 
 const NAME = '["`\\[]?([A-Za-z_][A-Za-z0-9_]*)["`\\]]?'

@@ -1,7 +1,7 @@
 /** The replay flow shared by log:replay, api:why (--fix, --diff, --force) and fix. */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import type { TraceRecord } from '../../framework/index.ts'
+import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { ReplayJson, ResponseDiffJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { ArgsDef } from '../command/define.ts'

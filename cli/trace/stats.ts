@@ -1,5 +1,5 @@
 /** Percentiles and per-endpoint aggregates over trace rows (log:stats, log:top). */
-import type { TraceRow } from '../../framework/index.ts'
+import type { TraceRow } from '../../framework/trace/index.ts'
 import type { EndpointStatsJson, StatusClassCountsJson } from '../contract/traces.ts'
 
 /** Nearest-rank percentile of sorted values; 0 for none. */

@@ -1,5 +1,5 @@
 /** Rows and records as the contract's documents, and the human one-line view. */
-import type { TraceRecord, TraceRow } from '../../framework/index.ts'
+import type { TraceRecord, TraceRow } from '../../framework/trace/index.ts'
 import type { TraceSummaryJson } from '../contract/traces.ts'
 import type { Colors } from '../output/print.ts'
 

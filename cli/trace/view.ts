@@ -1,5 +1,5 @@
 /** The human view of one trace (`svc log:trace <id>`). */
-import type { CapturedBody, TraceRecord } from '../../framework/index.ts'
+import type { CapturedBody, TraceRecord } from '../../framework/trace/index.ts'
 import type { Colors } from '../output/print.ts'
 import { formatMs, statusColor } from './summary.ts'
 

@@ -1,5 +1,5 @@
 /** The analysis shared by api:why and debug:last (why), and its human view. */
-import type { TraceRecord } from '../../framework/index.ts'
+import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { WhyJson } from '../contract/traces.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, printLine } from '../output/print.ts'
@@ -7,7 +7,7 @@ import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { diffText, printReplay, runReplay, type ReplayOptions } from './run-replay.ts'
 import { formatMs, statusColor, summaryOfRecord } from './summary.ts'
-import { appRoutes, explainFailure, explainRouting } from './why.ts'
+import { explainFailure, explainRouting } from './why.ts'
 
 export interface WhyOptions extends ReplayOptions {
   /** Replay the trace against the current code (implied by diff, force, edit). */
@@ -15,7 +15,7 @@ export interface WhyOptions extends ReplayOptions {
 }
 
 export async function analyse(project: Project, method: string, path: string, record: TraceRecord | undefined, options: WhyOptions): Promise<WhyJson> {
-  const routing = explainRouting(await appRoutes(project), method, path)
+  const routing = await explainRouting(project, method, path)
   const config = loadConfig(project)
   const json: WhyJson = {
     request: { method: method.toUpperCase(), path },
@@ -52,7 +52,10 @@ export function printWhy(io: CommandIO, json: WhyJson): void {
       printLine(io, `  OPTIONS is answered automatically (204, Allow: ${routing.allowed.join(', ')})`)
       break
     case 'fallback':
-      printLine(io, '  no route matches: the fallback route answers')
+      printLine(io, `  no route matches: the fallback of routes/${routing.fallback}.ts answers`)
+      break
+    case 'bad_request':
+      printLine(io, `  ${color.yellow('400')}: ${routing.error}`)
       break
     case 'not_found':
       printLine(io, `  ${color.yellow('404')}: no route matches and there is no fallback`)

@@ -11,11 +11,4 @@ export { createPasswordHasher, parsePhc, type PasswordHasher } from './passwords
 export { resolveAuthSettings, OWASP_ARGON2ID, type AuthSettings, type PasswordHashParams } from './settings.ts'
 export { generateRsaKeyPair, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE, type JwtKeyMaterial } from './keys.ts'
 export { TokenError, type TokenClaims, type TokenPair, type TokenType } from './tokens.ts'
-export {
-  authMigrations,
-  apiKeysMigration,
-  AUTH_MIGRATION_SOURCES,
-  API_KEYS_MIGRATION_SOURCE,
-  renderMigrationFile,
-  type MigrationSource,
-} from './schema.ts'
+export { authMigrations, apiKeysMigration } from './schema.ts'

@@ -1,7 +1,7 @@
 /**
  * The auth tables, as SQL kept in one place: `authMigrations` (values, for
- * fetch runtimes and tests) and the files `svc make:auth` writes are both
- * built from it. Timestamps are ISO 8601 UTC text written by the app's clock
+ * fetch runtimes and tests) and the files `svc make:auth` writes (rendered by
+ * the CLI, cli/project/migration-file.ts) are both built from it. Timestamps are ISO 8601 UTC text written by the app's clock
  * (`toISOString()`), so they compare correctly as strings.
  */
 import type { Database } from '../database/database.ts'
@@ -140,19 +140,3 @@ export function toMigration(source: MigrationSource): Migration {
 /** The auth migrations as values: `migrate(db, [...authMigrations, ...yours])`. */
 export const authMigrations: Migration[] = AUTH_MIGRATION_SOURCES.map(toMigration)
 export const apiKeysMigration: Migration = toMigration(API_KEYS_MIGRATION_SOURCE)
-
-/** The text of a migration file (`database/migrations/<name>.ts`) for `source`. */
-export function renderMigrationFile(source: MigrationSource, command: string): string {
-  const statements = (list: string[]) => list.map((sql) => `  await db.execute(\`${sql}\`)`).join('\n')
-  return `/** Written by \`svc ${command}\`: ${source.description}. */
-import type { Database } from 'svc'
-
-export async function up(db: Database): Promise<void> {
-${statements(source.up)}
-}
-
-export async function down(db: Database): Promise<void> {
-${statements(source.down)}
-}
-`
-}

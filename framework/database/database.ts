@@ -27,6 +27,16 @@ export type QueryObserver = (query: QueryRecord) => void
 export interface Database {
   /** @example await db.execute('select * from posts where id = ?', [id]) */
   execute(statement: Statement, args?: InArgs): Promise<ResultSet>
+  /**
+   * The rows, typed as `Row` (the type is a promise to the compiler, not checked at run time).
+   * @example const posts = await db.all<Post>('select * from posts order by id desc')
+   */
+  all<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row[]>
+  /**
+   * The first row, or undefined when there is none.
+   * @example const post = await db.first<Post>('select * from posts where id = ?', [id])
+   */
+  first<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row | undefined>
   /** Runs the statements atomically, in one round trip where the driver can. */
   batch(statements: Statement[]): Promise<ResultSet[]>
   /** Runs `work` in a write transaction; commits if it resolves, rolls back if it throws. */
@@ -61,6 +71,14 @@ class ObservedDatabase implements Database {
     const stmt = toStatement(statement, args)
     if (this.executor === this.client && !isReadOnly(stmt.sql) && this.gate.busy) await this.gate.idle()
     return this.observe(stmt, () => this.executor.execute(stmt))
+  }
+
+  async all<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row[]> {
+    return (await this.execute(statement, args)).rows as unknown as Row[]
+  }
+
+  async first<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row | undefined> {
+    return (await this.execute(statement, args)).rows[0] as Row | undefined
   }
 
   async batch(statements: Statement[]): Promise<ResultSet[]> {

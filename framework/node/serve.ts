@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
 import { createAdaptorServer } from '@hono/node-server'
+import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 
 export interface ServeOptions {
@@ -34,7 +35,7 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
   // per-request bookkeeping.
   const server = createAdaptorServer({
     fetch: async (request, env) => {
-      const response = await app.fetch(request, new NodeConnection(env.incoming, env.outgoing))
+      const response = await app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing) })
       if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
       return response
     },
@@ -71,20 +72,20 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
 }
 
 /**
- * What the app learns of the connection (its `env`): the peer address, Node's
- * parsed request headers (which the tracer copies instead of building a
- * Headers object), and when the response is done.
+ * What the app learns of the connection (`ConnInfo`): the peer address,
+ * Node's parsed request headers (which the tracer copies instead of building
+ * a Headers object), and when the response is done.
  */
-class NodeConnection {
-  readonly clientAddress: string | undefined
-  readonly requestHeaders: IncomingHttpHeaders
+class NodeConnection implements ConnInfo {
+  readonly remoteAddress: string | undefined
+  readonly headers: IncomingHttpHeaders
 
   constructor(
     private readonly incoming: IncomingMessage | Http2ServerRequest,
     private readonly outgoing: ServerResponse | Http2ServerResponse,
   ) {
-    this.clientAddress = incoming.socket.remoteAddress
-    this.requestHeaders = incoming.headers
+    this.remoteAddress = incoming.socket.remoteAddress
+    this.headers = incoming.headers
   }
 
   /**

@@ -4,6 +4,7 @@
  * request and response. Turning a snapshot into a record (redaction, N+1,
  * bodies) is `record-builder.ts`, which the writer runs later, on chunks of them.
  */
+import type { ConnInfo } from '../app/conn-info.ts'
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'
 import { isHttpError } from '../http/http-error.ts'
@@ -77,30 +78,20 @@ export interface PendingTrace {
 }
 
 /**
- * What a runtime adapter may pass in `env` about the connection. svc's Node
- * adapter passes `responseDone`: a body the app never read is read by the
- * tracer only until then, for a client that hangs up without sending it
- * (or never finishes) must not keep its trace pending.
- */
-interface ConnectionEnv {
-  responseDone?: () => Promise<void>
-}
-
-/**
  * When the tracer stops waiting for a body: the adapter says the response was
- * sent or the connection closed, the request is aborted (`request.signal`: a
- * client that went away, on runtimes that tell), or the writer is closing.
+ * sent or the connection closed (`connInfo.responseDone`), the request is
+ * aborted (`request.signal`: a client that went away, on runtimes that tell),
+ * or the writer is closing.
  */
 class ReadDeadline {
   readonly reached: Promise<void>
   readonly stop: () => void
 
-  constructor(request: Request, env: unknown) {
+  constructor(request: Request, connInfo: ConnInfo | undefined) {
     let stop!: () => void
     this.reached = new Promise<void>((resolve) => (stop = resolve))
     this.stop = stop
-    const done = typeof env === 'object' && env !== null ? (env as ConnectionEnv).responseDone : undefined
-    if (typeof done === 'function') done.call(env).then(stop, stop)
+    if (typeof connInfo?.responseDone === 'function') connInfo.responseDone().then(stop, stop)
     try {
       const signal = request.signal
       if (signal.aborted) stop()
@@ -113,14 +104,14 @@ class ReadDeadline {
 
 export function snapshot(c: Context, response: Response, capture: RequestCapture, bodyLimit: number): PendingTrace {
   const request = c.request
-  const requestHeaders = headerRecordFromEnv(c.env) ?? headerRecord(request.headers)
+  const requestHeaders = adapterHeaders(c.connInfo?.headers) ?? headerRecord(request.headers)
   const parsed = c.parsedBodyIfRead
   let requestBody: PendingTrace['requestBody'] = parsed ?? null
   let deadline: ReadDeadline | undefined
   if (parsed !== undefined) parsed.catch(() => {})
   else if (mayHaveBody(c.method, requestHeaders) && !request.bodyUsed && request.body !== null) {
     // Only now is `body` touched: on the Node adapter that builds the full Request, which a GET must not pay for.
-    deadline = new ReadDeadline(request, c.env)
+    deadline = new ReadDeadline(request, c.connInfo)
     const declared = requestHeaders['content-length']
     requestBody = readCapped(request.body, bodyLimit, deadline.reached, declared === undefined ? undefined : Number(declared))
   }
@@ -130,7 +121,7 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
   let responseBody: Promise<BodyRead> | null = null
   if (knownText === undefined) {
     if (readableResponse(response, responseHeaders['content-type'] ?? '')) {
-      deadline ??= new ReadDeadline(request, c.env)
+      deadline ??= new ReadDeadline(request, c.connInfo)
       responseBody = readCapped(response.clone().body!, bodyLimit, deadline.reached)
     }
   }
@@ -175,13 +166,12 @@ function headerRecord(headers: Headers): Record<string, string> {
 }
 
 /**
- * The request's headers as the runtime adapter parsed them (`env.requestHeaders`,
+ * The request's headers as the runtime adapter parsed them (`connInfo.headers`,
  * lower-case names, as svc's Node adapter passes Node's own): copying them
  * from `Headers` would make Node build a Headers object for every request.
  * Kept as is when every value is a string; pseudo-headers are left out.
  */
-function headerRecordFromEnv(env: unknown): Record<string, string> | undefined {
-  const headers = typeof env === 'object' && env !== null ? (env as { requestHeaders?: unknown }).requestHeaders : undefined
+function adapterHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> | undefined {
   if (typeof headers !== 'object' || headers === null) return undefined
   const source = headers as Record<string, unknown>
   for (const name in source) {

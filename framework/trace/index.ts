@@ -1,6 +1,9 @@
 /**
- * Request traces: capture (through the `Tracer` hook of `createApp`),
- * redaction, N+1 detection, the bounded batch writer and the libSQL store.
+ * `svc/trace`: request traces. Capture (through the `Tracer` hook of
+ * `createApp`), redaction, N+1 detection, the bounded batch writer, the batch
+ * codec and the libSQL store, and the record format the trace commands read.
+ * An app needs none of it (the CLI wires the tracer); a custom setup (a
+ * Workers app with its own sink, a tool reading traces) imports it from here.
  * See docs/traces.md.
  */
 export { createTracer, type SvcTracer, type TracerOptions } from './tracer.ts'

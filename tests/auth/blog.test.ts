@@ -75,6 +75,22 @@ describe('the blog with auth on by default', () => {
     expect((await client.delete(`/api/v1/posts/${postId}`, { token })).status).toBe(200)
   })
 
+  it('validates what its routes declare, in the same words as the auth routes', async () => {
+    const { token } = await register('careless@example.com')
+    const invalid = await client.post('/api/v1/posts', { json: { title: '  ', published_at: 'soon' }, token })
+    expect(invalid.status).toBe(422)
+    expect(invalid.body.errors).toEqual({
+      title: ['The title field is required.'],
+      published_at: ['The published at field must be a valid ISO 8601 timestamp.'],
+    })
+    const auth = await client.post('/api/auth/register', { json: { name: ' ', email: 'x@example.com', password: PASSWORD, password_confirmation: PASSWORD } })
+    expect(auth.body.errors).toEqual({ name: ['The name field is required.'] })
+
+    // v2 declares its query string: ?page is checked before the handler, and read as a number.
+    expect((await client.get('/api/v2/posts?page=0')).body.errors).toEqual({ page: ['The page field must be at least 1.'] })
+    expect((await client.get('/api/v2/posts?page=2')).body.data.meta.page).toBe(2)
+  })
+
   it('throttles post creation at 10 a minute per user', async () => {
     const { token } = await register('prolific@example.com')
     const statuses = []

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH_MIGRATION_SOURCES, renderMigrationFile } from 'svc'
+import { AUTH_MIGRATION_SOURCES, renderMigrationFile } from '../../cli/project/migration-file.ts'
 import { copyExampleApp, REPO_ROOT, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 

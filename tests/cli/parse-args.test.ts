@@ -74,4 +74,14 @@ describe('parseCommandLine', () => {
     expect(failure('--no-json=1').code).toBe('E_BAD_OPTION')
     expect(failure('a', 'b')).toMatchObject({ code: 'E_BAD_ARGUMENTS', message: 'Unexpected argument "b"' })
   })
+
+  it('where citty alone would read the line otherwise, svc\'s reading holds', () => {
+    expect(parse('-1')).toMatchObject({ id: '-1' }) // a positional that looks like a short option
+    expect(parse('-p=8080').port).toBe(8080) // node reads -p=8080 as the value "=8080"
+    expect(parse('--slow', '--', '--limit')).toMatchObject({ slow: true, id: '--limit', limit: 50 })
+    expect(parse('--method', 'GET', '--method', 'POST').method).toBe('POST') // not repeatable: the last one counts
+    const kebab = { 'dry-run': { type: 'boolean', description: 'Dry run' } } as const satisfies ArgsDef
+    expect(parseCommandLine(['--dry-run'], kebab, 'test')).toEqual({ 'dry-run': true })
+    expect(() => parseCommandLine(['--dryRun'], kebab, 'test')).toThrow('Unknown option --dryRun') // citty accepts the camelCase spelling; svc has one
+  })
 })

@@ -67,7 +67,7 @@ describe('the JSON contract', () => {
   })
 
   it('is exact: a missing field, a wrong type, an unknown enum value or an undeclared field fails', () => {
-    const route = { method: 'GET', path: '/x', params: [], middleware: [], handler: 'h', source: null, group: null, version: null }
+    const route = { method: 'GET', path: '/x', params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } }
     const routes = contractValidator('RouteListJson')
     expect(routes({ routes: [route] })).toBe(true)
     expect(routes({ routes: [{ method: 'GET', path: '/x' }] })).toBe(false)

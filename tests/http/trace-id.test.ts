@@ -4,7 +4,8 @@
  * malformed path; distinct per request; TRACE_PREFIX honoured.
  */
 import { describe, expect, it } from 'vitest'
-import { createApp, defineRoutes, TRACE_HEADER, TRACE_ID_PATTERN, type App } from 'svc'
+import { createApp, defineRoutes, TRACE_HEADER, type App } from 'svc'
+import { TRACE_ID_PATTERN } from 'svc/trace'
 import { testConfig } from '../helpers/app.ts'
 import { withServer } from '../helpers/server.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type TraceRecord } from 'svc'
+import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type TraceRecord } from 'svc/trace'
 import { rawTrace, traceRecord } from './helpers.ts'
 
 const record = traceRecord

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, type TraceRecord } from 'svc'
+import { REDACTED, type TraceRecord } from 'svc/trace'
 import { compareResponses } from '../../cli/trace/compare.ts'
 import type { TraceRecordJson } from '../../cli/contract/traces.ts'
 

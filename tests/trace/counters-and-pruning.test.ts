@@ -6,7 +6,8 @@
  * no traffic at all; cleanup deletes in short transactions and counts right.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createTracer, defineRoutes, encodeBatch, HttpError, resolveTraceConfig, storeSink, TRACE_HEADER, type TraceRecord, type TraceSink, type TraceStore } from 'svc'
+import { defineRoutes, HttpError, TRACE_HEADER } from 'svc'
+import { createTracer, encodeBatch, resolveTraceConfig, storeSink, type TraceRecord, type TraceSink, type TraceStore } from 'svc/trace'
 import { openTraceStore } from 'svc/node'
 import { cleanupTraces } from '../../cli/trace/cleanup.ts'
 import { tempDir } from '../helpers/app.ts'

@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { createApp, createTracer, resolveTraceConfig, storeSink, TRACE_HEADER, type AppOptions, type EnvRecord, type RawTrace, type SvcTracer, type TraceConfig, type TraceRecord, type TraceSink, type TraceStore } from 'svc'
+import { createApp, TRACE_HEADER, type AppOptions, type EnvRecord } from 'svc'
+import { createTracer, resolveTraceConfig, storeSink, type RawTrace, type SvcTracer, type TraceConfig, type TraceRecord, type TraceSink, type TraceStore } from 'svc/trace'
 import { openDatabase, openTraceStore } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 

@@ -6,7 +6,8 @@
  * marker, instead of the request going untraced).
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineRoutes, REDACTED, TRACE_HEADER, throttle, type Middleware } from 'svc'
+import { defineRoutes, TRACE_HEADER, throttle, type Middleware } from 'svc'
+import { REDACTED } from 'svc/trace'
 import { compareResponses } from '../../cli/trace/compare.ts'
 import { startServer } from '../helpers/server.ts'
 import { recordOf, request, tracedApp, type TracedApp } from './helpers.ts'

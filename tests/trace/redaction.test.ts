@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineRoutes, REDACTED, TRACE_HEADER } from 'svc'
+import { defineRoutes, TRACE_HEADER } from 'svc'
+import { REDACTED } from 'svc/trace'
 import { request, storageBytes, tracedApp, type TracedApp } from './helpers.ts'
 
 const PASSWORD = 'hunter2-correct-horse-battery'

@@ -9,7 +9,8 @@
  */
 import { existsSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrate, type TraceRecord } from 'svc'
+import { migrate } from 'svc'
+import type { TraceRecord } from 'svc/trace'
 import { importNatively } from '../../cli/project/import-file.ts'
 import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
 import { loadMigrations } from '../../cli/project/migrations.ts'

@@ -6,7 +6,8 @@
  * and its WAL are searched for every secret sent.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineRoutes, HttpError, REDACTED, TRACE_HEADER, ValidationError } from 'svc'
+import { defineRoutes, HttpError, TRACE_HEADER, ValidationError } from 'svc'
+import { REDACTED } from 'svc/trace'
 import { request, storageBytes, tracedApp, type TracedApp } from './helpers.ts'
 
 const api = defineRoutes((r) => {

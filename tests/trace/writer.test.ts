@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { decodeBatch, defineRoutes, resolveTraceConfig, TRACE_HEADER, TraceWriter, type EncodedBatch, type PendingTrace, type RawTrace, type TraceSink } from 'svc'
+import { defineRoutes, TRACE_HEADER } from 'svc'
+import { decodeBatch, resolveTraceConfig, TraceWriter, type EncodedBatch, type PendingTrace, type RawTrace, type TraceSink } from 'svc/trace'
 import { rawTrace, request, tracedApp, type TracedApp } from './helpers.ts'
 import { startServer } from '../helpers/server.ts'
 

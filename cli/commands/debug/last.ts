@@ -7,7 +7,7 @@ import { replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
 export default defineCommand({
-  meta: { name: 'debug:last', group: 'Debug and logs', description: 'The same analysis for the last failed request', aliases: ['why'], json: ['WhyJson'] },
+  meta: { name: 'debug:last', group: 'Debug and logs', description: 'The same analysis for the last failed request', alias: ['why'], json: ['WhyJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,

@@ -1,4 +1,4 @@
-import type { TraceRecord } from '../../../framework/index.ts'
+import type { TraceRecord } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { loadConfig } from '../../project/load-app.ts'

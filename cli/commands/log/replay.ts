@@ -9,7 +9,7 @@ export default defineCommand({
     name: 'log:replay',
     group: 'Debug and logs',
     description: 'Replay a traced request against the current code (a dry run in production)',
-    aliases: ['replay'],
+    alias: ['replay'],
     json: ['ReplayJson'],
   },
   args: {

@@ -1,4 +1,4 @@
-import type { TraceFilter } from '../../../framework/index.ts'
+import type { TraceFilter } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'

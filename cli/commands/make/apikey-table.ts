@@ -1,4 +1,4 @@
-import { API_KEYS_MIGRATION_SOURCE } from '../../../framework/index.ts'
+import { API_KEYS_MIGRATION_SOURCE } from '../../project/migration-file.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine, printNote } from '../../output/print.ts'

@@ -1,4 +1,4 @@
-import { AUTH_MIGRATION_SOURCES } from '../../../framework/index.ts'
+import { AUTH_MIGRATION_SOURCES } from '../../project/migration-file.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine, printNote } from '../../output/print.ts'
