@@ -9,11 +9,11 @@
  * finds one open or queued takes its turn in the same queue (first come,
  * first served: waiting for the queue to empty would starve it under a steady
  * stream of transactions). Reads need not wait (WAL readers never block).
- * Waiting longer than `waitMs` is a DatabaseBusyError (503 + Retry-After):
+ * Waiting longer than `waitMs` is a ServiceBusyError (503 + Retry-After):
  * under load that is a full queue; in development it is usually a write
  * through the outer handle inside `transaction()`, which the cause says.
  */
-import { DatabaseBusyError } from './busy-error.ts'
+import { ServiceBusyError } from '../http/service-busy.ts'
 
 export class WriteGate {
   private tail: Promise<void> = Promise.resolve()
@@ -50,7 +50,7 @@ export class WriteGate {
           `Waited ${this.waitMs} ms for an open transaction to finish ` +
             '(inside db.transaction(), run every statement on the tx handle it passes, not on the outer db)',
         )
-        reject(new DatabaseBusyError(cause, this.waitMs / 1000))
+        reject(new ServiceBusyError(this.waitMs / 1000, cause))
       }, Math.max(0, deadline - Date.now()))
     })
     try {

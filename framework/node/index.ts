@@ -8,4 +8,5 @@ export { ensureEnvFile, generateSecret, loadEnv, readEnvFile, setEnvValue } from
 export { openTraceStore, traceDatabaseUrl, TRACE_DATABASE_FILE, type OpenTraceStoreOptions } from './traces.ts'
 export { workerTraceSink, type WorkerTraceSink } from './trace-sink.ts'
 export { logMailer } from './mail-log.ts'
+export { nativeArgon2id } from './argon2.ts'
 export { readJwtKeyFiles, writeJwtKeyFiles, jwtKeysDir, checkJwtKeyPair } from './jwt-keys.ts'

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { authPlugin, defineKernel, generateRsaKeyPair, migrate } from 'svc'
+import { authPlugin, createPasswordHasher, defineKernel, generateRsaKeyPair, migrate } from 'svc'
 import { writeJwtKeyFiles } from 'svc/node'
 import { createTestClient, type TestClient } from 'svc/testing'
 import { importNatively } from '../../cli/project/import-file.ts'
@@ -81,6 +81,15 @@ describe('the blog with auth on by default', () => {
     for (let i = 0; i < 11; i++) statuses.push((await client.post('/api/v1/posts', { json: { title: `Post ${i}` }, token })).status)
     expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true)
     expect(statuses[10]).toBe(429)
+  })
+
+  it('hashes passwords with the native argon2id (svc/node), in PHC strings the portable one verifies', async () => {
+    const ready = await client.get('/health/ready')
+    expect(ready.body.data.checks.password_hashing).toMatchObject({ status: 'ok', argon2id: 'native (@node-rs/argon2)' })
+    await register('native@example.com')
+    const stored = String((await loaded.database!.execute("select password from users where email = 'native@example.com'")).rows[0]!.password)
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/)
+    expect(await createPasswordHasher({ memoryKib: 64, iterations: 1, parallelism: 1 }).verify(stored, PASSWORD)).toBe(true)
   })
 
   it('mails to storage/logs/mail.log by default', async () => {

@@ -122,12 +122,15 @@ describe('several writers in one process', () => {
           await tx.execute("insert into notes (body) values ('through tx')")
           await quick.execute("insert into notes (body) values ('through the outer db')")
         })
-        .catch((error: unknown) => error as HttpError)
+        .then(
+          () => undefined,
+          (error: unknown) => error as HttpError,
+        )
       // A 503 to the client (the wait is load as far as it can tell); the cause names the mistake.
       expect(failure).toBeInstanceOf(HttpError)
-      expect(failure.status).toBe(503)
-      expect(failure.headers).toEqual({ 'Retry-After': '1' })
-      expect((failure.cause as Error).message).toMatch(
+      expect(failure!.status).toBe(503)
+      expect(failure!.headers).toEqual({ 'Retry-After': '1' })
+      expect((failure!.cause as Error).message).toMatch(
         /Waited 200 ms for an open transaction to finish \(inside db.transaction\(\), run every statement on the tx handle/,
       )
       expect((await quick.execute('select count(*) as n from notes')).rows[0]!.n).toBe(0)
