@@ -287,6 +287,24 @@ describe('login throttle', () => {
     expect(again.headers.get('ratelimit-remaining')).toBe('59')
   })
 
+  it('behind TRUSTED_PROXIES=*, a client that writes a new X-Forwarded-For each time stays throttled', async () => {
+    const app = await createAuthTestApp({ env: { TRUSTED_PROXIES: '*', AUTH_LOGIN_THROTTLE: '3,1' } })
+    try {
+      const statuses = []
+      for (let i = 0; i < 4; i++) {
+        const response = await app.client.post('/api/auth/login', {
+          json: { email: `spoof${i}@example.com`, password: 'wrong password' },
+          clientAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.7` },
+        })
+        statuses.push(response.status)
+      }
+      expect(statuses).toEqual([401, 401, 401, 429])
+    } finally {
+      await app.close()
+    }
+  })
+
   it('follows AUTH_LOGIN_THROTTLE', async () => {
     const app = await createAuthTestApp({ env: { AUTH_LOGIN_THROTTLE: '2,5' } })
     try {
