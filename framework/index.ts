@@ -78,6 +78,7 @@ export {
   type CapturedBody,
 } from './trace/index.ts'
 export { validateWith } from './validation/validate.ts'
+export { paginate, paginationQuery, type Pagination, type PaginationOptions } from './validation/pagination.ts'
 export {
   authPlugin,
   isAuthPlugin,

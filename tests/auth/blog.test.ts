@@ -75,6 +75,17 @@ describe('the blog with auth on by default', () => {
     expect((await client.delete(`/api/v1/posts/${postId}`, { token })).status).toBe(200)
   })
 
+  it('validates pagination: ?page=1e300 is a 422 (it was a 500), ?per_page is bounded, v2 reports it', async () => {
+    for (const path of ['/api/v1/posts?page=1e300', '/api/v2/posts?page=0', '/api/v1/posts?per_page=1000']) {
+      const response = await client.get(path)
+      expect(response.status, path).toBe(422)
+      expect(Object.keys(response.body.errors).length, path).toBe(1)
+    }
+    const meta = await client.get('/api/v2/posts?page=2&per_page=5')
+    expect(meta.status).toBe(200)
+    expect(meta.body.data.meta).toMatchObject({ page: 2, per_page: 5 })
+  })
+
   it('throttles post creation at 10 a minute per user', async () => {
     const { token } = await register('prolific@example.com')
     const statuses = []

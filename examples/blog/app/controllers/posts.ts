@@ -1,6 +1,6 @@
 /** The posts resource: list, show (by id or slug), archive, create, update, delete. */
 import * as v from 'valibot'
-import { HttpError, type Context } from 'svc'
+import { HttpError, paginate, type Context } from 'svc'
 
 export interface Post {
   id: number
@@ -18,23 +18,22 @@ const PostInput = v.object({
   published_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('published_at must be an ISO 8601 timestamp')))),
 })
 
-const PER_PAGE = 20
-
+/** `?page` and `?per_page` (20 by default, at most 100): anything else is a 422. */
 export async function listPosts(c: Context): Promise<Post[]> {
-  const page = pageNumber(c)
-  const result = await c.db.execute('select * from posts order by id desc limit ? offset ?', [PER_PAGE, (page - 1) * PER_PAGE])
+  const { limit, offset } = paginate(c.query)
+  const result = await c.db.execute('select * from posts order by id desc limit ? offset ?', [limit, offset])
   return result.rows as unknown as Post[]
 }
 
 /** v2 adds pagination metadata around the same list. */
 export async function listPostsWithMeta(c: Context) {
-  const page = pageNumber(c)
+  const { page, perPage, limit, offset } = paginate(c.query)
   const [rows, count] = await c.db.batch([
-    { sql: 'select * from posts order by id desc limit ? offset ?', args: [PER_PAGE, (page - 1) * PER_PAGE] },
+    { sql: 'select * from posts order by id desc limit ? offset ?', args: [limit, offset] },
     'select count(*) as total from posts',
   ])
   const total = Number(count!.rows[0]!.total)
-  return { posts: rows!.rows as unknown as Post[], meta: { page, per_page: PER_PAGE, total, pages: Math.ceil(total / PER_PAGE) } }
+  return { posts: rows!.rows as unknown as Post[], meta: { page, per_page: perPage, total, pages: Math.ceil(total / perPage) } }
 }
 
 export async function showPost(c: Context): Promise<Post> {
@@ -96,11 +95,4 @@ async function uniqueSlug(c: Context, title: string): Promise<string> {
   let slug = base
   for (let n = 2; slugs.has(slug); n++) slug = `${base}-${n}`
   return slug
-}
-
-function pageNumber(c: Context): number {
-  const raw = c.query.get('page') ?? '1'
-  const page = Number(raw)
-  if (!Number.isInteger(page) || page < 1) throw new HttpError(400, 'page must be a whole number from 1')
-  return page
 }
