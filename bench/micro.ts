@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { honoApp } from './servers/hono.ts'
 import { svcBenchApp } from './servers/svc.ts'
 import { median } from './lib/stats.ts'
+import { CONN_INFO } from 'svc'
 
 type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<unknown>
 
@@ -19,7 +20,7 @@ const hono = honoApp()
 // As svc/node's serve calls the app: through its synchronous-when-possible entry.
 type Handle = (request: Request, env: unknown) => Response | Promise<Response>
 const handle = (svc as unknown as Record<symbol, Handle>)[Symbol.for('svc.handle')] ?? ((request: Request, env: unknown) => svc.fetch(request, env))
-const svcListener = getRequestListener((request, env) => handle(request, { clientAddress: env.incoming.socket.remoteAddress })) as Listener
+const svcListener = getRequestListener((request, env) => handle(request, { [CONN_INFO]: { remoteAddress: env.incoming.socket.remoteAddress } })) as Listener
 const targets: Array<[string, Listener, string]> = [
   ['hono /hello', getRequestListener(hono.fetch) as Listener, '/hello'],
   ['svc /hello', svcListener, '/hello'],

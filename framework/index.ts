@@ -12,9 +12,19 @@ export {
   type AppPluginSpec,
   type KernelOptions,
 } from './app/create-app.ts'
-export type { ClientAddressResolver } from './app/client-address.ts'
+export { CONN_INFO, connInfoFromEnv, type ConnInfo, type ConnInfoEnv, type ConnInfoReader } from './app/conn-info.ts'
+export { logUnexpectedError, type ErrorHook } from './app/on-error.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
-export { Context, type AuthUser, type MatchedRoute, type ExecutionContextLike } from './context/context.ts'
+export {
+  Context,
+  type AuthUser,
+  type BodyOf,
+  type ContextState,
+  type ExecutionContextLike,
+  type InputSchemas,
+  type MatchedRoute,
+  type QueryOf,
+} from './context/context.ts'
 export { createDatabase, type Database, type DatabaseOptions, type QueryObserver, type QueryRecord, type ResultSet, type Statement } from './database/database.ts'
 export {
   migrate,
@@ -32,7 +42,7 @@ export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnv
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
 export { cors, type CorsOptions } from './middleware/cors/index.ts'
 export { defineRoutes, RouteHandle, RouteRegistrar, type GroupOptions, type RouteDefinition } from './router/define-routes.ts'
-export { RouteDefinitionError } from './router/path-pattern.ts'
+export { RouteDefinitionError } from './router/path-grammar.ts'
 export type {
   Handler,
   Middleware,
@@ -41,8 +51,10 @@ export type {
   RouteDescription,
   RouteMethod,
   RouteParam,
+  RouteSchemas,
   SourceLocation,
 } from './router/types.ts'
+export type { PathParams } from './router/path-params.ts'
 export type { MiddlewareTiming, RequestRecorder, Tracer } from './trace/recorder.ts'
 export { createTraceId, TRACE_ID_PATTERN } from './trace/trace-id.ts'
 export {
@@ -77,8 +89,10 @@ export {
   type NPlusOneFinding,
   type CapturedBody,
 } from './trace/index.ts'
-export { validateWith } from './validation/validate.ts'
-export { paginate, paginationQuery, type Pagination, type PaginationOptions } from './validation/pagination.ts'
+export { validateWith, checkWith, type ValidationResult } from './validation/validate.ts'
+export { defaultValidationMessage } from './validation/messages.ts'
+export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
+export { paginationQuery, type Pagination, type PaginationOptions } from './validation/pagination.ts'
 export {
   authPlugin,
   isAuthPlugin,

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { authMigrations, authPlugin, createApp, defineRoutes, migrate, resolveConfig } from 'svc'
+import { authMigrations, CONN_INFO, authPlugin, createApp, defineRoutes, migrate, resolveConfig } from 'svc'
 import { openDatabase, serve } from 'svc/node'
 import { BENCH_HOST, HELLO_BODY, type BenchServer } from './types.ts'
 
@@ -44,7 +44,7 @@ export async function startSvcAuthServer(): Promise<BenchServer> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Bench', email: 'bench@example.com', password: 'bench-password', password_confirmation: 'bench-password' }),
     }),
-    { clientAddress: BENCH_HOST },
+    { [CONN_INFO]: { remoteAddress: BENCH_HOST } },
   )
   if (registered.status !== 201) throw new Error(`bench user registration failed: ${registered.status} ${await registered.text()}`)
   const { data } = (await registered.json()) as { data: { token: string } }

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { createApp, defineRoutes, resolveConfig, type App, type RouteRegistrar } from 'svc'
+import { CONN_INFO, createApp, defineRoutes, resolveConfig, type App, type RouteRegistrar } from 'svc'
 import { serve } from 'svc/node'
 import { BENCH_HOST, listen, type BenchServer, type ServerOptions } from './types.ts'
 
@@ -59,7 +59,7 @@ export async function startSvcServer(raw: ServerOptions): Promise<BenchServer> {
     const app = svcBenchApp(options)
     type SrvxRequest = Request & { ip?: string }
     const handle = syncableFetch(app)
-    const handler = toNodeHandler((request: SrvxRequest) => handle(request, { clientAddress: request.ip }))
+    const handler = toNodeHandler((request: SrvxRequest) => handle(request, { [CONN_INFO]: { remoteAddress: request.ip } }))
     return listen(createServer(handler as (req: IncomingMessage, res: ServerResponse) => void))
   }
   const app = svcBenchApp(options)
@@ -84,7 +84,7 @@ function thinNodeHandler(app: App) {
       init.duplex = 'half'
     }
     const request = new Request(`http://${req.headers.host ?? BENCH_HOST}${req.url ?? '/'}`, init)
-    const response = await handle(request, { clientAddress: req.socket.remoteAddress })
+    const response = await handle(request, { [CONN_INFO]: { remoteAddress: req.socket.remoteAddress } })
     const body = response.body === null ? null : Buffer.from(await response.arrayBuffer())
     const out: Record<string, string | string[]> = {}
     response.headers.forEach((value, name) => {

@@ -42,6 +42,14 @@ export interface RouteJson {
   /** The group prefix (`/v1`, `/v2/posts`), null outside groups. */
   group: string | null
   version: number | null
+  /** Which schemas the route declares (`.body()`, `.query()`, `.response()`). */
+  schemas: RouteSchemasJson
+}
+
+export interface RouteSchemasJson {
+  body: boolean
+  query: boolean
+  response: boolean
 }
 
 export interface RouteListJson {
@@ -118,6 +126,7 @@ export const routeSchema = object({
   source: nullable(object({ file: str, line: int, column: int })),
   group: nullable(str),
   version: nullable(int),
+  schemas: object({ body: bool, query: bool, response: bool }),
 })
 
 export const routeListSchema = object({ routes: arrayOf(routeSchema) })

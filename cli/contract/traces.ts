@@ -292,7 +292,8 @@ export interface RouteCandidateJson {
   detail: string
 }
 
-export type RoutingOutcome = 'matched' | 'method_not_allowed' | 'options' | 'fallback' | 'not_found'
+/** `bad_request`: the router refused the path itself (malformed percent-encoding: 400). */
+export type RoutingOutcome = 'matched' | 'method_not_allowed' | 'options' | 'fallback' | 'not_found' | 'bad_request'
 
 export interface RoutingJson {
   outcome: RoutingOutcome
@@ -301,9 +302,14 @@ export interface RoutingJson {
   candidates: RouteCandidateJson[]
   /** For 405 and OPTIONS. */
   allowed: string[]
+  /** Which fallback answers (`routes/api.ts`'s or `routes/web.ts`'s), for `fallback`. */
+  fallback: 'api' | 'web' | null
+  /** Why the router refused the request itself, for `bad_request`. */
+  error: string | null
 }
 
 export type FailureKind =
+  | 'invalid_credentials'
   | 'missing_token'
   | 'invalid_token'
   | 'expired_token'
@@ -527,6 +533,7 @@ export const topSchema = object({ days: num, endpoints: arrayOf(endpointSchema) 
 export const cleanupSchema = object({ days: num, dry_run: bool, deleted: int, remaining: int })
 
 const failureKinds = [
+  'invalid_credentials',
   'missing_token',
   'invalid_token',
   'expired_token',
@@ -556,12 +563,14 @@ export const failureSchema = object({
 export const whySchema = object({
   request: object({ method: str, path: str }),
   routing: object({
-    outcome: enumOf('matched', 'method_not_allowed', 'options', 'fallback', 'not_found'),
+    outcome: enumOf('matched', 'method_not_allowed', 'options', 'fallback', 'not_found', 'bad_request'),
     matched: nullable(
       object({ method: str, path: str, params: record(str), middleware: arrayOf(str), handler: str, source: nullable(locationSchema) }),
     ),
     candidates: arrayOf(object({ method: str, path: str, reason: enumOf('prefix', 'pattern', 'constraint', 'method'), detail: str })),
     allowed: arrayOf(str),
+    fallback: nullable(enumOf('api', 'web')),
+    error: nullable(str),
   }),
   trace: nullable(traceSummarySchema),
   failure: nullable(failureSchema),

@@ -6,6 +6,7 @@
  * routes/web.ts), invalid constraint patterns, unknown middleware aliases
  * (as the app itself reports them, see alias-check.ts) and syntax errors.
  */
+import { anchorConstraint, paramNames, parseSegments } from '../../framework/router/path-grammar.ts'
 import type { RouteJson } from '../contract/routes.ts'
 import type { RouteFileModel, SourceRange, StaticRoute } from './route-file.ts'
 
@@ -102,7 +103,7 @@ export function analyseRoutes(input: AnalysisInput): RouteDiagnostic[] {
             related: null,
           })
         } else if (constraint.pattern !== '') {
-          constraints.set(constraint.param, anchored(constraint.pattern, constraint.flags))
+          constraints.set(constraint.param, anchorConstraint(constraint.pattern, constraint.flags))
         }
       }
       for (const middleware of route.middleware) {
@@ -186,23 +187,11 @@ function variants(segments: Segment[]): Segment[][] {
 }
 
 function segmentsOf(path: string, constraints: ReadonlyMap<string, RegExp | null>): Segment[] {
-  return path
-    .split('/')
-    .filter((segment) => segment !== '')
-    .map((segment) => {
-      const param = /^\{([A-Za-z_][A-Za-z0-9_]*)(\?)?\}$/.exec(segment)
-      if (param === null) return { kind: 'static', value: segment, optional: false, constraint: null }
-      return { kind: 'param', value: param[1]!, optional: param[2] === '?', constraint: constraints.get(param[1]!) ?? null }
-    })
-}
-
-function paramNames(path: string): string[] {
-  return [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\??\}/g)].map((match) => match[1]!)
-}
-
-/** As the framework anchors a constraint (define-routes.ts). */
-function anchored(pattern: string, flags: string): RegExp {
-  return new RegExp(`^(?:${pattern.replace(/^\^/, '').replace(/(?<!\\)\$$/, '')})$`, flags.replace(/[gy]/g, ''))
+  return parseSegments(path).map((segment) =>
+    segment.kind === 'static'
+      ? { kind: 'static', value: segment.value, optional: false, constraint: null }
+      : { kind: 'param', value: segment.name, optional: segment.optional, constraint: constraints.get(segment.name) ?? null },
+  )
 }
 
 /** The table's patterns are already anchored sources. */

@@ -12,6 +12,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument'
 import type { SvcErrorData } from '../contract/lsp.ts'
 import type { RouteJson } from '../contract/routes.ts'
 import type { TraceSummaryJson } from '../contract/traces.ts'
+import { parseSegments } from '../../framework/router/path-grammar.ts'
 import { isError } from '../../framework/trace/store.ts'
 import { analyseRoutes, type RouteDiagnostic } from './analysis.ts'
 import { findExport, type RouteFileModel, type SourceRange, type StaticRoute } from './route-file.ts'
@@ -146,9 +147,10 @@ export function hover(state: ServerState, document: TextDocument, params: { posi
 }
 
 function paramsOf(route: StaticRoute): RouteJson['params'] {
-  return [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)(\?)?\}/g)].map((match) => {
-    const constraint = route.constraints.find((c) => c.param === match[1])
-    return { name: match[1]!, optional: match[2] === '?', pattern: constraint?.pattern || null }
+  return parseSegments(route.path).flatMap((segment) => {
+    if (segment.kind === 'static') return []
+    const constraint = route.constraints.find((c) => c.param === segment.name)
+    return [{ name: segment.name, optional: segment.optional, pattern: constraint?.pattern || null }]
   })
 }
 

@@ -7,10 +7,11 @@
  * files whose app does not load (an invalid constraint or an unknown alias
  * stops the app at startup, and these are exactly what it must point at).
  *
- * Paths are joined exactly as the framework joins them (`joinPaths`).
+ * Paths are joined, prefixed and constraints anchored by the framework's own
+ * routing grammar (framework/router/path-grammar.ts).
  */
 import { parse } from '@babel/parser'
-import { joinPaths } from '../../framework/router/path-pattern.ts'
+import { anchorConstraint, joinPaths } from '../../framework/router/path-grammar.ts'
 
 /** 0-based line and character, as LSP positions. */
 export interface SourcePosition {
@@ -111,11 +112,6 @@ interface Scope {
 // Babel's AST is walked generically: nodes are plain objects with a `type`.
 type Node = { type: string; start?: number | null; end?: number | null; loc?: { start: Loc; end: Loc } | null; [key: string]: unknown }
 type Loc = { line: number; column: number }
-
-/** The prefix the framework gives a route file's routes: `/api` for api.ts, none for web.ts. */
-export function routeFilePrefix(fileName: string): string {
-  return /(^|[\\/])api\.[cm]?[jt]s$/.test(fileName) ? '/api' : '/'
-}
 
 export function parseRouteFile(text: string, prefix: string): RouteFileModel {
   const model: RouteFileModel = { routes: [], imports: new Map(), localFunctions: new Map(), syntaxError: null }
@@ -327,8 +323,7 @@ function constraintOf(param: string, node: Node): StaticConstraint {
   if (pattern === null) return { param, pattern: '', flags: '', range: rangeOf(node), error: null } // computed: not checkable
   let error: string | null = null
   try {
-    // The framework anchors the pattern the same way (define-routes.ts).
-    new RegExp(`^(?:${pattern.replace(/^\^/, '').replace(/(?<!\\)\$$/, '')})$`, flags.replace(/[gy]/g, ''))
+    anchorConstraint(pattern, flags)
   } catch (cause) {
     error = (cause as Error).message
   }

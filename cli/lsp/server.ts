@@ -19,7 +19,8 @@ import { cliVersion } from '../version.ts'
 import { checkAliases } from './alias-check.ts'
 import { CliCommandError, createCliRunner, type CliRunner } from './cli-runner.ts'
 import { codeLenses, definition, hover, workspaceDiagnostics, type ServerState } from './handlers.ts'
-import { parseRouteFile, routeFilePrefix, type RouteFileModel } from './route-file.ts'
+import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
+import { parseRouteFile, type RouteFileModel } from './route-file.ts'
 
 export interface LanguageServerOptions {
   /** The command that is `svc` (default: this process' Node and script). */

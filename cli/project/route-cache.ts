@@ -8,13 +8,11 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import type { RouteDescription } from '../../framework/index.ts'
+import type { RouteJson } from '../contract/routes.ts'
 import { cliVersion } from '../version.ts'
 import type { Project } from './project.ts'
 
-export interface RouteJson extends Omit<RouteDescription, 'source'> {
-  /** The definition's place, relative to the app folder. */
-  source: { file: string; line: number; column: number } | null
-}
+export type { RouteJson }
 
 interface RouteCacheFile {
   fingerprint: string
@@ -26,7 +24,8 @@ export function routeCachePath(project: Project): string {
 }
 
 export function routeFingerprint(project: Project): string {
-  const hash = createHash('sha256').update(cliVersion())
+  // The version of the cache's format beside the CLI's: a cache written before `schemas` existed is rebuilt.
+  const hash = createHash('sha256').update(`${cliVersion()}\0routes-2`)
   for (const dir of ['routes', 'app']) {
     for (const file of listFiles(join(project.appDir, dir))) {
       const stat = statSync(file)
@@ -58,7 +57,8 @@ export function writeRouteCache(project: Project, routes: RouteDescription[]): R
 
 function toRouteJson(project: Project, route: RouteDescription): RouteJson {
   const source = route.source && { ...route.source, file: relative(project.appDir, route.source.file).split('\\').join('/') }
-  return { ...route, source }
+  const { body, query, response } = route.schemas
+  return { ...route, source, schemas: { body: body !== null, query: query !== null, response: response !== null } }
 }
 
 function listFiles(dir: string): string[] {

@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { REDACTED, TRACE_HEADER, type TraceRecord } from '../../framework/index.ts'
+import { CONN_INFO, REDACTED, TRACE_HEADER, type TraceRecord } from '../../framework/index.ts'
 import type { ReplayRequestJson, ReplayResponseJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import { loadApp, type LoadedApp, type LoadOptions } from '../project/load-app.ts'
@@ -218,7 +218,7 @@ export class ReplayTarget {
     const loaded = await this.app()
     const response = await loaded.app.fetch(
       new Request(request.url, { method: request.method, headers: request.headers, body: request.body ?? undefined }),
-      { clientAddress },
+      { [CONN_INFO]: { remoteAddress: clientAddress } },
       { waitUntil: (promise) => void this.background.push(promise) },
     )
     const text = await response.text()

@@ -6,7 +6,7 @@ import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { diffText, printReplay, runReplay, type ReplayOptions } from './run-replay.ts'
 import { formatMs, statusColor, summaryOfRecord } from './summary.ts'
-import { appRoutes, explainFailure, explainRouting } from './why.ts'
+import { explainFailure, explainRouting } from './why.ts'
 
 export interface WhyOptions extends ReplayOptions {
   /** Replay the trace against the current code (implied by diff, force, edit). */
@@ -14,7 +14,7 @@ export interface WhyOptions extends ReplayOptions {
 }
 
 export async function analyse(project: Project, method: string, path: string, record: TraceRecord | undefined, options: WhyOptions): Promise<WhyJson> {
-  const routing = explainRouting(await appRoutes(project), method, path)
+  const routing = await explainRouting(project, method, path)
   const config = loadConfig(project)
   const json: WhyJson = {
     request: { method: method.toUpperCase(), path },
@@ -50,7 +50,10 @@ export function printWhy(json: WhyJson): void {
       printLine(`  OPTIONS is answered automatically (204, Allow: ${routing.allowed.join(', ')})`)
       break
     case 'fallback':
-      printLine('  no route matches: the fallback route answers')
+      printLine(`  no route matches: the fallback of routes/${routing.fallback}.ts answers`)
+      break
+    case 'bad_request':
+      printLine(`  ${color.yellow('400')}: ${routing.error}`)
       break
     case 'not_found':
       printLine(`  ${color.yellow('404')}: no route matches and there is no fallback`)

@@ -3,130 +3,18 @@
  * route matches and why the others do not), and why a traced request failed
  * (which middleware refused it and for what reason).
  */
-import { join } from 'node:path'
-import { API_KEY_HEADER, type RouteDefinition, type RouteDescription, type TraceRecord } from '../../framework/index.ts'
-import { compilePath, leadingSegments } from '../../framework/router/path-pattern.ts'
-import type { FailureJson, FailureKind, RouteCandidateJson, RoutingJson } from '../contract/traces.ts'
-import { importWithJiti } from '../project/import-file.ts'
+import { API_KEY_HEADER, type TraceRecord } from '../../framework/index.ts'
+import type { FailureJson, FailureKind, RoutingJson } from '../contract/traces.ts'
 import { loadApp } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 
-const MAX_CANDIDATES = 15
-const API_PREFIX = '/api'
-
-export interface AppRoutes {
-  routes: RouteDescription[]
-  /** Which of routes/api.ts and routes/web.ts define a fallback. */
-  fallback: { api: boolean; web: boolean }
-}
-
-export async function appRoutes(project: Project): Promise<AppRoutes> {
+/** What the app's router does with `method path` (`app.explain`, on the app as the project defines it). */
+export async function explainRouting(project: Project, method: string, path: string): Promise<RoutingJson> {
   const loaded = await loadApp(project, { withDatabase: false })
   try {
-    const fallbackOf = async (file: string) => {
-      try {
-        const module = await importWithJiti(join(project.appDir, 'routes', file))
-        return (module.default as RouteDefinition | undefined)?.fallback !== undefined
-      } catch {
-        return false
-      }
-    }
-    return { routes: loaded.app.routes(), fallback: { api: await fallbackOf('api.ts'), web: await fallbackOf('web.ts') } }
+    return await loaded.app.explain(method, path)
   } finally {
     await loaded.close()
-  }
-}
-
-export function explainRouting({ routes, fallback }: AppRoutes, method: string, rawPath: string): RoutingJson {
-  const upper = method.toUpperCase()
-  const path = rawPath.split('?')[0]!.split('#')[0]! || '/'
-  const requestSegments = leadingSegments(path)
-  const candidates: RouteCandidateJson[] = []
-  const allowed = new Set<string>()
-  let matched: RoutingJson['matched'] = null
-
-  for (const route of routes) {
-    const pattern = compilePath(route.path)
-    const match = pattern.regex.exec(path)
-    const related = route.path.split('/')[1] === path.split('/')[1]
-    if (match === null) {
-      if (!related) continue
-      const differs = pattern.staticPrefix.findIndex((segment, i) => requestSegments[i] !== segment)
-      if (differs !== -1) {
-        // Shown only when the prefix is the one difference (/api/v2/posts for /api/v1/posts).
-        const segments = path.split('/')
-        segments[differs + 1] = pattern.staticPrefix[differs]!
-        if (!pattern.regex.test(segments.join('/'))) continue
-        candidates.push({
-          method: route.method,
-          path: route.path,
-          reason: 'prefix',
-          detail: `prefix /${pattern.staticPrefix.join('/')} does not match: segment ${differs + 1} is "${requestSegments[differs] ?? '(none)'}", not "${pattern.staticPrefix[differs]}"`,
-        })
-      } else {
-        candidates.push({ method: route.method, path: route.path, reason: 'pattern', detail: patternDetail(route.path, path) })
-      }
-      continue
-    }
-    const params: Record<string, string> = {}
-    for (const [name, value] of Object.entries(match.groups ?? {})) if (value !== undefined) params[name] = safeDecode(value)
-    const failed = route.params.find((param) => {
-      const value = params[param.name]
-      return param.pattern !== null && value !== undefined && !new RegExp(param.pattern).test(value)
-    })
-    if (failed !== undefined) {
-      candidates.push({
-        method: route.method,
-        path: route.path,
-        reason: 'constraint',
-        detail: `{${failed.name}}: "${params[failed.name]}" does not match /${unanchor(failed.pattern!)}/`,
-      })
-      continue
-    }
-    const answers = route.method === 'ANY' || route.method === upper || (upper === 'HEAD' && route.method === 'GET')
-    if (!answers || upper === 'OPTIONS') {
-      if (route.method !== 'ANY') allowed.add(route.method)
-      if (upper !== 'OPTIONS') candidates.push({ method: route.method, path: route.path, reason: 'method', detail: `answers ${route.method}, not ${upper}` })
-      continue
-    }
-    matched = { method: route.method, path: route.path, params, middleware: route.middleware, handler: route.handler, source: route.source }
-    break
-  }
-
-  const allowedList = [...allowed]
-  if (allowedList.includes('GET')) allowedList.splice(allowedList.indexOf('GET') + 1, 0, 'HEAD')
-  const order: Record<string, number> = { constraint: 0, method: 1, pattern: 2, prefix: 3 }
-  const shown = candidates.sort((a, b) => order[a.reason]! - order[b.reason]!).slice(0, MAX_CANDIDATES)
-  if (matched !== null) return { outcome: 'matched', matched, candidates: shown, allowed: [] }
-  if (allowedList.length > 0) {
-    return { outcome: upper === 'OPTIONS' ? 'options' : 'method_not_allowed', matched: null, candidates: shown, allowed: [...allowedList, 'OPTIONS'] }
-  }
-  const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)
-  const hasFallback = isApi ? fallback.api || fallback.web : fallback.web || fallback.api
-  return { outcome: hasFallback ? 'fallback' : 'not_found', matched: null, candidates: shown, allowed: [] }
-}
-
-function patternDetail(routePath: string, path: string): string {
-  const routeSegments = routePath.split('/').filter(Boolean)
-  const pathSegments = path.split('/').filter(Boolean)
-  for (let i = 0; i < routeSegments.length; i++) {
-    const segment = routeSegments[i]!
-    if (segment.startsWith('{')) continue
-    if (pathSegments[i] !== segment) return `segment ${i + 1} is "${pathSegments[i] ?? '(none)'}", the route needs "${segment}"`
-  }
-  const required = routeSegments.filter((segment) => !segment.endsWith('?}')).length
-  return `the path has ${pathSegments.length} segment(s), the route takes ${required === routeSegments.length ? required : `${required} to ${routeSegments.length}`}`
-}
-
-function unanchor(source: string): string {
-  return source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '')
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
   }
 }
 
@@ -146,6 +34,8 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
   const retryAfter = headerOf(record.response.headers, 'retry-after')
   const where = exception?.location ? ` at ${exception.location.file}:${exception.location.line}:${exception.location.column}` : ''
   const explanations: Record<FailureKind, string> = {
+    invalid_credentials:
+      'Invalid credentials: the email or the password is wrong (the login handler answers the same for both, so that it does not tell which accounts exist). Repeated failures lock the account for a while (423).',
     missing_token: 'No bearer token was sent: the auth middleware requires `Authorization: Bearer <token>`. Log in (POST /api/auth/login) and send the token; replay with --as=<email>.',
     invalid_token: 'The bearer token was refused: malformed, bad signature, signed with another secret, or not an access token. Log in again for a fresh token (replay with --as=<email>).',
     expired_token: `The access token had expired${ttlSeconds ? ` (JWT_TTL is ${ttlSeconds} s)` : ''}. Refresh it (POST /api/auth/refresh) or log in again.`,
@@ -160,7 +50,7 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
       record.route !== null
         ? `The route ${record.route} matched; its handler answered 404: ${message}${where}.`
         : routing?.outcome === 'fallback'
-          ? `No route matches; the fallback answered: ${message}.`
+          ? `No route matches; the fallback of routes/${routing.fallback}.ts answered: ${message}.`
           : `No route matches ${record.method} ${record.path}.`,
     method_not_allowed: `The path exists, but not for ${record.method}${routing && routing.allowed.length > 0 ? `: it allows ${routing.allowed.join(', ')}` : ''}.`,
     exception: `The handler threw ${exception?.class ?? 'an error'}: ${message}${where}.`,
@@ -183,6 +73,8 @@ export function failureKind(record: TraceRecord): FailureKind {
   const message = (exception?.message ?? '').toLowerCase()
   const challenge = (headerOf(record.response.headers, 'www-authenticate') ?? '').toLowerCase()
   if (status === 401) {
+    // The login route's own refusal (its handler, not a middleware: the throttle before it let the request through).
+    if (message === 'invalid credentials') return 'invalid_credentials'
     if (message.includes('expired')) return 'expired_token'
     if (message.includes('revoked') || message.includes('version')) return 'token_version'
     if (message === 'unauthorized' || message.includes('api key')) return 'api_key'

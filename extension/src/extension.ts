@@ -13,7 +13,7 @@ import { describeError, SvcClient } from './svc-client.ts'
 import { TraceDetailPanel, type TraceAction, type TracePanelServices } from './trace-panel.ts'
 import { formatDuration, traceLabel } from './trace-format.ts'
 import { TraceSource, TracesTreeProvider, type TraceFilters } from './traces-view.ts'
-import { routeToPathGlob } from './route-paths.ts'
+import { pathGlob } from '../../framework/router/path-grammar.ts'
 
 type ViewState = 'starting' | 'ready' | 'noApp' | 'error'
 
@@ -162,7 +162,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   command('svc.openRouteHandler', (route: RouteJson) => openRouteHandler(route, appDir()))
   command('svc.openRouteTraces', async (route: Pick<RouteJson, 'method' | 'path'> | { route: RouteJson }) => {
     const target = 'route' in route ? route.route : route
-    traceSource.setFilters({ path: routeToPathGlob(target.path), route: target.path, ...(target.method === 'ANY' ? {} : { method: target.method }) })
+    traceSource.setFilters({ path: pathGlob(target.path), route: target.path, ...(target.method === 'ANY' ? {} : { method: target.method }) })
     await vscode.commands.executeCommand('svc.traces.focus')
   })
   command('svc.sendRequest', (route: Pick<RouteJson, 'method' | 'path'> | { route: RouteJson }) => sendRequest('route' in route ? route.route : route, settings().get<string>('baseUrl', 'http://127.0.0.1:8080'), traceSource))

@@ -1,5 +1,5 @@
 /**
- * The client's address. The runtime adapter knows the socket peer; a proxy's
+ * The client's address. The runtime adapter knows the socket peer (conn-info.ts); a proxy's
  * X-Forwarded-For is believed only when that peer is a configured trusted
  * proxy, and then the right-most address that is not itself trusted wins
  * (the left-most entries are whatever the client chose to send). `*` trusts
@@ -7,17 +7,6 @@
  * proxy saw, is the client (trusting every hop would hand the choice to the
  * client, and with it the per-address throttles).
  */
-
-export type ClientAddressResolver = (request: Request, env: unknown) => string | undefined
-
-/** The default resolver: `env.clientAddress`, as svc's Node adapter passes it. */
-export function peerAddressFromEnv(_request: Request, env: unknown): string | undefined {
-  if (typeof env === 'object' && env !== null && 'clientAddress' in env) {
-    const address = (env as { clientAddress: unknown }).clientAddress
-    return typeof address === 'string' ? address : undefined
-  }
-  return undefined
-}
 
 export function clientAddress(request: Request, peer: string | undefined, trustedProxies: readonly string[]): string | undefined {
   if (peer === undefined || trustedProxies.length === 0 || !isTrusted(peer, trustedProxies)) return peer

@@ -7,7 +7,7 @@
  * export default { fetch: app.fetch }
  */
 import { resolveConfig, type AppConfig } from '../config/config.ts'
-import { Context, type ExecutionContextLike } from '../context/context.ts'
+import { Context, setError, setMatch, setRecorder, type ExecutionContextLike } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
@@ -16,13 +16,18 @@ import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
 import { cors, type CorsOptions } from '../middleware/cors/index.ts'
 import type { RouteDefinition } from '../router/define-routes.ts'
-import { compilePath, joinPaths } from '../router/path-pattern.ts'
+import { explainRoutes, type RoutingExplanation } from '../router/explain.ts'
+import { API_PREFIX, compilePath, isApiPath, joinPaths, type PathPattern } from '../router/path-grammar.ts'
 import { RouteTable } from '../router/route-table.ts'
-import type { Handler, Middleware, MiddlewareSpec, RouteDescription, RouteRecord } from '../router/types.ts'
+import type { Middleware, MiddlewareSpec, RouteDescription, RouteRecord } from '../router/types.ts'
 import { readSourceLocation } from '../router/source-location.ts'
 import type { RequestRecorder, Tracer } from '../trace/recorder.ts'
 import { createTraceId } from '../trace/trace-id.ts'
-import { clientAddress, peerAddressFromEnv, type ClientAddressResolver } from './client-address.ts'
+import type { ValidationMessageFormatter } from '../validation/issues.ts'
+import { withInputValidation } from '../validation/route-input.ts'
+import { clientAddress } from './client-address.ts'
+import { connInfoFromEnv, type ConnInfoReader } from './conn-info.ts'
+import { errorAnswer, type ErrorHook } from './on-error.ts'
 
 /**
  * A bundle of routes, aliases, global middleware and health checks that an
@@ -58,9 +63,26 @@ export interface AppOptions {
   healthChecks?: Record<string, HealthCheck>
   /** CORS settings; by default built from `CORS_ORIGINS` (off when it is empty). */
   cors?: CorsOptions | false
-  /** Where the socket peer's address comes from (the Node adapter passes `env.clientAddress`). */
-  clientAddress?: ClientAddressResolver
+  /**
+   * Where the connection's details (the socket peer's address) come from. By
+   * default, the value the adapter passes under `CONN_INFO` in `env` (svc's
+   * Node `serve` does); a runtime that says it otherwise gives its own reader.
+   * Never a key of `env`: see docs/runtimes.md.
+   */
+  connInfo?: ConnInfoReader
   plugins?: AppPluginSpec[]
+  /**
+   * Words every validation error (routes' `.body()`/`.query()`, `c.validate()`,
+   * the auth routes); svc's style by default. See docs/validation.md.
+   */
+  validationMessage?: ValidationMessageFormatter
+  /**
+   * Sees every error that is not an `HttpError` (with the context and the
+   * trace id) and may answer it with a Response. Without it, such an error is
+   * logged once to stderr with its trace id and stack (no stack in production).
+   * See docs/errors.md.
+   */
+  onError?: ErrorHook
   /** Records every request (see `Tracer`); none by default. */
   tracer?: Tracer
 }
@@ -78,15 +100,26 @@ export interface App {
   readonly database: Database | undefined
   /** The compiled route table, in matching order. */
   routes(): RouteDescription[]
+  /**
+   * What the router does with a request, from this very table: the route that
+   * answers (or 405 and its Allow list, OPTIONS, the fallback, a 400), and why
+   * each route before it does not. `svc api:why` prints it.
+   * @example await app.explain('GET', '/api/v1/posts/abc')
+   */
+  explain(method: string, path: string): Promise<RoutingExplanation>
 }
 
 interface CompiledRoute {
   record: RouteRecord
+  method: RouteRecord['method']
+  path: string
+  pattern: PathPattern
+  where: ReadonlyMap<string, RegExp>
   description: () => RouteDescription
   pipeline: Pipeline
 }
 
-export const API_PREFIX = '/api'
+export { API_PREFIX }
 
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? resolveConfig({})
@@ -103,6 +136,7 @@ export function createApp(options: AppOptions = {}): App {
     ...(options.middleware ?? []),
   ]
   const globalMiddleware = globalSpecs.map(resolve)
+  const fail = errorAnswer(options.onError)
 
   const checks: Record<string, HealthCheck> = Object.assign(
     database ? { database: databaseCheck(database) } : {},
@@ -122,17 +156,15 @@ export function createApp(options: AppOptions = {}): App {
   const compiled: CompiledRoute[] = sources.flatMap(({ prefix, definition, builtin }) =>
     definition.routes.map((route) => compileRoute({ ...route, path: joinPaths(prefix, route.path) }, builtin)),
   )
-  const table = new RouteTable(
-    compiled.map((route) => ({
-      method: route.record.method,
-      pattern: compilePath(route.record.path),
-      where: route.record.where,
-      value: route,
-    })),
-  )
+  const table = new RouteTable(compiled.map((route) => ({ method: route.method, pattern: route.pattern, where: route.where, value: route })))
 
-  const apiFallback = options.api?.fallback
-  const webFallback = options.web?.fallback
+  const fallbacks = { api: options.api?.fallback, web: options.web?.fallback }
+  /** The fallback for a path: its own file's (`routes/api.ts` for /api paths), else the other one. */
+  const fallbackFor = (path: string): 'api' | 'web' | undefined => {
+    const own = isApiPath(path) ? 'api' : 'web'
+    const other = own === 'api' ? 'web' : 'api'
+    return fallbacks[own] !== undefined ? own : fallbacks[other] !== undefined ? other : undefined
+  }
   const unmatched = compose(globalMiddleware, async function unmatchedRequest(c): Promise<Response> {
     const allowed = await table.allowedMethods(c.request.url, c.path)
     if (allowed.length > 0) {
@@ -140,28 +172,31 @@ export function createApp(options: AppOptions = {}): App {
       if (c.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allow, [TRACE_HEADER]: c.traceId } })
       throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } })
     }
-    const isApiPath = c.path === API_PREFIX || c.path.startsWith(`${API_PREFIX}/`)
-    const fallback: Handler | undefined = (isApiPath ? apiFallback : webFallback) ?? webFallback ?? apiFallback
-    if (fallback !== undefined) return compose([], fallback)(c)
+    const fallback = fallbackFor(c.path)
+    if (fallback !== undefined) return compose([], fallbacks[fallback]!, fail)(c)
     throw notFound()
-  })
+  }, fail)
 
-  const resolveAddress = options.clientAddress ?? peerAddressFromEnv
+  const readConnInfo = options.connInfo ?? connInfoFromEnv
   const tracer = options.tracer
+  const validationMessage = options.validationMessage
 
   async function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response> {
     const traceId = createTraceId(config.tracePrefix)
+    const connInfo = readConnInfo(request, env)
     const c = new Context({
       request,
       traceId,
-      ip: clientAddress(request, resolveAddress(request, env), config.trustedProxies),
+      connInfo,
+      ip: clientAddress(request, connInfo?.remoteAddress, config.trustedProxies),
       config,
       db: database,
       env,
       executionCtx,
+      validationMessage,
     })
     const recorder = tracer?.begin(c)
-    c.recorder = recorder
+    if (recorder !== undefined) setRecorder(c, recorder)
 
     let response: Response
     try {
@@ -169,27 +204,31 @@ export function createApp(options: AppOptions = {}): App {
       if (match === undefined) {
         response = await unmatched(c)
       } else {
-        c.params = match.params
-        c.route = { method: match.value.record.method, path: match.value.record.path }
+        setMatch(c, match.params, { method: match.value.record.method, path: match.value.record.path })
         response = await match.value.pipeline(c)
       }
     } catch (error) {
       // Only matching itself throws (a malformed path parameter): the pipelines catch their own.
       // The answer still passes the global middleware (CORS, timing), as a 404 does.
-      response = await compose(globalMiddleware, () => {
-        throw error
-      })(c)
+      response = await compose(
+        globalMiddleware,
+        () => {
+          throw error
+        },
+        fail,
+      )(c)
     }
     return finish(c, response, recorder)
   }
 
   function reject(request: Request, error: HttpError, env?: unknown): Response {
     const traceId = createTraceId(config.tracePrefix)
-    const ip = clientAddress(request, resolveAddress(request, env), config.trustedProxies)
-    const c = new Context({ request, traceId, ip, config, db: database, env, executionCtx: undefined })
+    const connInfo = readConnInfo(request, env)
+    const ip = clientAddress(request, connInfo?.remoteAddress, config.trustedProxies)
+    const c = new Context({ request, traceId, connInfo, ip, config, db: database, env, executionCtx: undefined, validationMessage })
     const recorder = tracer?.begin(c)
-    c.recorder = recorder
-    c.error = error
+    if (recorder !== undefined) setRecorder(c, recorder)
+    setError(c, error)
     return finish(c, errorResponse(error, { [TRACE_HEADER]: traceId }, config.debug), recorder)
   }
 
@@ -205,13 +244,18 @@ export function createApp(options: AppOptions = {}): App {
 
   function compileRoute(record: RouteRecord, builtin: boolean): CompiledRoute {
     const routeMiddleware = record.middleware.map(resolve)
+    const pattern = compilePath(record.path)
     return {
       record,
-      pipeline: compose([...globalMiddleware, ...routeMiddleware], record.handler),
+      method: record.method,
+      path: record.path,
+      pattern,
+      where: record.where,
+      pipeline: compose([...globalMiddleware, ...routeMiddleware], withInputValidation(record.schemas, record.handler), fail),
       description: () => ({
         method: record.method,
         path: record.path,
-        params: compilePath(record.path).params.map((param) => ({
+        params: pattern.params.map((param) => ({
           ...param,
           pattern: record.where.get(param.name)?.source ?? null,
         })),
@@ -220,6 +264,11 @@ export function createApp(options: AppOptions = {}): App {
         source: builtin ? null : readSourceLocation(record.definedAt),
         group: record.group,
         version: record.version,
+        schemas: {
+          body: record.schemas.body ?? null,
+          query: record.schemas.query ?? null,
+          response: record.schemas.response ?? null,
+        },
       }),
     }
   }
@@ -230,11 +279,15 @@ export function createApp(options: AppOptions = {}): App {
     config,
     database,
     routes: () => compiled.map((route) => route.description()),
+    explain: (method, path) => explainRoutes({ table, routes: compiled, fallbackFor }, method, path),
   }
 }
 
 /** What `app/kernel.ts` may set: the parts of an app that are not routes, config or database. */
-export type KernelOptions = Pick<AppOptions, 'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'clientAddress' | 'plugins'>
+export type KernelOptions = Pick<
+  AppOptions,
+  'middleware' | 'aliases' | 'healthChecks' | 'cors' | 'connInfo' | 'plugins' | 'validationMessage' | 'onError'
+>
 
 /** @example export default defineKernel({ middleware: [requestTimer], aliases: { apikey: apiKeyAlias } }) */
 export function defineKernel(options: KernelOptions): KernelOptions {

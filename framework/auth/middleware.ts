@@ -16,6 +16,13 @@ export interface AuthState {
   emailVerifiedAt: string | null
 }
 
+declare module '../context/context.ts' {
+  interface ContextState {
+    /** Set by the `auth` middleware. */
+    auth?: AuthState
+  }
+}
+
 const REALM = 'Bearer realm="api"'
 
 /** 401 with `WWW-Authenticate: Bearer` (RFC 6750: `error="invalid_token"` when a token was sent). */
@@ -49,7 +56,7 @@ export function authenticate(core: AuthCore, roles: readonly string[] = []): Mid
     if (user.token_version !== claims.ver) throw unauthenticated('Token has been revoked', true)
     if (user.status !== 1) throw new HttpError(403, 'Account is inactive')
     c.user = { id: user.id, name: user.name, email: user.email, role: user.role }
-    c.state.auth = { claims, emailVerifiedAt: user.email_verified_at } satisfies AuthState
+    c.state.auth = { claims, emailVerifiedAt: user.email_verified_at }
     if (roles.length > 0 && !roles.includes(user.role)) throw new HttpError(403, 'Forbidden')
     return next()
   }
@@ -68,7 +75,7 @@ export function requireRole(c: Context, ...roles: string[]): NonNullable<Context
 
 /** The `verified` alias: after `auth`, refuses users whose email address is not verified (403). */
 export const requireVerifiedEmail: Middleware = async function verified(c, next) {
-  const state = c.state.auth as AuthState | undefined
+  const state = c.state.auth
   if (state === undefined) throw unauthenticated('Unauthenticated', false)
   if (state.emailVerifiedAt === null) throw new HttpError(403, 'Email address is not verified')
   return next()

@@ -33,7 +33,7 @@ import {
   resetPassword,
   type UserAccess,
 } from './users.ts'
-import { validateEmail, validateLogin, validateRefresh, validateRegister, validateResetPassword, validateToken } from './validation.ts'
+import { EmailBody, LoginBody, RefreshBody, RegisterBody, ResetPasswordBody, TokenBody } from './validation.ts'
 
 export const INVALID_CREDENTIALS = 'Invalid credentials'
 export const FORGOT_PASSWORD_MESSAGE = 'If that email address is registered, a password reset link has been sent to it.'
@@ -117,8 +117,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     ])
   }
 
-  async function register(c: Context): Promise<Response> {
-    const input = validateRegister(await c.body())
+  async function register(c: Context<string, { body: typeof RegisterBody }>): Promise<Response> {
+    const input = await c.body()
     const db = c.db
     if ((await findUserByEmail(db, input.email)) !== undefined) throw emailTaken()
     // The slow part (argon2id, bounded by the hashing slots) and the token's digest come before the write turn.
@@ -149,8 +149,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     )
   }
 
-  async function login(c: Context): Promise<Response> {
-    const input = validateLogin(await c.body())
+  async function login(c: Context<string, { body: typeof LoginBody }>): Promise<Response> {
+    const input = await c.body()
     const db = c.db
     const nowMs = clock.now()
     const now = isoAt(nowMs)
@@ -188,8 +188,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     )
   }
 
-  async function refresh(c: Context): Promise<Response> {
-    const input = validateRefresh(await c.body())
+  async function refresh(c: Context<string, { body: typeof RefreshBody }>): Promise<Response> {
+    const input = await c.body()
     const db = c.db
     let claims
     try {
@@ -250,8 +250,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     return { id, name, email, role }
   }
 
-  async function verifyEmail(c: Context): Promise<Response> {
-    const { token } = validateToken(await c.body())
+  async function verifyEmail(c: Context<string, { body: typeof TokenBody }>): Promise<Response> {
+    const { token } = await c.body()
     const now = isoAt(clock.now())
     const userId = await consumeOneTimeToken(c.db, token, 'verify_email', now)
     if (userId === undefined) throw new ValidationError({ token: ['This verification token is invalid or has expired.'] })
@@ -278,8 +278,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     return c.json(null, { message: 'Verification link sent' })
   }
 
-  async function forgotPassword(c: Context): Promise<Response> {
-    const { email } = validateEmail(await c.body())
+  async function forgotPassword(c: Context<string, { body: typeof EmailBody }>): Promise<Response> {
+    const { email } = await c.body()
     const user = await findUserByEmail(c.db, email)
     if (user !== undefined && user.status === 1) {
       // After the answer, token and mail alike, so the timing does not tell whether the account exists.
@@ -299,8 +299,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     return c.json(null, { message: FORGOT_PASSWORD_MESSAGE })
   }
 
-  async function resetPasswordRoute(c: Context): Promise<Response> {
-    const input = validateResetPassword(await c.body())
+  async function resetPasswordRoute(c: Context<string, { body: typeof ResetPasswordBody }>): Promise<Response> {
+    const input = await c.body()
     const db = c.db
     const password = await hasher.hash(input.password)
     const now = isoAt(clock.now())
@@ -316,15 +316,15 @@ export function authRoutes(core: AuthCore): RouteDefinition {
 
   return defineRoutes((r) => {
     r.group({ prefix: 'auth' }, (r) => {
-      r.post('/register', register).throttle(registerThrottle.maxAttempts, registerThrottle.decayMinutes)
-      r.post('/login', login).throttle(maxAttempts, decayMinutes)
-      r.post('/refresh', refresh)
+      r.post('/register', register).body(RegisterBody).throttle(registerThrottle.maxAttempts, registerThrottle.decayMinutes)
+      r.post('/login', login).body(LoginBody).throttle(maxAttempts, decayMinutes)
+      r.post('/refresh', refresh).body(RefreshBody)
       r.post('/logout', logout).middleware('auth')
       r.get('/me', me).middleware('auth')
-      r.post('/verify-email', verifyEmail)
+      r.post('/verify-email', verifyEmail).body(TokenBody)
       r.post('/verify-email/resend', resendVerification).middleware('auth').throttle(6, 1)
-      r.post('/forgot-password', forgotPassword).throttle(6, 1)
-      r.post('/reset-password', resetPasswordRoute)
+      r.post('/forgot-password', forgotPassword).body(EmailBody).throttle(6, 1)
+      r.post('/reset-password', resetPasswordRoute).body(ResetPasswordBody)
     })
   })
 }

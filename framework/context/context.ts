@@ -1,13 +1,21 @@
 /**
  * What a handler or middleware receives: the request and everything svc knows
  * about it. One per request; nothing here is shared between requests.
+ *
+ * A handler's context is typed from its route: `Context<'/posts/{id}'>` has
+ * `c.params.id: string`, and `Context<'/posts', { body: typeof PostInput }>`
+ * has `await c.body()` typed as PostInput's output (the route declares
+ * `.body(PostInput)`, which validates it before the handler runs).
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import type { ConnInfo } from '../app/conn-info.ts'
 import type { AppConfig } from '../config/config.ts'
 import type { Database } from '../database/database.ts'
 import { readJsonBody } from '../http/read-json-body.ts'
 import { jsonResponse, successEnvelope, TRACE_HEADER, type EnvelopeOptions } from '../http/response.ts'
+import type { PathParams } from '../router/path-params.ts'
 import type { RequestRecorder } from '../trace/recorder.ts'
+import type { ValidationMessageFormatter } from '../validation/issues.ts'
 import { validateWith } from '../validation/validate.ts'
 
 /** The authenticated user, set by the `auth` middleware. Extend it by declaration merging. */
@@ -17,6 +25,16 @@ export interface AuthUser {
   email: string
   role: string
 }
+
+/**
+ * What middleware hand to handlers in `c.state`. Empty here: each middleware
+ * (or app) declares what it sets, by declaration merging, so reading it needs no cast.
+ * @example
+ * declare module 'svc' {
+ *   interface ContextState { startedAt?: number }
+ * }
+ */
+export interface ContextState {}
 
 /** A matched route, as the trace and the tools name it. */
 export interface MatchedRoute {
@@ -29,19 +47,35 @@ export interface ExecutionContextLike {
   waitUntil(promise: Promise<unknown>): void
 }
 
+/** The schemas a route declares for its input (`.body(schema)`, `.query(schema)`), as types for its context. */
+export interface InputSchemas {
+  body?: StandardSchemaV1
+  query?: StandardSchemaV1
+}
+
+/** `await c.body()`: the body schema's output when the route declares one, else the parsed JSON (`unknown`). */
+export type BodyOf<Input extends InputSchemas> = Input extends { body: infer S extends StandardSchemaV1 } ? StandardSchemaV1.InferOutput<S> : unknown
+
+/** `c.query`: the query schema's output when the route declares one, else the URL's `URLSearchParams`. */
+export type QueryOf<Input extends InputSchemas> = Input extends { query: infer S extends StandardSchemaV1 } ? StandardSchemaV1.InferOutput<S> : URLSearchParams
+
 export interface ContextInit {
   request: Request
   /** The request's URL, parsed; by default parsed from `request.url` when first asked for. */
   url?: URL
   traceId: string
+  /** What the runtime adapter told about the connection. */
+  connInfo?: ConnInfo
   ip: string | undefined
   config: AppConfig
   db: Database | undefined
   env: unknown
   executionCtx: ExecutionContextLike | undefined
+  /** Words validation errors (`createApp({ validationMessage })`); svc's default style when absent. */
+  validationMessage?: ValidationMessageFormatter
 }
 
-export class Context {
+export class Context<Path extends string = string, Input extends InputSchemas = {}> {
   readonly request: Request
   readonly method: string
   /** The request path as in the URL (percent-encoded), e.g. `/api/v1/posts/42`. */
@@ -49,24 +83,30 @@ export class Context {
   readonly traceId: string
   /** The client address: the socket peer, or X-Forwarded-For when the peer is a trusted proxy. */
   readonly ip: string | undefined
+  /** What the runtime adapter told about the connection (the socket peer, its parsed headers); see `CONN_INFO`. */
+  readonly connInfo: ConnInfo | undefined
   readonly config: AppConfig
   /** Bindings of the runtime (Workers `env`); svc's own settings are in `config`. */
   readonly env: unknown
   readonly executionCtx: ExecutionContextLike | undefined
-  /** Path parameters; an optional one that was not given is absent. */
-  params: Record<string, string> = {}
-  route: MatchedRoute | undefined
+  /** Path parameters, typed from the route's path; an optional one that was not given is absent. */
+  readonly params: PathParams<Path> = {} as PathParams<Path>
+  /** The route that matched (set by the router). */
+  readonly route: MatchedRoute | undefined
   user: AuthUser | undefined
 
-  /** The error a handler or middleware threw, once it has been turned into a response. */
-  error: unknown
+  /** The error a handler or middleware threw, once it has been turned into a response (set by svc). */
+  readonly error: unknown
   /** Set when the request is traced: queries and middleware timings are reported to it. */
-  recorder: RequestRecorder | undefined
-  private database: Database | undefined
+  readonly recorder: RequestRecorder | undefined
+  private readonly database: Database | undefined
   private observedDatabase: Database | undefined
   private parsedBody: Promise<unknown> | undefined
+  private validatedBody: Promise<unknown> | undefined
+  private validatedQuery: unknown
   private parsedUrl: URL | undefined
-  private stateRecord: Record<string, unknown> | undefined
+  private stateRecord: ContextState | undefined
+  private readonly validationMessage: ValidationMessageFormatter | undefined
 
   constructor(init: ContextInit) {
     this.request = init.request
@@ -74,15 +114,17 @@ export class Context {
     this.path = init.url?.pathname ?? canonicalPath(init.request.url) ?? this.url.pathname
     this.method = init.request.method
     this.traceId = init.traceId
+    this.connInfo = init.connInfo
     this.ip = init.ip
     this.config = init.config
     this.env = init.env
     this.executionCtx = init.executionCtx
     this.database = init.db
+    this.validationMessage = init.validationMessage
   }
 
-  /** A place for middleware to hand values to handlers. */
-  get state(): Record<string, unknown> {
+  /** What middleware hand to handlers; its fields are declared on `ContextState`. */
+  get state(): ContextState {
     return (this.stateRecord ??= {})
   }
 
@@ -94,8 +136,12 @@ export class Context {
     return this.request.headers
   }
 
-  get query(): URLSearchParams {
-    return this.url.searchParams
+  /**
+   * The query string: the validated object when the route declares `.query(schema)`,
+   * else the URL's `URLSearchParams` (always at `c.url.searchParams`).
+   */
+  get query(): QueryOf<Input> {
+    return (this.validatedQuery ?? this.url.searchParams) as QueryOf<Input>
   }
 
   /** The request-scoped database handle (every query through it is timed and traced). */
@@ -108,12 +154,12 @@ export class Context {
   }
 
   /**
-   * The JSON body, parsed once. An empty body is `{}`; malformed JSON answers
-   * 400, a body over the limit 413, a non-JSON content type 415.
+   * The JSON body: validated by the route's `.body(schema)` when it declares
+   * one (its output, typed), else parsed once. An empty body is `{}`;
+   * malformed JSON answers 400, a body over the limit 413, a non-JSON content type 415.
    */
-  body<T = unknown>(): Promise<T> {
-    this.parsedBody ??= readJsonBody(this.request, this.config.bodyLimit)
-    return this.parsedBody as Promise<T>
+  body<T = BodyOf<Input>>(): Promise<T> {
+    return (this.validatedBody ?? this.rawBody()) as Promise<T>
   }
 
   /** The body as `body()` parsed it, if anything asked for it (the tracer records it from here). */
@@ -123,11 +169,12 @@ export class Context {
 
   /**
    * Validates the JSON body with any Standard Schema (valibot, zod, arktype...);
-   * failures answer 422 with `errors: { field: [messages] }`.
+   * failures answer 422 with `errors: { field: [message] }`. For a check the
+   * route cannot declare up front; a route's own body schema goes in `.body(schema)`.
    * @example const input = await c.validate(v.object({ title: v.string() }))
    */
   async validate<S extends StandardSchemaV1>(schema: S): Promise<StandardSchemaV1.InferOutput<S>> {
-    return validateWith(schema, await this.body())
+    return validateWith(schema, await this.rawBody(), 'body', this.validationMessage)
   }
 
   /** The success envelope as a Response: `{ success: true, message?, data }`. */
@@ -135,6 +182,56 @@ export class Context {
     const headers = options?.headers === undefined ? { [TRACE_HEADER]: this.traceId } : { ...options.headers, [TRACE_HEADER]: this.traceId }
     return jsonResponse(successEnvelope(data, options?.message), options?.status ?? 200, headers)
   }
+
+  private rawBody(): Promise<unknown> {
+    return (this.parsedBody ??= readJsonBody(this.request, this.config.bodyLimit))
+  }
+}
+
+/** The fields of a context only svc writes: read-only to handlers and middleware. */
+interface ContextInternals {
+  params: Record<string, string>
+  route: MatchedRoute | undefined
+  error: unknown
+  recorder: RequestRecorder | undefined
+  validatedBody: Promise<unknown> | undefined
+  validatedQuery: unknown
+  validationMessage: ValidationMessageFormatter | undefined
+  parsedBody: Promise<unknown> | undefined
+}
+
+const internals = (c: Context<string, InputSchemas>): ContextInternals => c as unknown as ContextInternals
+
+/** The router: the matched route and its decoded parameters. */
+export function setMatch(c: Context<string, InputSchemas>, params: Record<string, string>, route: MatchedRoute): void {
+  const target = internals(c)
+  target.params = params
+  target.route = route
+}
+
+/** The error handler: what was thrown, once turned into a response. */
+export function setError(c: Context<string, InputSchemas>, error: unknown): void {
+  internals(c).error = error
+}
+
+export function setRecorder(c: Context<string, InputSchemas>, recorder: RequestRecorder | undefined): void {
+  internals(c).recorder = recorder
+}
+
+/** A route's input validation: what `c.body()` and `c.query` answer from now on. */
+export function setValidatedInput(c: Context<string, InputSchemas>, input: { body?: unknown; query?: unknown }): void {
+  const target = internals(c)
+  if ('body' in input) target.validatedBody = Promise.resolve(input.body)
+  if ('query' in input) target.validatedQuery = input.query
+}
+
+/** The parsed JSON body, as sent (not the validated output). */
+export function rawBodyOf(c: Context<string, InputSchemas>): Promise<unknown> {
+  return (c as unknown as { rawBody(): Promise<unknown> }).rawBody()
+}
+
+export function validationMessageOf(c: Context<string, InputSchemas>): ValidationMessageFormatter | undefined {
+  return internals(c).validationMessage
 }
 
 // Characters a URL path keeps as they are (RFC 3986 pchar and "/"), "%" included: new URL() leaves "%xx" alone.

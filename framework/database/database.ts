@@ -28,6 +28,16 @@ export type QueryObserver = (query: QueryRecord) => void
 export interface Database {
   /** @example await db.execute('select * from posts where id = ?', [id]) */
   execute(statement: Statement, args?: InArgs): Promise<ResultSet>
+  /**
+   * The rows, typed as `Row` (the type is a promise to the compiler, not checked at run time).
+   * @example const posts = await db.all<Post>('select * from posts order by id desc')
+   */
+  all<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row[]>
+  /**
+   * The first row, or undefined when there is none.
+   * @example const post = await db.first<Post>('select * from posts where id = ?', [id])
+   */
+  first<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row | undefined>
   /** Runs the statements atomically, in one round trip where the driver can. */
   batch(statements: Statement[]): Promise<ResultSet[]>
   /** Runs `work` in a write transaction; commits if it resolves, rolls back if it throws. */
@@ -67,6 +77,14 @@ class ObservedDatabase implements Database {
     })
     // A write outside a transaction takes its turn behind the open or queued ones.
     return this.gate.busy ? this.gate.exclusive(write) : write()
+  }
+
+  async all<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row[]> {
+    return (await this.execute(statement, args)).rows as unknown as Row[]
+  }
+
+  async first<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row | undefined> {
+    return (await this.execute(statement, args)).rows[0] as Row | undefined
   }
 
   batch(statements: Statement[]): Promise<ResultSet[]> {

@@ -5,7 +5,7 @@
  */
 import type { AppConfig } from '../config/config.ts'
 import type { Database } from '../database/database.ts'
-import { RouteDefinitionError } from '../router/path-pattern.ts'
+import { RouteDefinitionError } from '../router/path-grammar.ts'
 import type { Middleware, MiddlewareSpec } from '../router/types.ts'
 
 /** What an alias factory may use to build its middleware. */

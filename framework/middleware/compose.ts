@@ -3,9 +3,9 @@
  * layer becomes an error response right there, so outer middleware (timing,
  * CORS, traces) always see a Response, and `c.error` keeps what was thrown.
  */
+import { errorAnswer, type ErrorAnswer } from '../app/on-error.ts'
 import type { Context } from '../context/context.ts'
 import { HttpError } from '../http/http-error.ts'
-import { errorResponse, TRACE_HEADER } from '../http/response.ts'
 import type { Handler, Middleware, Next } from '../router/types.ts'
 import type { RequestRecorder } from '../trace/recorder.ts'
 
@@ -16,12 +16,10 @@ import type { RequestRecorder } from '../trace/recorder.ts'
  */
 export type Pipeline = (c: Context) => Response | Promise<Response>
 
-export function compose(middleware: readonly Middleware[], endpoint: Handler): Pipeline {
-  const fail = (c: Context, error: unknown): Response => {
-    c.error = error
-    return errorResponse(error, { [TRACE_HEADER]: c.traceId }, c.config.debug)
-  }
+const DEFAULT_ANSWER = errorAnswer(undefined)
 
+/** `fail` answers what a layer threw: the app's (see on-error.ts), by default the envelope and a log line for a 500. */
+export function compose(middleware: readonly Middleware[], endpoint: Handler, fail: ErrorAnswer = DEFAULT_ANSWER): Pipeline {
   const settle = async (c: Context, pending: PromiseLike<unknown>): Promise<Response> => {
     try {
       return toResponse(await pending, c)

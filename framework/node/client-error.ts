@@ -6,6 +6,7 @@
  * answer is a bare `HTTP/1.1 400 Bad Request` with no body.
  */
 import type { Socket } from 'node:net'
+import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { HttpError } from '../http/http-error.ts'
 import { createTraceId } from '../trace/trace-id.ts'
@@ -59,7 +60,7 @@ export function answerClientError(app: AppLike, host: string): (error: ParserErr
     }
     const request = refusedRequest(error, host)
     const response =
-      app.reject?.(request, rejection, { clientAddress: socket.remoteAddress }) ??
+      app.reject?.(request, rejection, { [CONN_INFO]: { remoteAddress: socket.remoteAddress } }) ??
       errorResponse(rejection, { [TRACE_HEADER]: createTraceId(app.config?.tracePrefix ?? 'svc') }, false)
     const body = knownResponseText(response) ?? JSON.stringify({ success: false, error: rejection.message, code: rejection.status })
     const head = [`HTTP/1.1 ${response.status} ${statusText(response.status)}`]

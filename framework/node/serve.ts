@@ -8,6 +8,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
+import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { int } from '../config/env-readers.ts'
 import { answerClientError } from './client-error.ts'
@@ -48,8 +49,9 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
   // per-request bookkeeping.
   const server = createAdaptorServer({
     fetch: async (request, env) => {
-      // requestHeaders: Node's parsed headers, which the tracer copies instead of building a Headers object.
-      const response = await app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress, requestHeaders: env.incoming.headers })
+      // The headers as Node parsed them: the tracer copies these instead of building a Headers object.
+      const incoming = env.incoming
+      const response = await app.fetch(request, { [CONN_INFO]: { remoteAddress: incoming.socket.remoteAddress, headers: incoming.headers } })
       if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
       return response
     },

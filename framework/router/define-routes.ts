@@ -3,7 +3,8 @@
  *
  * @example
  * export default defineRoutes((r) => {
- *   r.get('/posts/{id}', showPost).where('id', /\d+/)
+ *   r.get('/posts/{id}', (c) => findPost(c.params.id)).where('id', /\d+/)
+ *   r.post('/posts', createPost).body(PostInput).middleware('auth')
  *   r.group({ prefix: 'admin', middleware: ['auth:admin'] }, (r) => {
  *     r.delete('/posts/{id}', deletePost)
  *   })
@@ -11,8 +12,19 @@
  *   r.fallback(() => { throw new HttpError(404, 'Nothing here') })
  * })
  */
-import { compilePath, joinPaths, RouteDefinitionError } from './path-pattern.ts'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+import type { InputSchemas } from '../context/context.ts'
+import { anchorConstraint, compilePath, joinPaths, paramNames, RouteDefinitionError } from './path-grammar.ts'
 import type { Handler, MiddlewareSpec, RouteMethod, RouteRecord } from './types.ts'
+
+/**
+ * The schemas a route may declare for `key`: any Standard Schema, or, when the
+ * handler's context names one (`Context<'/posts', { body: typeof PostInput }>`),
+ * one whose output is what the handler reads.
+ */
+type SchemaFor<Input extends InputSchemas, Key extends keyof InputSchemas> = Input extends { [K in Key]: infer S extends StandardSchemaV1 }
+  ? StandardSchemaV1<unknown, StandardSchemaV1.InferOutput<S>>
+  : StandardSchemaV1
 
 export interface GroupOptions {
   prefix?: string
@@ -25,7 +37,7 @@ export interface RouteDefinition {
 }
 
 /** Returned by `r.get()` and friends, to refine the route just added. */
-export class RouteHandle {
+export class RouteHandle<Path extends string = string, Input extends InputSchemas = {}> {
   constructor(private readonly record: RouteRecord) {}
 
   /** Constrains parameters: a value that does not match the pattern does not match the route. */
@@ -34,7 +46,7 @@ export class RouteHandle {
   where(nameOrConstraints: string | Record<string, RegExp | string>, pattern?: RegExp | string): this {
     const constraints =
       typeof nameOrConstraints === 'string' ? { [nameOrConstraints]: pattern! } : nameOrConstraints
-    const declared = compilePath(this.record.path).params.map((param) => param.name)
+    const declared = paramNames(this.record.path)
     for (const [name, value] of Object.entries(constraints)) {
       if (!declared.includes(name)) {
         throw new RouteDefinitionError(`Route ${this.record.path}: where('${name}') names no parameter of the path`)
@@ -54,6 +66,38 @@ export class RouteHandle {
   throttle(maxAttempts: number, decayMinutes: number): this {
     return this.middleware(`throttle:${maxAttempts},${decayMinutes}`)
   }
+
+  /**
+   * Declares the JSON body (any Standard Schema: valibot, zod, arktype...). It
+   * is validated after the route's middleware, before the handler: a failure
+   * answers 422 with `errors` per field; the handler's `await c.body()` is the schema's output.
+   * @example r.post('/posts', createPost).body(v.object({ title: v.string() }))
+   */
+  body<S extends SchemaFor<Input, 'body'>>(schema: S): this {
+    return this.declare('body', schema)
+  }
+
+  /**
+   * Declares the query string, validated like the body. The schema receives an
+   * object (`?tag=a&tag=b&page=2` is `{ tag: ['a', 'b'], page: '2' }`); `c.query`
+   * is then its output (`c.url.searchParams` stays the raw one).
+   */
+  query<S extends SchemaFor<Input, 'query'>>(schema: S): this {
+    return this.declare('query', schema)
+  }
+
+  /** Declares what the handler answers in `data`, for the API description (not checked at run time). */
+  response(schema: StandardSchemaV1): this {
+    return this.declare('response', schema)
+  }
+
+  private declare(key: keyof RouteRecord['schemas'], schema: StandardSchemaV1): this {
+    if (typeof schema?.['~standard']?.validate !== 'function') {
+      throw new RouteDefinitionError(`Route ${this.record.path}: .${key}() takes a Standard Schema (valibot, zod, arktype...)`)
+    }
+    this.record.schemas[key] = schema
+    return this
+  }
 }
 
 export class RouteRegistrar {
@@ -63,23 +107,23 @@ export class RouteRegistrar {
     private readonly setFallback: (handler: Handler) => void,
   ) {}
 
-  get(path: string, handler: Handler): RouteHandle {
+  get<Path extends string, Input extends InputSchemas = {}>(path: Path, handler: Handler<Path, Input>): RouteHandle<Path, Input> {
     return this.add('GET', path, handler)
   }
-  post(path: string, handler: Handler): RouteHandle {
+  post<Path extends string, Input extends InputSchemas = {}>(path: Path, handler: Handler<Path, Input>): RouteHandle<Path, Input> {
     return this.add('POST', path, handler)
   }
-  put(path: string, handler: Handler): RouteHandle {
+  put<Path extends string, Input extends InputSchemas = {}>(path: Path, handler: Handler<Path, Input>): RouteHandle<Path, Input> {
     return this.add('PUT', path, handler)
   }
-  patch(path: string, handler: Handler): RouteHandle {
+  patch<Path extends string, Input extends InputSchemas = {}>(path: Path, handler: Handler<Path, Input>): RouteHandle<Path, Input> {
     return this.add('PATCH', path, handler)
   }
-  delete(path: string, handler: Handler): RouteHandle {
+  delete<Path extends string, Input extends InputSchemas = {}>(path: Path, handler: Handler<Path, Input>): RouteHandle<Path, Input> {
     return this.add('DELETE', path, handler)
   }
   /** A route that accepts every method (OPTIONS stays automatic). */
-  any(path: string, handler: Handler): RouteHandle {
+  any<Path extends string, Input extends InputSchemas = {}>(path: Path, handler: Handler<Path, Input>): RouteHandle<Path, Input> {
     return this.add('ANY', path, handler)
   }
 
@@ -126,7 +170,7 @@ export class RouteRegistrar {
     this.setFallback(handler)
   }
 
-  private add(method: RouteMethod, path: string, handler: Handler): RouteHandle {
+  private add<Path extends string, Input extends InputSchemas>(method: RouteMethod, path: Path, handler: Handler<Path, Input>): RouteHandle<Path, Input> {
     if (typeof handler !== 'function') {
       throw new RouteDefinitionError(`Route ${method} ${path}: the handler must be a function`)
     }
@@ -135,15 +179,16 @@ export class RouteRegistrar {
     const record: RouteRecord = {
       method,
       path: fullPath,
-      handler,
+      handler: handler as Handler,
       middleware: [...this.scope.middleware],
       where: new Map(),
       group: this.scope.group,
       version: this.scope.version,
+      schemas: {},
       definedAt: new Error('route defined here'),
     }
     this.target.push(record)
-    return new RouteHandle(record)
+    return new RouteHandle<Path, Input>(record)
   }
 }
 
@@ -160,9 +205,7 @@ export function defineRoutes(define: (r: RouteRegistrar) => void): RouteDefiniti
 
 function anchor(pattern: RegExp | string, path: string): RegExp {
   try {
-    const source = typeof pattern === 'string' ? pattern : pattern.source
-    const flags = typeof pattern === 'string' ? '' : pattern.flags.replace(/[gy]/g, '')
-    return new RegExp(`^(?:${source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '')})$`, flags)
+    return anchorConstraint(pattern)
   } catch (error) {
     throw new RouteDefinitionError(`Route ${path}: invalid constraint ${String(pattern)}: ${(error as Error).message}`)
   }

@@ -9,7 +9,7 @@
  */
 import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
 import { HttpError } from '../http/http-error.ts'
-import { leadingSegments, type PathPattern } from './path-pattern.ts'
+import { leadingSegments, type PathPattern } from './path-grammar.ts'
 import { ROUTE_METHODS, type RouteMethod } from './types.ts'
 
 export interface TableEntry<T> {

@@ -1,7 +1,14 @@
-import type { Context } from '../context/context.ts'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+import type { Context, InputSchemas } from '../context/context.ts'
 
-/** A route handler: returns a Response, or a value that becomes `{ success: true, data }`. */
-export type Handler = (c: Context) => unknown
+/**
+ * A route handler: returns a Response, or a value that becomes `{ success: true, data }`.
+ * Its context is typed from the route: `Handler<'/posts/{id}'>` reads `c.params.id` as a string.
+ * (Declared as a method so that a handler written for a plain `Context` fits any route.)
+ */
+export type Handler<Path extends string = string, Input extends InputSchemas = {}> = {
+  handle(c: Context<Path, Input>): unknown
+}['handle']
 
 export type Next = () => Promise<Response>
 
@@ -27,6 +34,16 @@ export interface RouteParam {
   pattern: string | null
 }
 
+/** The schemas a route declares: `.body(schema)`, `.query(schema)`, `.response(schema)`. */
+export interface RouteSchemas {
+  /** The JSON body, validated before the handler (422 when it fails). */
+  body?: StandardSchemaV1
+  /** The query string (as an object: a key given twice is a list), validated before the handler. */
+  query?: StandardSchemaV1
+  /** What the handler answers in `data`: documentation (OpenAPI), not checked at run time. */
+  response?: StandardSchemaV1
+}
+
 /** One route as written, before the app compiles it. */
 export interface RouteRecord {
   method: RouteMethod
@@ -37,6 +54,7 @@ export interface RouteRecord {
   where: Map<string, RegExp>
   group: string | null
   version: number | null
+  schemas: RouteSchemas
   /** Where the route was defined, read lazily from this error's stack. */
   definedAt: Error
 }
@@ -51,4 +69,10 @@ export interface RouteDescription {
   source: SourceLocation | null
   group: string | null
   version: number | null
+  /**
+   * The schema objects the route declares (null where it declares none), for
+   * in-process tools: OpenAPI converts them (valibot: @valibot/to-json-schema).
+   * `route:list --json` says only which ones exist.
+   */
+  schemas: { body: StandardSchemaV1 | null; query: StandardSchemaV1 | null; response: StandardSchemaV1 | null }
 }

@@ -5,6 +5,7 @@
  * const client = createTestClient(app)
  * const { status, body } = await client.post('/api/auth/login', { json: { email, password } })
  */
+import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 
 export interface TestRequestInit {
@@ -44,7 +45,7 @@ export function createTestClient(app: Pick<App, 'fetch'>, baseUrl = 'http://loca
     }
     if (init.token !== undefined) headers.set('authorization', `Bearer ${init.token}`)
     const response = await app.fetch(new Request(new URL(path, baseUrl), { method, headers, body }), {
-      clientAddress: init.clientAddress ?? '127.0.0.1',
+      [CONN_INFO]: { remoteAddress: init.clientAddress ?? '127.0.0.1' },
     })
     const text = await response.clone().text()
     let parsed: unknown = text === '' ? null : text

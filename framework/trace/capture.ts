@@ -73,7 +73,7 @@ export interface PendingTrace {
 
 export function snapshot(c: Context, response: Response, capture: RequestCapture, bodyLimit: number): PendingTrace {
   const request = c.request
-  const requestHeaders = headerRecordFromEnv(c.env) ?? headerRecord(request.headers)
+  const requestHeaders = adapterHeaders(c.connInfo?.headers) ?? headerRecord(request.headers)
   const parsed = c.parsedBodyIfRead
   let requestBody: PendingTrace['requestBody'] = parsed ?? null
   if (parsed !== undefined) parsed.catch(() => {})
@@ -124,13 +124,12 @@ function headerRecord(headers: Headers): Record<string, string> {
 }
 
 /**
- * The request's headers as the runtime adapter parsed them (`env.requestHeaders`,
+ * The request's headers as the runtime adapter parsed them (`connInfo.headers`,
  * lower-case names, as svc's Node adapter passes Node's own): copying them
  * from `Headers` would make Node build a Headers object for every request.
  * Kept as is when every value is a string; pseudo-headers are left out.
  */
-function headerRecordFromEnv(env: unknown): Record<string, string> | undefined {
-  const headers = typeof env === 'object' && env !== null ? (env as { requestHeaders?: unknown }).requestHeaders : undefined
+function adapterHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> | undefined {
   if (typeof headers !== 'object' || headers === null) return undefined
   const source = headers as Record<string, unknown>
   for (const name in source) {

@@ -1,16 +1,18 @@
 /**
- * Pagination parameters of a list route (`?page=2&per_page=50`), validated:
- * whole numbers in range, else 422 with per-field messages, so that
- * `?page=1e300` or `?page=-1` never reaches SQL (it was a 500, SQLITE_MISMATCH).
- * A Standard Schema, so a route can declare it; `paginate` runs it in a handler.
+ * The pagination parameters of a list route (`?page=2&per_page=50`) as a
+ * query schema to declare on the route: whole numbers in range, else 422 in
+ * svc's message style ("The page field must be at least 1."), so that
+ * `?page=1e300` or `?page=-1` never reaches SQL (`?page=1e300` was a 500,
+ * SQLITE_MISMATCH). The handler reads `c.query`: `{ page, perPage, limit, offset }`.
  *
  * @example
- * const { limit, offset, page, perPage } = paginate(c.query, { perPage: 20 })
- * await c.db.execute('select * from posts order by id desc limit ? offset ?', [limit, offset])
+ * export const ListQuery = paginationQuery({ perPage: 20 })
+ * r.get('/posts', listPosts).query(ListQuery)
+ * // in listPosts(c: Context<string, { query: typeof ListQuery }>):
+ * const { limit, offset } = c.query
+ * await c.db.all('select * from posts order by id desc limit ? offset ?', [limit, offset])
  */
-import type { StandardSchemaV1 } from '@standard-schema/spec'
-import { ValidationError } from '../http/http-error.ts'
-import { toFieldErrors } from './validate.ts'
+import * as v from 'valibot'
 
 export interface PaginationOptions {
   /** Items per page when `per_page` is not given; default 20. */
@@ -29,40 +31,17 @@ export interface Pagination {
   offset: number
 }
 
-type QueryInput = URLSearchParams | Record<string, unknown>
-
 const defaults = { perPage: 20, maxPerPage: 100, maxPage: 1_000_000 }
 
-export function paginationQuery(options: PaginationOptions = {}): StandardSchemaV1<QueryInput, Pagination> {
-  const { perPage: fallback, maxPerPage, maxPage } = { ...defaults, ...options }
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'svc',
-      validate(input) {
-        const issues: StandardSchemaV1.Issue[] = []
-        const read = (field: string, fallbackValue: number, max: number): number => {
-          const raw = input instanceof URLSearchParams ? input.get(field) : (input as Record<string, unknown> | null)?.[field]
-          if (raw === undefined || raw === null || raw === '') return fallbackValue
-          const text = String(raw)
-          const value = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN
-          if (!(value >= 1 && value <= max)) {
-            issues.push({ message: `The ${field.replaceAll('_', ' ')} field must be a whole number between 1 and ${max}.`, path: [field] })
-          }
-          return value
-        }
-        const page = read('page', 1, maxPage)
-        const perPage = read('per_page', fallback, maxPerPage)
-        if (issues.length > 0) return { issues }
-        return { value: { page, perPage, limit: perPage, offset: (page - 1) * perPage } }
-      },
-    },
-  }
+/** A count from the query string: digits only, from 1 to `max`; `fallback` when absent. */
+function count(max: number, fallback: number) {
+  return v.optional(v.pipe(v.string(), v.digits(), v.transform(Number), v.minValue(1), v.maxValue(max)), String(fallback))
 }
 
-/** The pagination of a request's query (`c.query`), or 422. */
-export function paginate(query: QueryInput, options: PaginationOptions = {}): Pagination {
-  const result = paginationQuery(options)['~standard'].validate(query) as StandardSchemaV1.Result<Pagination>
-  if (result.issues !== undefined) throw new ValidationError(toFieldErrors(result.issues))
-  return result.value
+export function paginationQuery(options: PaginationOptions = {}) {
+  const { perPage, maxPerPage, maxPage } = { ...defaults, ...options }
+  return v.pipe(
+    v.object({ page: count(maxPage, 1), per_page: count(maxPerPage, perPage) }),
+    v.transform(({ page, per_page }): Pagination => ({ page, perPage: per_page, limit: per_page, offset: (page - 1) * per_page })),
+  )
 }

@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authMigrations, migrate, type Database } from 'svc'
+import { authMigrations, CONN_INFO, migrate, type Database } from 'svc'
 import { openDatabase } from 'svc/node'
 import { tempDir } from '../helpers/app.ts'
 import { assertBuilt, REPO_ROOT } from '../helpers/cli.ts'
@@ -106,7 +106,7 @@ describe(`${TOTAL} registrations, ${CLIENTS} at a time`, () => {
   it('in one process: each is 201 or a clean 503; every user created has their tokens and their mail', async () => {
     const background: Promise<unknown>[] = []
     const answers = await registerMany((i) =>
-      t.app.fetch(new Request('http://localhost/api/auth/register', registration(i, 'one-')), { clientAddress: '10.0.0.1' }, {
+      t.app.fetch(new Request('http://localhost/api/auth/register', registration(i, 'one-')), { [CONN_INFO]: { remoteAddress: '10.0.0.1' } }, {
         waitUntil: (task) => background.push(task),
       }),
     )
@@ -147,7 +147,7 @@ describe(`${TOTAL} registrations, ${CLIENTS} at a time`, () => {
       // Even numbers to this process's app, odd ones to the other process's server.
       const answers = await registerMany((i) =>
         i % 2 === 0
-          ? t.app.fetch(new Request('http://localhost/api/auth/register', registration(i, 'two-')), { clientAddress: '10.0.0.2' }, {
+          ? t.app.fetch(new Request('http://localhost/api/auth/register', registration(i, 'two-')), { [CONN_INFO]: { remoteAddress: '10.0.0.2' } }, {
               waitUntil: (task) => background.push(task),
             })
           : fetch(`http://127.0.0.1:${port}/api/auth/register`, registration(i, 'two-')),

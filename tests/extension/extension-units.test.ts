@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest'
 import type { RouteJson } from '../../cli/contract/routes.ts'
 import { isWebviewMessage } from '../../extension/src/messages.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
-import { routeToPathGlob } from '../../extension/src/route-paths.ts'
+import { pathGlob } from '../../framework/router/path-grammar.ts'
 import { resolveServerCommand } from '../../extension/src/server-command.ts'
 import { createNonce, traceDetailHtml } from '../../extension/src/trace-detail-html.ts'
 import { formatAge, formatDuration, statusTone, traceDescription } from '../../extension/src/trace-format.ts'
 
-const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null })
+const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } })
 
 describe('server command', () => {
   it('prefers the setting, then the workspace install, then svc on the PATH', () => {
@@ -42,9 +42,9 @@ describe('routes view grouping', () => {
   })
 
   it('turns a route pattern into the trace path filter', () => {
-    expect(routeToPathGlob('/api/v1/posts')).toBe('/api/v1/posts')
-    expect(routeToPathGlob('/api/v1/posts/{id}')).toBe('/api/v1/posts/*')
-    expect(routeToPathGlob('/api/v1/posts/archive/{year?}')).toBe('/api/v1/posts/archive*')
+    expect(pathGlob('/api/v1/posts')).toBe('/api/v1/posts')
+    expect(pathGlob('/api/v1/posts/{id}')).toBe('/api/v1/posts/*')
+    expect(pathGlob('/api/v1/posts/archive/{year?}')).toBe('/api/v1/posts/archive*')
   })
 })
 

@@ -14,7 +14,8 @@ import type { RouteJson } from '../../cli/contract/routes.ts'
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
 import { analyseRoutes } from '../../cli/lsp/analysis.ts'
 import { codeLenses, definition, diagnostics, hover, resolveModule, traceCounts, type ServerState } from '../../cli/lsp/handlers.ts'
-import { parseRouteFile, routeFilePrefix, type RouteFileModel } from '../../cli/lsp/route-file.ts'
+import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
+import { parseRouteFile, type RouteFileModel } from '../../cli/lsp/route-file.ts'
 import { replayArgs, traceListArgs } from '../../cli/lsp/server.ts'
 import { parseCliError } from '../../cli/lsp/cli-runner.ts'
 
@@ -82,7 +83,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function route(method: RouteJson['method'], path: string, overrides: Partial<RouteJson> = {}): RouteJson {
-  return { method, path, params: [], middleware: [], handler: 'h', source: { file: 'routes/api.ts', line: 1, column: 1 }, group: null, version: null, ...overrides }
+  return { method, path, params: [], middleware: [], handler: 'h', source: { file: 'routes/api.ts', line: 1, column: 1 }, group: null, version: null, schemas: { body: false, query: false, response: false }, ...overrides }
 }
 
 function trace(route: string | null, status: number, overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson {

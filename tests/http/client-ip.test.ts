@@ -4,7 +4,7 @@
  * the right-most hop that is not itself a trusted proxy.
  */
 import { describe, expect, it } from 'vitest'
-import { createApp, defineRoutes, type App } from 'svc'
+import { CONN_INFO, createApp, defineRoutes, type App, type ConnInfo } from 'svc'
 import { createTestClient } from 'svc/testing'
 import { testConfig } from '../helpers/app.ts'
 import { withServer } from '../helpers/server.ts'
@@ -73,5 +73,52 @@ describe('client IP', () => {
       const response = await fetch(`${server.url}/ip`, { headers: { 'X-Forwarded-For': '1.2.3.4' } })
       expect((await response.json()).data.ip).toBe('1.2.3.4')
     })
+  })
+})
+
+describe('connection info: a typed value under a symbol, never a key of env', () => {
+  const seen: Array<ConnInfo | undefined> = []
+  const app = createApp({
+    config: testConfig(),
+    web: defineRoutes((r) =>
+      r.get('/ip', (c) => {
+        seen.push(c.connInfo)
+        return { ip: c.ip ?? null }
+      }),
+    ),
+  })
+  const ipWith = async (target: App, env: unknown, headers: Record<string, string> = {}) =>
+    (await (await target.fetch(new Request('http://localhost/ip', { headers }), env)).json()).data.ip
+
+  it('comes from what the adapter puts under CONN_INFO, and is on the context', async () => {
+    seen.length = 0
+    expect(await ipWith(app, { [CONN_INFO]: { remoteAddress: '192.0.2.10' } })).toBe('192.0.2.10')
+    expect(seen[0]).toEqual({ remoteAddress: '192.0.2.10' })
+  })
+
+  it('on Workers, env is the bindings: a binding named clientAddress is not the peer', async () => {
+    const bindings = { clientAddress: '6.6.6.6', remoteAddress: '6.6.6.6', requestHeaders: { 'x-forwarded-for': '6.6.6.6' }, DATABASE_URL: 'libsql://x' }
+    expect(await ipWith(app, bindings)).toBeNull()
+    // Even with every proxy trusted, no peer means no X-Forwarded-For either.
+    const trusting = createApp({ config: testConfig({ TRUSTED_PROXIES: '*' }), web: defineRoutes((r) => r.get('/ip', (c) => ({ ip: c.ip ?? null }))) })
+    expect(await ipWith(trusting, bindings, { 'X-Forwarded-For': '6.6.6.6' })).toBeNull()
+  })
+
+  it('a runtime that says it otherwise gives its own reader (createApp({ connInfo }))', async () => {
+    const workers = createApp({
+      config: testConfig(),
+      connInfo: (request) => ({ remoteAddress: request.headers.get('cf-connecting-ip') ?? undefined }),
+      web: defineRoutes((r) => r.get('/ip', (c) => ({ ip: c.ip ?? null }))),
+    })
+    expect(await ipWith(workers, { clientAddress: '6.6.6.6' }, { 'cf-connecting-ip': '198.51.100.23' })).toBe('198.51.100.23')
+  })
+
+  it('the Node server passes the socket peer and its parsed headers', async () => {
+    seen.length = 0
+    await withServer(app, async (server) => {
+      await fetch(`${server.url}/ip`, { headers: { 'X-Custom': 'yes' } })
+    })
+    expect(seen[0]?.remoteAddress).toMatch(/^(::ffff:)?127\.0\.0\.1$/)
+    expect(seen[0]?.headers?.['x-custom']).toBe('yes')
   })
 })

@@ -4,7 +4,7 @@
  * order, whatever the depth of each route's static prefix.
  */
 import { describe, expect, it } from 'vitest'
-import { compilePath } from '../../framework/router/path-pattern.ts'
+import { compilePath } from '../../framework/router/path-grammar.ts'
 import { RouteTable } from '../../framework/router/route-table.ts'
 import type { RouteMethod } from '../../framework/router/types.ts'
 

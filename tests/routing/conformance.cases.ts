@@ -28,6 +28,13 @@ import {
   type RouteRegistrar,
 } from 'svc'
 
+declare module 'svc' {
+  interface ContextState {
+    /** The names of the middleware that ran, outermost first. */
+    trail?: string[]
+  }
+}
+
 export interface Fixture {
   name: string
   api?: (r: RouteRegistrar) => void
@@ -78,7 +85,7 @@ export function answer(name: string): Handler {
     handler: name,
     params: c.params,
     paramKeys: Object.keys(c.params),
-    trail: (c.state.trail as string[] | undefined) ?? [],
+    trail: c.state.trail ?? [],
   })
   Object.defineProperty(handler, 'name', { value: name })
   return handler
@@ -87,7 +94,7 @@ export function answer(name: string): Handler {
 /** A middleware that notes its name in `c.state.trail` before the handler and in `X-After` after it. */
 export function mark(name: string): Middleware {
   const middleware: Middleware = async (c, next) => {
-    ;((c.state.trail as string[] | undefined) ?? (c.state.trail = [])).push(name)
+    ;(c.state.trail ??= []).push(name)
     const response = await next()
     const after = response.headers.get('X-After')
     const marked = new Response(response.body, response)

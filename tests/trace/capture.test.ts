@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineRoutes, HttpError, TRACE_HEADER, ValidationError, type Middleware } from 'svc'
+import { CONN_INFO, defineRoutes, HttpError, TRACE_HEADER, ValidationError, type Middleware } from 'svc'
 import { request, tracedApp, type TracedApp } from './helpers.ts'
 
 const stamp: Middleware = async function stamp(c, next) {
@@ -56,7 +56,7 @@ describe('trace capture', () => {
   it('records a 2xx with route, queries, middleware timeline and response', async () => {
     traced = await tracedApp({ api, vars: { APP_DEBUG: 'true' } })
     const sentAt = Date.now()
-    const response = await traced.app.fetch(request('GET', '/api/items/7?x=1', { headers: { 'user-agent': 'vitest' } }), { clientAddress: '10.0.0.9' })
+    const response = await traced.app.fetch(request('GET', '/api/items/7?x=1', { headers: { 'user-agent': 'vitest' } }), { [CONN_INFO]: { remoteAddress: '10.0.0.9' } })
     const answeredAt = Date.now()
     expect(response.status).toBe(200)
     const record = await recordOf(traced, response)

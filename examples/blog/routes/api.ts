@@ -5,21 +5,21 @@ import { responseTime } from '../app/middleware/response-time.ts'
 
 export default defineRoutes((r) => {
   r.version(1, (r) => {
-    r.get('/posts', posts.listPosts)
+    r.get('/posts', posts.listPosts).query(posts.ListQuery)
     r.get('/posts/archive/{year?}', posts.archive).where('year', /\d{4}/)
-    r.get('/posts/{id}', posts.showPost).where('id', /\d+/)
+    r.get('/posts/{id}', posts.showPost).where('id', /\d+/).response(posts.Post)
     // Reached only when {id} above is not numeric: a failed constraint falls through.
     r.get('/posts/{slug}', posts.showPostBySlug).where('slug', /[a-z0-9-]+/)
     // Writing needs a bearer token (POST /api/auth/login); creating is limited to 10 a minute per user.
-    r.post('/posts', posts.createPost).middleware('auth', 'throttle:10,1')
-    r.put('/posts/{id}', posts.updatePost).where('id', /\d+/).middleware('auth')
+    r.post('/posts', posts.createPost).body(posts.PostInput).middleware('auth', 'throttle:10,1')
+    r.put('/posts/{id}', posts.updatePost).where('id', /\d+/).body(posts.PostInput).middleware('auth')
     // Only admins delete.
     r.delete('/posts/{id}', posts.deletePost).where('id', /\d+/).middleware('auth:admin')
   })
 
   r.version(2, (r) => {
     r.group({ prefix: 'posts', middleware: [responseTime] }, (r) => {
-      r.get('/', posts.listPostsWithMeta)
+      r.get('/', posts.listPostsWithMeta).query(posts.ListQuery)
       r.get('/{id}', posts.showPost).where('id', /\d+/)
     })
   })

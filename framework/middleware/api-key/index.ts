@@ -20,6 +20,13 @@ import { HttpError } from '../../http/http-error.ts'
 import type { Middleware } from '../../router/types.ts'
 import { findApiKey, type ApiKeyRecord } from './store.ts'
 
+declare module '../../context/context.ts' {
+  interface ContextState {
+    /** Set by `apikey:<scopes>` (`scopedApiKey`): the stored key of the request. */
+    apiKey?: ApiKeyRecord
+  }
+}
+
 export { createApiKey, findApiKey, parseScopes, type ApiKeyRecord, type CreatedApiKey } from './store.ts'
 
 export const API_KEY_HEADER = 'x-api-key'
@@ -56,14 +63,14 @@ export function scopedApiKey(options: { scopes: string[]; clock?: Clock }): Midd
     }
     const missing = scopes.filter((scope) => !record.scopes.includes(scope) && !record.scopes.includes('*'))
     if (missing.length > 0) throw new HttpError(403, 'Forbidden', { details: { missing_scopes: missing } })
-    c.state.apiKey = record satisfies ApiKeyRecord
+    c.state.apiKey = record
     return next()
   }
 }
 
 /** The stored key of a request that passed `apikey:<scope>`. */
 export function currentApiKey(c: Context): ApiKeyRecord | undefined {
-  return c.state.apiKey as ApiKeyRecord | undefined
+  return c.state.apiKey
 }
 
 async function digest(text: string): Promise<Uint8Array> {

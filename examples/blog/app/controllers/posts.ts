@@ -1,33 +1,41 @@
-/** The posts resource: list, show (by id or slug), archive, create, update, delete. */
+/**
+ * The posts resource: list, show (by id or slug), archive, create, update, delete.
+ * The schemas below are declared on the routes (routes/api.ts): `.body(PostInput)`
+ * validates a request before its handler runs, and types `await c.body()`.
+ */
 import * as v from 'valibot'
-import { HttpError, paginate, type Context } from 'svc'
+import { HttpError, paginationQuery, type Context } from 'svc'
 
-export interface Post {
-  id: number
-  title: string
-  slug: string
-  body: string
-  published_at: string | null
-  created_at: string
-  updated_at: string
-}
+/** A stored post, as the API returns it (declared with `.response(Post)`, for the API description). */
+export const Post = v.object({
+  id: v.number(),
+  title: v.string(),
+  slug: v.string(),
+  body: v.string(),
+  published_at: v.nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
+})
+export type Post = v.InferOutput<typeof Post>
 
-const PostInput = v.object({
-  title: v.pipe(v.string('title must be a string'), v.trim(), v.nonEmpty('title is required'), v.maxLength(200)),
-  body: v.optional(v.pipe(v.string('body must be a string'), v.maxLength(100_000)), ''),
-  published_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('published_at must be an ISO 8601 timestamp')))),
+/** What a client sends to create or update a post. Messages come from svc ("The title field is required."). */
+export const PostInput = v.object({
+  title: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200)),
+  body: v.optional(v.pipe(v.string(), v.maxLength(100_000)), ''),
+  published_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp()))),
 })
 
-/** `?page` and `?per_page` (20 by default, at most 100): anything else is a 422. */
-export async function listPosts(c: Context): Promise<Post[]> {
-  const { limit, offset } = paginate(c.query)
-  const result = await c.db.execute('select * from posts order by id desc limit ? offset ?', [limit, offset])
-  return result.rows as unknown as Post[]
+/** `?page` and `?per_page` of the lists (20 a page by default, at most 100): anything else is a 422. */
+export const ListQuery = paginationQuery({ perPage: 20 })
+
+export async function listPosts(c: Context<'/posts', { query: typeof ListQuery }>): Promise<Post[]> {
+  const { limit, offset } = c.query
+  return c.db.all<Post>('select * from posts order by id desc limit ? offset ?', [limit, offset])
 }
 
 /** v2 adds pagination metadata around the same list. */
-export async function listPostsWithMeta(c: Context) {
-  const { page, perPage, limit, offset } = paginate(c.query)
+export async function listPostsWithMeta(c: Context<'/', { query: typeof ListQuery }>) {
+  const { page, perPage, limit, offset } = c.query
   const [rows, count] = await c.db.batch([
     { sql: 'select * from posts order by id desc limit ? offset ?', args: [limit, offset] },
     'select count(*) as total from posts',
@@ -36,26 +44,24 @@ export async function listPostsWithMeta(c: Context) {
   return { posts: rows!.rows as unknown as Post[], meta: { page, per_page: perPage, total, pages: Math.ceil(total / perPage) } }
 }
 
-export async function showPost(c: Context): Promise<Post> {
+export async function showPost(c: Context<'/posts/{id}'>): Promise<Post> {
   return findPost(c, 'id', Number(c.params.id))
 }
 
-export async function showPostBySlug(c: Context): Promise<Post> {
-  return findPost(c, 'slug', c.params.slug!)
+export async function showPostBySlug(c: Context<'/posts/{slug}'>): Promise<Post> {
+  return findPost(c, 'slug', c.params.slug)
 }
 
 /** `/posts/archive/{year?}`: every published post, or those of one year. */
-export async function archive(c: Context): Promise<Post[]> {
+export async function archive(c: Context<'/posts/archive/{year?}'>): Promise<Post[]> {
   const year = c.params.year
-  const result =
-    year === undefined
-      ? await c.db.execute('select * from posts where published_at is not null order by published_at desc')
-      : await c.db.execute("select * from posts where strftime('%Y', published_at) = ? order by published_at desc", [year])
-  return result.rows as unknown as Post[]
+  return year === undefined
+    ? c.db.all<Post>('select * from posts where published_at is not null order by published_at desc')
+    : c.db.all<Post>("select * from posts where strftime('%Y', published_at) = ? order by published_at desc", [year])
 }
 
-export async function createPost(c: Context): Promise<Response> {
-  const input = await c.validate(PostInput)
+export async function createPost(c: Context<'/posts', { body: typeof PostInput }>): Promise<Response> {
+  const input = await c.body()
   const slug = await uniqueSlug(c, input.title)
   const result = await c.db.execute('insert into posts (title, slug, body, published_at) values (?, ?, ?, ?) returning *', [
     input.title,
@@ -66,26 +72,26 @@ export async function createPost(c: Context): Promise<Response> {
   return c.json(result.rows[0], { status: 201, message: 'Post created' })
 }
 
-export async function updatePost(c: Context): Promise<Post> {
+export async function updatePost(c: Context<'/posts/{id}', { body: typeof PostInput }>): Promise<Post> {
   const post = await findPost(c, 'id', Number(c.params.id))
-  const input = await c.validate(PostInput)
-  const result = await c.db.execute(
+  const input = await c.body()
+  const updated = await c.db.first<Post>(
     "update posts set title = ?, body = ?, published_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') where id = ? returning *",
     [input.title, input.body, input.published_at ?? null, post.id],
   )
-  return result.rows[0] as unknown as Post
+  return updated!
 }
 
-export async function deletePost(c: Context): Promise<Response> {
+export async function deletePost(c: Context<'/posts/{id}'>): Promise<Response> {
   const post = await findPost(c, 'id', Number(c.params.id))
   await c.db.execute('delete from posts where id = ?', [post.id])
   return c.json({ id: post.id }, { message: 'Post deleted' })
 }
 
 async function findPost(c: Context, column: 'id' | 'slug', value: number | string): Promise<Post> {
-  const result = await c.db.execute(`select * from posts where ${column} = ?`, [value])
-  if (result.rows.length === 0) throw new HttpError(404, 'Post not found')
-  return result.rows[0] as unknown as Post
+  const post = await c.db.first<Post>(`select * from posts where ${column} = ?`, [value])
+  if (post === undefined) throw new HttpError(404, 'Post not found')
+  return post
 }
 
 async function uniqueSlug(c: Context, title: string): Promise<string> {

@@ -1,0 +1,102 @@
+/**
+ * What a validation failure says, the same way for every schema library:
+ * each Standard Schema issue becomes a `ValidationIssue` (field, rule,
+ * requirement), and one message function turns it into the text of the 422.
+ * Rules are read from valibot's issues (svc's own schemas are valibot);
+ * other libraries' issues keep their own message (rule `invalid`).
+ */
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+
+/** Where the validated value came from: the JSON body or the query string. */
+export type InputSource = 'body' | 'query'
+
+export interface ValidationIssue {
+  /** The field path as in the 422's `errors` (`email`, `author.email`); `body` or `query` for the input as a whole. */
+  field: string
+  /** The field's name for people: the last path key, `_` read as a space (`password confirmation`). */
+  label: string
+  /**
+   * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
+   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `timestamp`, or `invalid` (anything else).
+   */
+  rule: string
+  /** The rule's argument: the limit (8), the expected type (`string`), the pattern... */
+  requirement: unknown
+  /** The value that failed (for `min_length` on a list, the list). */
+  input: unknown
+  source: InputSource
+  /** The library's message: the schema author's own when they wrote one (`custom`), else its default. */
+  message: string
+  /** True when the schema's author wrote the message: the default formatter keeps it as it is. */
+  custom: boolean
+  /** The issue as the library reported it. */
+  issue: StandardSchemaV1.Issue
+}
+
+/** Turns an issue into the message sent in `errors[field]`. Set one per app: `createApp({ validationMessage })`. */
+export type ValidationMessageFormatter = (issue: ValidationIssue) => string
+
+/** valibot's issue fields beside Standard Schema's `message` and `path`. */
+interface ValibotIssue extends StandardSchemaV1.Issue {
+  kind: 'schema' | 'validation' | 'transformation'
+  type: string
+  input: unknown
+  expected: string | null
+  received: string
+  requirement?: unknown
+}
+
+const TYPES = new Set(['string', 'number', 'boolean', 'object', 'strict_object', 'loose_object', 'array', 'tuple', 'bigint', 'date', 'integer'])
+const ONE_OF = new Set(['picklist', 'enum', 'literal', 'union', 'variant'])
+const TIMESTAMPS = new Set(['iso_timestamp', 'iso_date_time', 'iso_date', 'iso_time'])
+const SAME_NAME = new Set(['min_length', 'max_length', 'length', 'email', 'url', 'regex', 'min_value', 'max_value', 'uuid', 'digits'])
+
+/**
+ * Rules named by svc for its own checks (`confirmed`): the check's function
+ * is the key, so a valibot `check`/`partialCheck` can carry a rule name.
+ */
+const NAMED_CHECKS = new WeakMap<object, string>()
+
+/**
+ * Gives a check function a rule name, for the message function.
+ * @example v.forward(v.partialCheck([['password'], ['password_confirmation']], namedCheck('confirmed', same)), ['password_confirmation'])
+ */
+export function namedCheck<F extends (...args: never[]) => unknown>(rule: string, check: F): F {
+  NAMED_CHECKS.set(check, rule)
+  return check
+}
+
+export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource): ValidationIssue {
+  const path = issue.path?.map((key) => String(typeof key === 'object' ? key.key : key)) ?? []
+  const field = path.length === 0 ? source : path.join('.')
+  const label = (path.at(-1) ?? source).replaceAll('_', ' ')
+  if (!isValibotIssue(issue)) {
+    return { field, label, rule: 'invalid', requirement: undefined, input: undefined, source, message: issue.message, custom: true, issue }
+  }
+  const { rule, requirement } = ruleOf(issue)
+  return { field, label, rule, requirement, input: issue.input, source, message: issue.message, custom: !isDefaultMessage(issue), issue }
+}
+
+function ruleOf(issue: ValibotIssue): { rule: string; requirement: unknown } {
+  const named = typeof issue.requirement === 'function' ? NAMED_CHECKS.get(issue.requirement) : undefined
+  if (named !== undefined) return { rule: named, requirement: undefined }
+  if (issue.kind === 'schema' && (issue.received === 'undefined' || issue.received === 'null')) return { rule: 'required', requirement: undefined }
+  if (issue.type === 'non_empty') return { rule: 'required', requirement: undefined }
+  if (issue.kind === 'schema' && TYPES.has(issue.type)) return { rule: 'type', requirement: issue.type.replace(/^(strict|loose)_/, '') }
+  if (issue.type === 'integer') return { rule: 'type', requirement: 'integer' }
+  if (ONE_OF.has(issue.type)) return { rule: 'one_of', requirement: issue.expected }
+  if (TIMESTAMPS.has(issue.type)) return { rule: 'timestamp', requirement: issue.type }
+  if (SAME_NAME.has(issue.type)) return { rule: issue.type, requirement: issue.requirement }
+  return { rule: 'invalid', requirement: issue.requirement }
+}
+
+function isValibotIssue(issue: StandardSchemaV1.Issue): issue is ValibotIssue {
+  const candidate = issue as Partial<ValibotIssue>
+  return typeof candidate.kind === 'string' && typeof candidate.type === 'string' && typeof candidate.received === 'string'
+}
+
+/** valibot's own wording (`Invalid length: Expected <=8 but received 9`), which svc rewords; a message its author wrote is kept. */
+function isDefaultMessage(issue: ValibotIssue): boolean {
+  const tail = `${issue.expected ? `Expected ${issue.expected} but r` : 'R'}eceived ${issue.received}`
+  return issue.message.startsWith('Invalid ') && issue.message.endsWith(`: ${tail}`)
+}

@@ -1,0 +1,65 @@
+/**
+ * valibot building blocks svc's own schemas use, for JSON input as people
+ * write it: an object that is not a list, lengths in characters (Unicode code
+ * points, as JSON Schema's `minLength`/`maxLength` count them, not UTF-16
+ * units), and an email pattern of svc's choosing. Each keeps valibot's own
+ * type (`object`, `min_length`, `max_length`, `email`), so messages and JSON
+ * Schema conversion treat them as the built-in ones.
+ */
+import * as v from 'valibot'
+
+/** `v.object(entries)` that refuses a list (valibot's own takes `[...]` as an object with missing keys). */
+export function jsonObject<const E extends v.ObjectEntries>(entries: E): v.ObjectSchema<E, undefined> {
+  const { '~standard': _standard, ...object } = v.object(entries)
+  const run = object['~run']
+  return v._standardSchema<v.ObjectSchema<E, undefined>>({
+    ...object,
+    '~run'(dataset, config) {
+      if (!Array.isArray(dataset.value)) return run.call(this, dataset, config)
+      v._addIssue(this, 'type', dataset, config)
+      return dataset as unknown as ReturnType<typeof run>
+    },
+  })
+}
+
+/** At least `min` characters. */
+export function minChars<const N extends number>(min: N): v.MinLengthAction<string, N, undefined> {
+  return {
+    ...v.minLength<string, N>(min),
+    '~run'(dataset, config) {
+      if (dataset.typed) {
+        const length = characters(dataset.value)
+        if (length < this.requirement) v._addIssue(this, 'length', dataset, config, { received: `${length}` })
+      }
+      return dataset
+    },
+  }
+}
+
+/** At most `max` characters. */
+export function maxChars<const N extends number>(max: N): v.MaxLengthAction<string, N, undefined> {
+  return {
+    ...v.maxLength<string, N>(max),
+    '~run'(dataset, config) {
+      if (dataset.typed) {
+        const length = characters(dataset.value)
+        if (length > this.requirement) v._addIssue(this, 'length', dataset, config, { received: `${length}` })
+      }
+      return dataset
+    },
+  }
+}
+
+/** One `@`, no spaces, a dot in the domain: what a mail server can be asked to deliver, without guessing more. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
+
+/** valibot's `email` action with svc's pattern (valibot's own refuses some deliverable addresses). */
+export function emailAddress(): v.EmailAction<string, undefined> {
+  return { ...v.email<string>(), requirement: EMAIL_PATTERN }
+}
+
+function characters(value: string): number {
+  let count = 0
+  for (const _ of value) count++
+  return count
+}

@@ -1,0 +1,222 @@
+/**
+ * Routes declare their input: `.body(schema)` and `.query(schema)` are
+ * validated after the route's middleware and before its handler (422 with one
+ * message per field), `c.body()` / `c.query` answer the validated output, and
+ * the route description carries the schema objects. Messages have one style
+ * for svc's own routes and the app's, and one function rewords them all.
+ */
+import * as v from 'valibot'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp, defineRoutes, HttpError, type Middleware, type RouteRegistrar, type ValidationMessageFormatter } from 'svc'
+import { createTestClient } from 'svc/testing'
+import { testConfig } from '../helpers/app.ts'
+import { createAuthTestApp, type AuthTestApp } from '../auth/helpers.ts'
+
+const PostInput = v.object({
+  title: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(20)),
+  tags: v.optional(v.pipe(v.array(v.string()), v.maxLength(2)), []),
+  email: v.optional(v.pipe(v.string(), v.email())),
+  published_at: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+})
+const ListQuery = v.object({
+  page: v.optional(v.pipe(v.string(), v.digits(), v.transform(Number), v.minValue(1)), '1'),
+  tag: v.optional(v.union([v.string(), v.array(v.string())])),
+})
+
+let handlerRuns = 0
+const refuse: Middleware = async function refuse(c, next) {
+  if (c.headers.get('x-refuse') !== null) throw new HttpError(401, 'Refused by middleware')
+  return next()
+}
+
+function routes(r: RouteRegistrar) {
+  r.post('/posts', async (c) => {
+    handlerRuns++
+    return { body: await c.body(), raw: c.url.searchParams.get('x') }
+  })
+    .body(PostInput)
+    .middleware(refuse)
+  r.get('/posts', (c) => {
+    handlerRuns++
+    return c.query
+  }).query(ListQuery)
+  r.post('/both', async (c) => ({ query: c.query, body: await c.body() }))
+    .query(ListQuery)
+    .body(PostInput)
+  r.get('/plain', (c) => ({ page: (c.query as URLSearchParams).get('page') }))
+  r.post('/adhoc', async (c) => c.validate(v.object({ n: v.number() })))
+  r.get('/described', () => ({ id: 1 })).response(v.object({ id: v.number() }))
+}
+
+const app = createApp({ config: testConfig(), api: defineRoutes(routes) })
+const client = createTestClient(app)
+
+describe('.body(schema)', () => {
+  it('validates before the handler: 422, one message per field, in svc style; the handler never runs', async () => {
+    handlerRuns = 0
+    const { status, body } = await client.post('/api/posts', {
+      json: { title: '   ', tags: ['a', 'b', 'c'], email: 'nope', published_at: 'yesterday' },
+    })
+    expect(status).toBe(422)
+    expect(body).toStrictEqual({
+      success: false,
+      error: 'The given data was invalid.',
+      code: 422,
+      errors: {
+        title: ['The title field is required.'],
+        tags: ['The tags field must not have more than 2 items.'],
+        email: ['The email field must be a valid email address.'],
+        published_at: ['The published at field must be a valid ISO 8601 timestamp.'],
+      },
+    })
+    expect(handlerRuns).toBe(0)
+  })
+
+  it('names the type, the limit, a missing field, and a body that is not an object', async () => {
+    expect((await client.post('/api/posts', { json: { title: 7 } })).body.errors).toEqual({ title: ['The title field must be a string.'] })
+    expect((await client.post('/api/posts', { json: { title: 'x'.repeat(21) } })).body.errors).toEqual({
+      title: ['The title field must not be greater than 20 characters.'],
+    })
+    expect((await client.post('/api/posts', { json: {} })).body.errors).toEqual({ title: ['The title field is required.'] })
+    for (const json of [null, 'text', 3]) {
+      expect((await client.post('/api/posts', { json })).body.errors, JSON.stringify(json)).toEqual({ body: ['The request body must be a JSON object.'] })
+    }
+  })
+
+  it("hands the handler the schema's output (trimmed, defaults filled)", async () => {
+    const { status, body } = await client.post('/api/posts?x=1', { json: { title: '  Hello  ', extra: 'dropped' } })
+    expect(status).toBe(200)
+    expect(body.data).toStrictEqual({ body: { title: 'Hello', tags: [] }, raw: '1' })
+  })
+
+  it("runs after the route's middleware: a refused request is 401, not 422", async () => {
+    const { status, body } = await client.post('/api/posts', { json: {}, headers: { 'x-refuse': '1' } })
+    expect(status).toBe(401)
+    expect(body.error).toBe('Refused by middleware')
+  })
+
+  it('keeps the body rules of the framework: malformed JSON 400, another type 415', async () => {
+    expect((await client.post('/api/posts', { body: '{"title":', headers: { 'content-type': 'application/json' } })).status).toBe(400)
+    expect((await client.post('/api/posts', { body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415)
+  })
+
+  it('refuses a value that is not a Standard Schema when the route is defined', () => {
+    expect(() => defineRoutes((r) => r.post('/x', () => null).body({} as never))).toThrow(/\.body\(\) takes a Standard Schema/)
+  })
+})
+
+describe('.query(schema)', () => {
+  it('gives the handler the validated object: a key given twice is a list', async () => {
+    const { status, body } = await client.get('/api/posts?page=3&tag=a&tag=b')
+    expect(status).toBe(200)
+    expect(body.data).toStrictEqual({ page: 3, tag: ['a', 'b'] })
+    expect((await client.get('/api/posts')).body.data).toStrictEqual({ page: 1 })
+  })
+
+  it('answers 422 naming the query field', async () => {
+    handlerRuns = 0
+    const { status, body } = await client.get('/api/posts?page=zero')
+    expect(status).toBe(422)
+    expect(body.errors).toEqual({ page: ['The page field must contain only digits.'] })
+    expect((await client.get('/api/posts?page=0')).body.errors).toEqual({ page: ['The page field must be at least 1.'] })
+    expect(handlerRuns).toBe(0)
+  })
+
+  it('reads `__proto__` in a query string as a plain field', async () => {
+    const { status, body } = await client.get('/api/posts?__proto__=x&__proto__=y&page=2')
+    expect(status).toBe(200)
+    expect(body.data).toStrictEqual({ page: 2 })
+    expect(({} as Record<string, unknown>).x).toBeUndefined()
+  })
+
+  it('checks the query and the body together: one 422 lists both', async () => {
+    const { status, body } = await client.post('/api/both?page=0', { json: {} })
+    expect(status).toBe(422)
+    expect(body.errors).toEqual({ page: ['The page field must be at least 1.'], title: ['The title field is required.'] })
+    const ok = await client.post('/api/both?page=2', { json: { title: 'T' } })
+    expect(ok.body.data).toStrictEqual({ query: { page: 2 }, body: { title: 'T', tags: [] } })
+  })
+
+  it('leaves c.query a URLSearchParams on routes without a query schema', async () => {
+    expect((await client.get('/api/plain?page=9')).body.data).toStrictEqual({ page: '9' })
+  })
+})
+
+describe('the route description', () => {
+  it('carries the schema objects themselves, null where none is declared', () => {
+    const described = app.routes()
+    const post = described.find((route) => route.method === 'POST' && route.path === '/api/posts')!
+    expect(post.schemas.body).toBe(PostInput)
+    expect(post.schemas.query).toBeNull()
+    expect(described.find((route) => route.path === '/api/posts' && route.method === 'GET')!.schemas.query).toBe(ListQuery)
+    const response = described.find((route) => route.path === '/api/described')!.schemas.response
+    expect(response?.['~standard'].vendor).toBe('valibot')
+    expect(described.find((route) => route.path === '/api/plain')!.schemas).toEqual({ body: null, query: null, response: null })
+  })
+})
+
+describe('one message style, and one function to reword it', () => {
+  it('keeps a message the schema author wrote', async () => {
+    const custom = createApp({
+      config: testConfig(),
+      api: defineRoutes((r) => r.post('/x', () => null).body(v.object({ code: v.pipe(v.string('Send the code as text'), v.length(4, 'Codes have four digits')) }))),
+    })
+    const { body } = await createTestClient(custom).post('/api/x', { json: { code: 12 } })
+    expect(body.errors).toEqual({ code: ['Send the code as text'] })
+    expect((await createTestClient(custom).post('/api/x', { json: { code: '12' } })).body.errors).toEqual({ code: ['Codes have four digits'] })
+  })
+
+  const shout: ValidationMessageFormatter = (issue) => `${issue.source}:${issue.field}:${issue.rule}:${String(issue.requirement ?? '')}`
+
+  it("rewords the app's routes and c.validate() through createApp({ validationMessage })", async () => {
+    const reworded = createTestClient(createApp({ config: testConfig(), api: defineRoutes(routes), validationMessage: shout }))
+    expect((await reworded.post('/api/posts', { json: { title: 'x'.repeat(30) } })).body.errors).toEqual({ title: ['body:title:max_length:20'] })
+    expect((await reworded.get('/api/posts?page=0')).body.errors).toEqual({ page: ['query:page:min_value:1'] })
+    expect((await reworded.post('/api/adhoc', { json: { n: 'one' } })).body.errors).toEqual({ n: ['body:n:type:number'] })
+  })
+
+  describe("svc's auth routes", () => {
+    let auth: AuthTestApp
+    beforeAll(async () => {
+      auth = await createAuthTestApp({ kernel: { validationMessage: shout } })
+    })
+    afterAll(() => auth.close())
+
+    it('use the same function: their messages are reworded too', async () => {
+      const { status, body } = await auth.client.post('/api/auth/register', {
+        json: { name: '', email: 'not-an-email', password: 'short', password_confirmation: 'other' },
+      })
+      expect(status).toBe(422)
+      expect(body.errors).toEqual({
+        name: ['body:name:required:'],
+        email: ['body:email:email:/^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$/'],
+        password: ['body:password:min_length:8'],
+        password_confirmation: ['body:password_confirmation:confirmed:'],
+      })
+      const mismatch = await auth.client.post('/api/auth/register', {
+        json: { name: 'N', email: 'n@example.com', password: 'long enough', password_confirmation: 'long enougH' },
+      })
+      expect(mismatch.body.errors).toEqual({ password_confirmation: ['body:password_confirmation:confirmed:'] })
+    })
+  })
+
+  it('the auth routes declare their bodies (route description), so tools see them', async () => {
+    const auth = await createAuthTestApp()
+    try {
+      const described = auth.app.routes().filter((route) => route.path.startsWith('/api/auth/'))
+      const declared = Object.fromEntries(described.map((route) => [route.path, route.schemas.body !== null]))
+      expect(declared).toEqual({
+        '/api/auth/register': true,
+        '/api/auth/login': true,
+        '/api/auth/refresh': true,
+        '/api/auth/logout': false,
+        '/api/auth/me': false,
+        '/api/auth/verify-email': true,
+        '/api/auth/forgot-password': true,
+        '/api/auth/reset-password': true,
+      })
+    } finally {
+      await auth.close()
+    }
+  })
+})
