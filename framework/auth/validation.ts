@@ -10,6 +10,7 @@
 import * as v from 'valibot'
 import { namedCheck } from '../validation/issues.ts'
 import { emailAddress, jsonObject, maxChars, minChars } from '../validation/rules.ts'
+import { normalizedEmail, visibleText } from './text-rules.ts'
 
 /** Passwords: at least 8 characters, at most 256 (NIST: allow at least 64), no composition rules. */
 export const PASSWORD_MIN = 8
@@ -22,17 +23,20 @@ export const TOKEN_MAX = 4096
 
 /** A required string: missing, null or "" is `required`, another type is `type`. */
 const text = () => v.pipe(v.string(), v.nonEmpty())
-/** A required string, surrounding whitespace removed first (so "   " is `required`). */
-const trimmedText = () => v.pipe(v.string(), v.trim(), v.nonEmpty())
+/**
+ * A required string, surrounding whitespace removed first (so "   " is
+ * `required`), with no control or invisible character left (text-rules.ts).
+ */
+const trimmedText = () => v.pipe(v.string(), v.trim(), v.nonEmpty(), visibleText())
 
 export const nameField = v.pipe(trimmedText(), maxChars(NAME_MAX))
-/** An address to write to (register, forgot-password). */
-export const emailField = v.pipe(trimmedText(), maxChars(EMAIL_MAX), emailAddress())
-/** An address to look up (login): not checked for form, an unknown one is simply not found. */
-export const loginEmailField = v.pipe(trimmedText(), maxChars(EMAIL_MAX))
-/** A password being set. */
-export const newPasswordField = v.pipe(text(), minChars(PASSWORD_MIN), maxChars(PASSWORD_MAX))
-/** A password being checked: only bounded, so that an old, shorter one still logs in. */
+/** An address to write to (register, forgot-password), normalised (NFC, lower case). */
+export const emailField = v.pipe(trimmedText(), maxChars(EMAIL_MAX), emailAddress(), normalizedEmail())
+/** An address to look up (login): normalised the same way, not checked for form (an unknown one is simply not found). */
+export const loginEmailField = v.pipe(trimmedText(), maxChars(EMAIL_MAX), normalizedEmail())
+/** A password being set: no control or invisible character (it could not be typed again reliably). */
+export const newPasswordField = v.pipe(text(), minChars(PASSWORD_MIN), maxChars(PASSWORD_MAX), visibleText())
+/** A password being checked: only bounded, so that an old one (shorter, or set before the rules above) still logs in. */
 export const passwordField = v.pipe(text(), maxChars(PASSWORD_MAX))
 export const tokenField = v.pipe(trimmedText(), maxChars(TOKEN_MAX))
 
