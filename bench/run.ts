@@ -182,7 +182,10 @@ async function main(): Promise<number> {
 }
 
 function measure(scenario: Scenario, seconds: number): Promise<Sample> {
-  return measureServer(servers.get(serverKey(scenario.server))!, scenario, { connections, duration: seconds })
+  const options = scenario.slow === undefined
+    ? { connections, duration: seconds }
+    : { connections: Math.min(connections, scenario.slow.connections), duration: Math.max(seconds, scenario.slow.minDuration) }
+  return measureServer(servers.get(serverKey(scenario.server))!, scenario, options)
 }
 
 main().then(

@@ -32,6 +32,12 @@ export interface Scenario {
   expect: { status: number; json?: unknown }
   /** Asserts Content-Length is set and the body is not chunked (svc's servers). */
   checkWire?: boolean
+  /**
+   * For slow requests (a password hash): at least this many seconds a round,
+   * and this many connections at most, so that a round measures more than
+   * the queue the previous one left behind.
+   */
+  slow?: { minDuration: number; connections: number }
 }
 
 export interface Comparison {
@@ -58,6 +64,7 @@ const passwords = (name: string, server: ServerSpec, route: 'register' | 'login'
   path: `/api/auth/${route}`,
   body: route === 'register' ? REGISTER_BODY : LOGIN_BODY,
   expect: { status: route === 'register' ? 201 : 200 },
+  slow: { minDuration: 8, connections: 2 },
 })
 const svcNative: ServerSpec = { factory: 'svc-hash', options: { argon2: 'native' } }
 const svcPortable: ServerSpec = { factory: 'svc-hash', options: { argon2: 'portable' } }
