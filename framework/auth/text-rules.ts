@@ -36,7 +36,3 @@ export function visibleText() {
 export function normalizeEmail(address: string): string {
   return address.normalize('NFC').toLowerCase()
 }
-
-export function normalizedEmail() {
-  return v.transform(normalizeEmail)
-}
