@@ -10,7 +10,6 @@ import type { Server } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
-import { int } from '../config/env-readers.ts'
 import { answerClientError } from './client-error.ts'
 
 /** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
@@ -39,8 +38,7 @@ export interface RunningServer {
 
 export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const requestTimeout =
-    options.requestTimeoutMs ?? int(app.config?.vars ?? {}, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 100, 3_600_000)
+  const requestTimeout = options.requestTimeoutMs ?? app.config?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   let closing: Promise<void> | undefined
   // Node keeps a connection alive after a response that finishes once close()
   // was called, so the stop would wait for the client to hang up (about 4 s
