@@ -81,7 +81,8 @@ export function sampleValue(field: Field, label: string): string {
     case 'integer':
       return 'n'
     case 'number':
-      return 'n * 1.5'
+      // A whole number: fields read back from a model's type cannot tell an integer column from a real one.
+      return 'n * 10'
     case 'boolean':
       return 'n % 2 === 1'
     case 'date':
@@ -93,9 +94,9 @@ export function sampleValue(field: Field, label: string): string {
 export function exampleValue(field: Field, label: string): string {
   switch (field.type) {
     case 'string':
-      return JSON.stringify(`${label} example`)
+      return quoted(`${label} example`)
     case 'text':
-      return JSON.stringify(`An example ${field.name.replaceAll('_', ' ')}.`)
+      return quoted(`An example ${field.name.replaceAll('_', ' ')}.`)
     case 'integer':
       return '7'
     case 'number':
@@ -103,7 +104,7 @@ export function exampleValue(field: Field, label: string): string {
     case 'boolean':
       return 'true'
     case 'date':
-      return JSON.stringify('2026-01-15T10:00:00.000Z')
+      return quoted('2026-01-15T10:00:00.000Z')
   }
 }
 
@@ -125,9 +126,9 @@ export function isSearchable(field: Field): boolean {
 export function changedValue(field: Field, label: string): string {
   switch (field.type) {
     case 'string':
-      return JSON.stringify(`${label} renamed`)
+      return quoted(`${label} renamed`)
     case 'text':
-      return JSON.stringify('A changed text.')
+      return quoted('A changed text.')
     case 'integer':
       return '8'
     case 'number':
@@ -135,6 +136,11 @@ export function changedValue(field: Field, label: string): string {
     case 'boolean':
       return 'false'
     case 'date':
-      return JSON.stringify('2026-02-01T08:30:00.000Z')
+      return quoted('2026-02-01T08:30:00.000Z')
   }
+}
+
+/** A string as a single-quoted TypeScript literal. */
+export function quoted(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
 }

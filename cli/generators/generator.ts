@@ -4,7 +4,7 @@
  * lacks (a repository's model), and the edits that wire them in (a listener
  * into app/listeners/index.ts). `writePlan` then checks and writes it all.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Project } from '../project/project.ts'
 import { addListener } from './codemods/listeners.ts'
@@ -27,7 +27,7 @@ export class Generator {
     readonly project: Project,
     now: Date = new Date(),
   ) {
-    this.timestamp = now.toISOString().replace(/\D/g, '').slice(0, 14)
+    this.timestamp = migrationTimestamp(join(project.appDir, appPaths.migrations), now)
   }
 
   /** Renders one file of `kind` with the app's stub, if it has one. */
@@ -212,4 +212,26 @@ function migrationName(input: string): string {
   if (/^[a-z][a-z0-9_]*$/.test(trimmed) && trimmed.includes('_')) return trimmed
   const names = deriveNames(trimmed)
   return /^[A-Z]/.test(trimmed) ? `create_${names.table}_table` : names.base.snake
+}
+
+/**
+ * `20260115103000` for now, or one second after the app's latest migration
+ * when that is not earlier: migrations run in file-name order, and one
+ * written in the same second as another must still run after it.
+ */
+export function migrationTimestamp(dir: string, now: Date): string {
+  const latest = existsSync(dir)
+    ? readdirSync(dir)
+        .map((file) => /^(\d{14})_/.exec(file)?.[1])
+        .filter((prefix): prefix is string => prefix !== undefined)
+        .sort()
+        .at(-1)
+    : undefined
+  let at = now
+  if (latest !== undefined) {
+    const [, year, month, day, hour, minute, second] = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(latest)!
+    const after = new Date(Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +second! + 1))
+    if (after > at) at = after
+  }
+  return at.toISOString().replace(/\D/g, '').slice(0, 14)
 }

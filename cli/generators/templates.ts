@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { CliError } from '../output/cli-error.ts'
-import { importWithJiti } from '../project/import-file.ts'
+import { forgetAppModules, importWithJiti } from '../project/import-file.ts'
 import type { GeneratedFile, Stub, Template, TemplateContext, TemplateDefinition, TemplateKind } from './template.ts'
 
 // The sources run as .ts (tests), the build as .js.
@@ -33,6 +33,7 @@ export async function templateFor<K extends TemplateKind>(appDir: string, kind: 
   const builtin = await builtinTemplate(kind)
   const file = stubFile(appDir, kind)
   if (file === undefined) return builtin
+  forgetAppModules(join(appDir, 'stubs'))
   const module = await importWithJiti(file)
   const stub = module.default
   if (typeof stub !== 'function') {

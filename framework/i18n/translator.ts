@@ -54,8 +54,8 @@ export interface Translator {
 
 export function createTranslator(options: TranslatorOptions): Translator {
   const { fallback } = options
-  const locales = Object.keys(options.locales)
-  if (!locales.includes(fallback)) throw new Error(`The fallback locale "${fallback}" has no messages (locales: ${locales.join(', ') || 'none'})`)
+  // The fallback is a locale to answer in even without files of its own (svc's wording, the keys).
+  const locales = [...new Set([...Object.keys(options.locales), fallback])]
   const chosen = new WeakMap<Request, string>()
 
   const lookup = (locale: string, key: string): string | undefined => {

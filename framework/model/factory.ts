@@ -23,7 +23,7 @@ export interface Factory<Row extends { id: unknown }, Attributes> {
 
 export function defineFactory<Row extends { id: unknown }, Attributes>(
   model: Model<Row, Attributes>,
-  attributes: (sequence: number) => Attributes,
+  attributes: (sequence: number) => NoInfer<Attributes>,
 ): Factory<Row, Attributes> {
   let sequence = 0
   const factory: Factory<Row, Attributes> = {

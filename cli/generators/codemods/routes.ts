@@ -130,7 +130,8 @@ function routesInsertion(source: string, target: Target, lines: string[]): Inser
     const callee = expression?.type === 'CallExpression' ? (expression.callee as Node) : undefined
     return callee?.type === 'MemberExpression' && (callee.object as Node).name === target.registrar && (callee.property as Node).name === 'fallback'
   })
-  const indent = body[0] !== undefined ? indentationAt(source, body[0].start) : `${indentationAt(source, target.body.start)}  `
+  const ownLine = body[0] !== undefined && !sameLine(source, target.body.start, body[0].start)
+  const indent = ownLine ? indentationAt(source, body[0]!.start) : `${indentationAt(source, target.body.start)}  `
   const block = lines.map((line) => `${indent}${line}`).join('\n')
   if (fallback !== undefined && !sameLine(source, target.body.start, fallback.start)) {
     const lineStart = source.lastIndexOf('\n', fallback.start - 1) + 1

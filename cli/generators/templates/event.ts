@@ -1,9 +1,11 @@
 import { appPaths } from '../paths.ts'
 import { defineTemplate } from '../template.ts'
 
+export type EventOptions = Record<string, never>
+
 declare module '../template.ts' {
   interface TemplateOptions {
-    event: Record<string, never>
+    event: EventOptions
   }
 }
 

@@ -2,9 +2,11 @@ import { sampleValue } from '../fields.ts'
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
+export type FactoryOptions = WithFields
+
 declare module '../template.ts' {
   interface TemplateOptions {
-    factory: WithFields
+    factory: FactoryOptions
   }
 }
 

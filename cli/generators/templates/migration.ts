@@ -27,7 +27,7 @@ export default defineTemplate('migration', ({ options }) => {
   let down: string[]
   if (options.action === 'create') {
     const columns = ['id integer primary key autoincrement', ...fields.map(columnSql), `created_at text not null default ${NOW}`, `updated_at text not null default ${NOW}`]
-    up = ['await db.execute(`create table ' + table + ' (', indent(columns.map((column, i) => `${column}${i < columns.length - 1 ? ',' : ''}`), 2), ')`)']
+    up = ['await db.execute(`create table ' + table + ' (', ...columns.map((column, i) => `  ${column}${i < columns.length - 1 ? ',' : ''}`), ')`)']
     down = [`await db.execute('drop table ${table}')`]
   } else if (options.action === 'alter' && fields.length > 0) {
     // SQLite adds a NOT NULL column only with a default: added columns may be null.

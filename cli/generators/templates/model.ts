@@ -2,9 +2,11 @@ import { castOf, tsType, type Field } from '../fields.ts'
 import { appPaths, identifiers } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
+export type ModelOptions = WithFields
+
 declare module '../template.ts' {
   interface TemplateOptions {
-    model: WithFields
+    model: ModelOptions
   }
 }
 
@@ -26,8 +28,7 @@ ${fields.map((field) => `  ${field.name}: ${tsType(field)}`).join('\n')}${fields
 }
 
 /** What create and update write: the fillable columns. */
-export interface ${id.attributes} {
-${fields.map(attribute).join('\n')}${fields.length > 0 ? '\n' : ''}}
+export interface ${id.attributes} {${fields.length > 0 ? `\n${fields.map(attribute).join('\n')}\n` : ''}}
 
 export const ${id.model} = defineModel<${id.model}, ${id.attributes}>({
   name: '${names.label}',

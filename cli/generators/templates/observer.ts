@@ -1,9 +1,11 @@
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate } from '../template.ts'
 
+export type ObserverOptions = Record<string, never>
+
 declare module '../template.ts' {
   interface TemplateOptions {
-    observer: Record<string, never>
+    observer: ObserverOptions
   }
 }
 

@@ -2,9 +2,11 @@ import { isSearchable } from '../fields.ts'
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
+export type RepositoryOptions = WithFields
+
 declare module '../template.ts' {
   interface TemplateOptions {
-    repository: WithFields
+    repository: RepositoryOptions
   }
 }
 

@@ -1,9 +1,11 @@
 import { appPaths } from '../paths.ts'
 import { defineTemplate } from '../template.ts'
 
+export type RuleOptions = Record<string, never>
+
 declare module '../template.ts' {
   interface TemplateOptions {
-    rule: Record<string, never>
+    rule: RuleOptions
   }
 }
 

@@ -47,7 +47,7 @@ describe('${names.base.words}', () => {
     }
   }
   const { fields, basePath, auth } = options.resource
-  const label = names.singular.pascal
+  const label = names.label
   const first = fields[0]!
   const searchable = fields.find(isSearchable)
   const token = auth ? ', token' : ''
