@@ -59,6 +59,8 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `${field} must be a valid ISO 8601 ${requirement === 'iso_date' ? 'date' : 'timestamp'}.`
     case 'confirmed':
       return `The ${label} does not match.`
+    case 'visible':
+      return `${field} must not contain control or invisible characters.`
     default: {
       // An app's rule (defineRule) has its own message; valibot's wording for any other would read "Invalid hexadecimal: Received ...".
       const own = ruleMessage(issue.rule)
