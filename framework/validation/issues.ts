@@ -72,7 +72,8 @@ const RULE_NAME = Symbol.for('svc.rule-name')
  * @example v.forward(v.partialCheck([['password'], ['password_confirmation']], namedCheck('confirmed', same)), ['password_confirmation'])
  */
 export function namedCheck<F extends (...args: never[]) => unknown>(rule: string, check: F, requirement?: unknown): F {
-  Object.defineProperty(check, RULE_NAME, { value: { rule, requirement } satisfies NamedRule })
+  // Configurable: one check function may be named again (a shared rule used by several fields).
+  Object.defineProperty(check, RULE_NAME, { value: { rule, requirement } satisfies NamedRule, configurable: true })
   return check
 }
 
