@@ -35,10 +35,12 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
+import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -54,6 +56,7 @@ export interface ContractDocuments {
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MakeApiKeyJson: MakeApiKeyJson
+  MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
