@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^svc$/, replacement: source('./framework/index.ts') },
       { find: /^svc\/node$/, replacement: source('./framework/node/index.ts') },
       { find: /^svc\/testing$/, replacement: source('./framework/testing/index.ts') },
+      { find: /^svc\/testing\/app$/, replacement: source('./cli/testing/app.ts') },
       { find: /^svc\/trace$/, replacement: source('./framework/trace/index.ts') },
       { find: /^svc\/regression$/, replacement: source('./cli/trace/regression-api.ts') },
     ],
