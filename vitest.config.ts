@@ -10,9 +10,10 @@ export default defineConfig({
       { find: /^svc$/, replacement: source('./framework/index.ts') },
       { find: /^svc\/node$/, replacement: source('./framework/node/index.ts') },
       { find: /^svc\/testing$/, replacement: source('./framework/testing/index.ts') },
-      { find: /^svc\/testing\/app$/, replacement: source('./cli/testing/app.ts') },
       { find: /^svc\/trace$/, replacement: source('./framework/trace/index.ts') },
       { find: /^svc\/regression$/, replacement: source('./cli/trace/regression-api.ts') },
+      { find: /^svc\/testing\/project$/, replacement: source('./cli/testing/project-app.ts') },
+      { find: /^svc\/generators$/, replacement: source('./cli/generators/index.ts') },
     ],
   },
   test: {

@@ -38,6 +38,7 @@ import type {
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
+import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './route-tools.ts'
@@ -45,6 +46,7 @@ export * from './database.ts'
 export * from './new-project.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -63,6 +65,7 @@ export interface ContractDocuments {
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MakeApiKeyJson: MakeApiKeyJson
+  MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson

@@ -1,8 +1,9 @@
 /**
- * A new project the way a user gets it: `svc new`, then `npm install` with
- * svc from a tarball of this repo (`npm pack` of the built package, packed
- * once for this file; never a registry: `--svc=file:<tarball>` is what
- * package.json's svc dependency says instead of `^<version>`), then the
+ * A new project the way a user gets it: `svc new` (with the example resource,
+ * make:crud), then `npm install` with svc from a tarball of this repo
+ * (`npm pack` of the built package, packed once for this file; never a
+ * registry: `--svc=file:<tarball>` is what package.json's svc dependency
+ * says instead of `^<version>`), then the
  * project's own `npm test`, `npm run typecheck` and `npm start` (its health
  * probe answered). Slow (an install), so one project serves every test
  * here; the install reuses npm's cache (`--prefer-offline`, no audit, no
@@ -57,7 +58,8 @@ beforeAll(async () => {
   const packed = await timed('pack', () => run('npm', ['pack', '--ignore-scripts', '--pack-destination', work.path], { cwd: REPO_ROOT, env: userEnv(), timeout: 120_000 }))
   const tarball = join(work.path, packed.stdout.trim().split('\n').pop()!)
   expect(existsSync(tarball)).toBe(true)
-  const created = await svcJson<NewProjectJson>(['new', 'installed', `--svc=file:${tarball}`], { cwd: work.path })
+  // With the example resource: make:crud's files and tests must install, type-check and pass too.
+  const created = await svcJson<NewProjectJson>(['new', 'installed', '--example=Product', `--svc=file:${tarball}`], { cwd: work.path })
   project = created.path
   await timed('install', () => npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']))
 }, 600_000)
@@ -77,9 +79,11 @@ describe('a new project, installed', () => {
     expect(existsSync(join(installed, 'dist', 'cli', 'commands', 'manifest.json'))).toBe(true)
   })
 
-  it('npm test passes (its example test, through svc/testing/app)', async () => {
+  it('npm test passes: its example test and the example resource\'s (through svc/testing/project)', async () => {
     const { stdout } = await timed('npm test', () => npm(['test']))
-    expect(stdout).toMatch(/Tests\s+5 passed \(5\)/)
+    expect(stdout).toMatch(/Test Files\s+2 passed \(2\)/)
+    expect(stdout).toMatch(/tests\/example\.test\.ts \(5 tests\)/)
+    expect(stdout).not.toMatch(/failed/)
   }, 300_000)
 
   it('npm run typecheck passes', async () => {
@@ -109,6 +113,8 @@ describe('a new project, installed', () => {
       expect(body.success).toBe(true)
       expect(body.data.checks.database!.status).toBe('ok')
       expect(await (await fetch(`${url}/api/v1/hello`)).json()).toEqual({ success: true, data: { message: 'Hello from installed!' } })
+      // The example resource's routes are served, behind auth.
+      expect((await fetch(`${url}/api/v1/products`)).status).toBe(401)
     } finally {
       process.kill(-child.pid!, 'SIGTERM')
       const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000)

@@ -3,7 +3,7 @@
  * in-process: the files a new project gets, its `.env`, what it refuses,
  * the wizard's answers from options, `--yes`, and the error that names the
  * missing options where it cannot ask. The new project is an app svc runs
- * in, and `svc/testing/app` builds it for the project's own tests. (The
+ * in, and `svc/testing/project` builds it for the project's own tests. (The
  * install of a new project, its npm test, typecheck and start are in
  * new-install.test.ts; the interactive wizard in start-wizard.test.ts.)
  */
@@ -11,11 +11,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findCommand, loadManifest } from '../../cli/command/manifest.ts'
 import type { MakeMigrationsJson, NewProjectJson, RouteListJson } from '../../cli/contract/index.ts'
 import { renderProject } from '../../cli/generators/project/templates.ts'
 import { AUTH_MIGRATION_SOURCES } from '../../cli/project/migration-file.ts'
-import { testApp } from 'svc/testing/app'
+import { projectTestApp } from 'svc/testing/project'
 import { tempDir } from '../helpers/app.ts'
 import { linkRepoModules, REPO_ROOT } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
@@ -27,11 +26,6 @@ const repo = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) a
 }
 const sandbox = tempDir('svc-new-')
 afterAll(() => sandbox.remove())
-
-let hasCrud: boolean
-beforeAll(async () => {
-  hasCrud = findCommand(await loadManifest(), 'make:crud') !== undefined
-})
 
 const svc = (args: string[], options: { cwd?: string; env?: Record<string, string>; tty?: boolean } = {}) => runSvc(args, { cwd: sandbox.path, ...options })
 const json = <T>(args: string[], cwd = sandbox.path) => svcJson<T>(args, { cwd })
@@ -129,21 +123,22 @@ describe('svc new <name>', () => {
     expect((await svc(['user:role', 'boss@example.com'], { cwd: at('demo') })).stdout).toBe('boss@example.com has the role admin.\n')
   })
 
-  it('is built for its own tests by svc/testing/app: a fresh database, users with tokens, nothing left behind', async () => {
-    const api = await testApp({ root: at('demo') })
+  it('is built for its own tests by svc/testing/project: a fresh database, tokens by role, nothing left behind', async () => {
+    const t = await projectTestApp({ root: new URL(`file://${at('demo')}/`) })
     try {
-      expect((await api.client.get('/api/v1/hello')).body).toEqual({ success: true, data: { message: 'Hello from demo!' } })
-      expect(Number((await api.db.first<{ n: number }>('select count(*) as n from users'))!.n)).toBe(0)
-      const blank = await api.client.post('/api/v1/greetings', { json: { name: '' } })
-      expect(blank.status).toBe(422)
-      expect((await api.client.get('/api/v1/me/greeting')).status).toBe(401)
-      const admin = await api.createUser({ name: 'Grace', role: 'admin' })
-      expect((await api.client.get('/api/v1/me/greeting', { token: admin.token })).body.data).toEqual({ message: 'Hello, Grace!', role: 'admin' })
-      const login = await api.client.post('/api/auth/login', { json: { email: admin.email, password: admin.password } })
-      expect(login.status).toBe(200)
-      expect((await api.client.get('/api/auth/me', { token: await api.tokenFor(admin.email) })).body.data.email).toBe(admin.email)
+      expect((await t.client.get('/api/v1/hello')).body).toEqual({ success: true, data: { message: 'Hello from demo!' } })
+      expect(Number((await t.db.first<{ n: number }>('select count(*) as n from users'))!.n)).toBe(0)
+      expect((await t.client.post('/api/v1/greetings', { json: { name: '' } })).status).toBe(422)
+      expect((await t.client.get('/api/v1/me/greeting')).status).toBe(401)
+      const token = await t.tokenFor({ name: 'Grace', role: 'admin' })
+      expect((await t.client.get('/api/v1/me/greeting', { token })).body.data).toEqual({ message: 'Hello, Grace!', role: 'admin' })
+      // Cheap hashing, the same flow: register, then log in with the password.
+      const account = { name: 'Lin', email: 'lin@example.test', password: 'correct horse battery', password_confirmation: 'correct horse battery' }
+      expect((await t.client.post('/api/auth/register', { json: account })).status).toBe(201)
+      expect((await t.client.post('/api/auth/login', { json: { email: account.email, password: account.password } })).status).toBe(200)
+      expect(String((await t.db.first<{ password: string }>('select password from users where email = ?', [account.email]))!.password)).toMatch(/^\$argon2id\$v=19\$m=64,t=1,/)
     } finally {
-      await api.close()
+      await t.close()
     }
     // The development database was not the test's: it has only the admin seeded above.
     const dev = createClient({ url: `file:${at('demo', 'storage', 'database.sqlite')}` })
@@ -152,20 +147,30 @@ describe('svc new <name>', () => {
     } finally {
       dev.close()
     }
-    expect(readdirSync(at('demo', 'storage')).filter((file) => file.includes('test'))).toEqual([])
   })
 
-  it('svc/testing/app needs no .env (a fresh clone): a throw-away secret, or RS256 key pair', async () => {
+  it('svc/testing/project needs no .env (a fresh checkout): a throw-away secret, or RS256 key pair; seeds by name', async () => {
     await json<NewProjectJson>(['new', 'clone', '--jwt=RS256'])
     linkRepoModules(at('clone'))
-    for (const strip of [['.env'], ['.env', 'storage/keys']]) {
-      for (const path of strip) rmSync(at('clone', path), { recursive: true, force: true })
-      const api = await testApp({ root: at('clone'), seed: true })
+    // An RS256 project whose storage/keys/ did not come with the checkout: a throw-away pair.
+    rmSync(at('clone', 'storage', 'keys'), { recursive: true })
+    const rs256 = await projectTestApp({ root: at('clone'), seed: ['admin'] })
+    try {
+      expect(rs256.config.jwtAlgorithm).toBe('RS256')
+      expect((await rs256.client.get('/api/auth/me', { token: await rs256.tokenFor() })).status).toBe(200)
+    } finally {
+      await rs256.close()
+    }
+    // No .env at all (HS256 by default), or one whose secret is empty: a throw-away secret.
+    for (const env of [undefined, 'JWT_SECRET=\n']) {
+      rmSync(at('clone', '.env'), { force: true })
+      if (env !== undefined) writeFileSync(at('clone', '.env'), env)
+      const t = await projectTestApp({ root: at('clone') })
       try {
-        const user = await api.createUser()
-        expect((await api.client.get('/api/auth/me', { token: user.token })).status).toBe(200)
+        expect(t.config.jwtAlgorithm).toBe('HS256')
+        expect((await t.client.get('/api/auth/me', { token: await t.tokenFor() })).status).toBe(200)
       } finally {
-        await api.close()
+        await t.close()
       }
     }
   })
@@ -221,18 +226,26 @@ describe('svc new <name>', () => {
     for (const name of ['My Api', 'pg', 'weak']) expect(existsSync(at(name))).toBe(false)
   })
 
-  it.skipIf(hasCrud)('--example needs make:crud: without it, E_NO_GENERATOR before anything is written', async () => {
-    const { exitCode, stderr } = await svc(['new', 'shop', '--example=Product'])
-    expect(exitCode).toBe(1)
-    expect(stderr).toContain('error [E_NO_GENERATOR]: --example=Product: this svc has no make:crud yet')
-    expect(existsSync(at('shop'))).toBe(false)
-  })
-
-  it.runIf(hasCrud)('--example=Product runs make:crud in the new project; --json stays one document', async () => {
+  it('--example=Product adds a resource with make:crud (routes registered, sample rows seeded); --json stays one document', async () => {
     const result = await svc(['new', 'shop', '--example=Product', '--json'])
     expect(result.exitCode).toBe(0)
-    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'shop', example: 'Product' })
-    expect(read('shop', 'routes', 'api.ts')).toMatch(/product/i)
+    const shop = JSON.parse(result.stdout) as NewProjectJson
+    expect(shop).toMatchObject({ name: 'shop', example: 'Product', edits: [{ path: 'routes/api.ts', status: 'changed' }] })
+    expect(shop.files).toEqual(expect.arrayContaining(['package.json', 'app/models/product.ts', 'database/seeders/products.ts']))
+    expect(shop.files.find((file) => /create_products_table/.test(file))).toBeDefined()
+    expect(shop.next).toEqual(['cd shop', 'npm install', 'npx svc migrate', 'npx svc db:seed', 'npm start'])
+    expect(read('shop', 'routes', 'api.ts')).toContain("'/products'")
+
+    linkRepoModules(at('shop'))
+    const { routes } = await json<RouteListJson>(['route:list'], at('shop'))
+    expect(routes.filter((route) => route.path.startsWith('/api/v1/products')).map((route) => route.method).sort()).toEqual(['DELETE', 'GET', 'GET', 'POST', 'PUT'])
+    expect((await svc(['migrate'], { cwd: at('shop') })).exitCode).toBe(0)
+    expect((await svc(['db:seed', '--class=products'], { cwd: at('shop') })).stdout).toMatch(/^Seeded products: \+\d+ products\n$/)
+
+    const bad = await svc(['new', 'shop2', '--example=Object'])
+    expect(bad.exitCode).toBe(1)
+    expect(bad.stderr).toContain('error [E_BAD_OPTION]: --example=Object: "Object" would declare Object')
+    expect(existsSync(at('shop2'))).toBe(false)
   })
 })
 
@@ -243,7 +256,8 @@ describe('svc start, scripted', () => {
     expect(result.stdout).toContain('wizard-yes is ready in')
     expect(envValue(read('wizard-yes', '.env'), 'JWT_ALGORITHM')).toBe('HS256')
     const json = await svc(['start', '--name', 'wizard-json', '-y', '--json'])
-    expect(JSON.parse(json.stdout)).toMatchObject({ name: 'wizard-json', database_url: '', jwt_algorithm: 'HS256', example: hasCrud ? 'Post' : null })
+    expect(JSON.parse(json.stdout)).toMatchObject({ name: 'wizard-json', database_url: '', jwt_algorithm: 'HS256', example: 'Post' })
+    expect(existsSync(at('wizard-json', 'app', 'models', 'post.ts'))).toBe(true)
   })
 
   it('without a terminal and without --yes: names the missing options instead of waiting, and creates nothing', async () => {
@@ -252,10 +266,10 @@ describe('svc start, scripted', () => {
     expect(stdout).toBe('')
     expect(stderr).toContain('error [E_NEEDS_ANSWERS]: svc start cannot ask its questions (stdin is not a terminal). Missing: --name=<name> --database=<url>')
     expect(stderr).toContain('--jwt=HS256|RS256')
-    expect(stderr.includes('--example=<Name>|none')).toBe(hasCrud)
+    expect(stderr).toContain('--example=<Name>|none')
     expect(stderr).toContain('fix: answer with those options, or add --yes')
     const some = await svc(['start', '--name=half', '--jwt=RS256'])
-    expect(some.stderr).toMatch(/Missing: --database=<url> \(empty: the embedded file\)(\n| --example)/)
+    expect(some.stderr).toContain('Missing: --database=<url> (empty: the embedded file) --example=<Name>|none\n')
     expect(existsSync(at('my-api'))).toBe(false)
     expect(existsSync(at('half'))).toBe(false)
   })

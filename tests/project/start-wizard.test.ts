@@ -8,21 +8,18 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { findCommand, loadManifest } from '../../cli/command/manifest.ts'
 import { tempDir } from '../helpers/app.ts'
 import { assertBuilt, SVC_BIN } from '../helpers/cli.ts'
 
 const sandbox = tempDir('svc-wizard-')
 const socket = `svc-wizard-${process.pid}`
-let hasCrud: boolean
-beforeAll(async () => {
+beforeAll(() => {
   assertBuilt()
   try {
     execFileSync('tmux', ['-V'])
   } catch {
     throw new Error('tmux is missing: apt-get install -y tmux (.ci/run does)')
   }
-  hasCrud = findCommand(await loadManifest(), 'make:crud') !== undefined
 })
 afterEach(() => {
   try {
@@ -71,7 +68,7 @@ async function exitCode(): Promise<number> {
 }
 
 describe('svc start in a terminal', () => {
-  it('asks name (refusing a bad one), database, JWT algorithm, then creates the project and says what next', async () => {
+  it('asks name (refusing a bad one), database, JWT algorithm, example resource, then creates the project and says what next', async () => {
     startWizard()
     await until(/Project name/)
     keys('My App', 'Enter')
@@ -81,12 +78,10 @@ describe('svc start in a terminal', () => {
     keys('Enter') // the default: the embedded file
     await until(/JWT signing algorithm[\s\S]*RS256/)
     keys('Down', 'Enter')
-    if (hasCrud) {
-      await until(/example resource/)
-      keys('Enter')
-      await until(/Its name/)
-      keys('Enter')
-    }
+    await until(/example resource/)
+    keys('Enter') // yes
+    await until(/Its name/)
+    keys('Enter') // Post
     const done = await until(/wizard-app is ready in/)
     expect(done).toContain('cd wizard-app')
     expect(done).toContain('npm install')
@@ -98,6 +93,7 @@ describe('svc start in a terminal', () => {
     expect(env).toMatch(/^DATABASE_URL=$/m)
     expect(readdirSync(join(dir, 'storage', 'keys')).sort()).toEqual(['jwt-private.pem', 'jwt-public.pem'])
     expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name).toBe('wizard-app')
+    expect(readFileSync(join(dir, 'routes', 'api.ts'), 'utf8')).toContain("'/posts'")
   }, 120_000)
 
   it('Ctrl-C cancels: exit 130, nothing created', async () => {

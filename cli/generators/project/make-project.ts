@@ -2,9 +2,10 @@
 import { relative } from 'node:path'
 import type { NewProjectJson } from '../../contract/index.ts'
 import type { CommandIO } from '../../output/io.ts'
+import { CliError } from '../../output/cli-error.ts'
 import { colors, printLine } from '../../output/print.ts'
 import { createProject, type JwtAlgorithmChoice } from './create.ts'
-import { addExampleResource, requireExampleGenerator } from './example-resource.ts'
+import { addExampleResource, checkResourceName } from './example-resource.ts'
 
 export interface ProjectAnswers {
   /** The folder to create (its last part is the package name). */
@@ -17,25 +18,32 @@ export interface ProjectAnswers {
 }
 
 export async function makeProject(answers: ProjectAnswers, options: { io: CommandIO; cwd: string; svc?: string }): Promise<NewProjectJson> {
-  if (answers.example !== null) await requireExampleGenerator(answers.example)
+  const badExample = answers.example === null ? undefined : checkResourceName(answers.example)
+  if (badExample !== undefined) throw new CliError('E_BAD_OPTION', `--example=${answers.example}: ${badExample}`)
   const created = await createProject({ folder: answers.folder, cwd: options.cwd, databaseUrl: answers.database, jwtAlgorithm: answers.jwt, svcSpec: options.svc })
-  if (answers.example !== null) await addExampleResource(created.dir, answers.example, options.io)
+  const example = answers.example === null ? null : await addExampleResource(created.dir, answers.example, options.io)
   const where = relative(options.cwd, created.dir)
   return {
     name: created.name,
     path: created.dir,
-    files: created.files,
+    files: [...created.files, ...(example?.written ?? [])],
+    edits: example?.edits ?? [],
     svc: created.svcSpec,
     database_url: answers.database,
     jwt_algorithm: answers.jwt,
     example: answers.example,
-    next: [...(where === '' ? [] : [`cd ${where}`]), 'npm install', 'npm start'],
+    // The example's sample rows: db:seed needs the tables, so it comes after migrate (npm start migrates too).
+    next: [...(where === '' ? [] : [`cd ${where}`]), 'npm install', ...(example === null ? [] : ['npx svc migrate', 'npx svc db:seed']), 'npm start'],
   }
 }
 
 export function printCreated(io: CommandIO, project: NewProjectJson): void {
   const color = colors(io)
   for (const file of project.files) printLine(io, `${color.green('Created')} ${file}`)
+  for (const edit of project.edits) {
+    if (edit.status === 'manual') printLine(io, `${color.yellow('Add by hand')} to ${edit.path} (${edit.what}; ${edit.reason ?? 'its shape was not recognised'}):\n${(edit.lines ?? []).map((line) => `  ${line}`).join('\n')}`)
+    else printLine(io, `${color.green('Edited')} ${edit.path} (${edit.what})`)
+  }
   printLine(io)
   printLine(io, `${color.bold(project.name)} is ready in ${project.path}${project.example ? `, with the example resource ${project.example}` : ''}. Next:`)
   printLine(io)

@@ -1,16 +1,15 @@
 /**
  * The files of a new project (`svc new`, `svc start`), as typed template
- * functions returning `{ path, contents }` (nuxt-cli style): each takes the
- * project's settings and says nothing about where or how it is written
- * (create.ts does that).
+ * functions returning `{ path, contents }` (nuxt-cli style), like the make:*
+ * kinds (../templates/), but taking the project's settings rather than a
+ * name: each says nothing about where or how it is written (create.ts does).
  */
 import { AUTH_MIGRATION_SOURCES, renderMigrationFile } from '../../project/migration-file.ts'
+import type { GeneratedFile } from '../template.ts'
 
-export interface ProjectFile {
-  /** Relative to the project folder, with `/`. */
-  path: string
-  contents: string
-  /** File mode; 0o600 for `.env`. */
+/** A generated file (relative to the project folder), with its mode where it matters. */
+export interface ProjectFile extends GeneratedFile {
+  /** 0o600 for `.env`. */
   mode?: number
 }
 
@@ -56,30 +55,26 @@ export const packageJson: ProjectTemplate = (s) => ({
   )}\n`,
 })
 
-export const tsconfig: ProjectTemplate = () => ({
-  path: 'tsconfig.json',
-  contents: `${JSON.stringify(
-    {
-      compilerOptions: {
-        target: 'ES2022',
-        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        // svc runs the TypeScript files as they are: imports name them with .ts, tsc only checks.
-        allowImportingTsExtensions: true,
-        noEmit: true,
-        verbatimModuleSyntax: true,
-        isolatedModules: true,
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      include: ['app', 'routes', 'database', 'tests', 'vitest.config.ts'],
-    },
-    null,
-    2,
-  )}\n`,
-})
+/** A project's tsconfig.json: strict, NodeNext, `.ts` imports (svc runs the TypeScript files as they are; tsc only checks). */
+export const PROJECT_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    skipLibCheck: true,
+    types: ['node'],
+  },
+  // Every folder an app or its generators write TypeScript into (lang/: make:lang; stubs/: template overrides).
+  include: ['app', 'routes', 'database', 'tests', 'lang', 'stubs', 'vitest.config.ts'],
+}
+
+export const tsconfig: ProjectTemplate = () => ({ path: 'tsconfig.json', contents: `${JSON.stringify(PROJECT_TSCONFIG, null, 2)}\n` })
 
 export const apiRoutes: ProjectTemplate = () => ({
   path: 'routes/api.ts',
@@ -217,7 +212,7 @@ export const vitestConfig: ProjectTemplate = () => ({
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    // Registering and logging in hash passwords at production cost (argon2id): allow for a busy machine.
+    // Generous for a busy machine: a test starts the whole app and migrates a fresh database.
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
@@ -228,54 +223,54 @@ export default defineConfig({
 export const exampleTest: ProjectTemplate = () => ({
   path: 'tests/example.test.ts',
   contents: `/**
- * The app in-process, on a fresh database: testApp() builds it as \`svc serve\`
- * does (routes, app/kernel.ts, the auth and health routes) and migrates a
- * temporary copy of the database; its client calls app.fetch without a server.
+ * The app in-process, on a fresh database: projectTestApp() builds it as
+ * \`svc serve\` does (routes, app/kernel.ts, the auth and health routes) and
+ * migrates a temporary database; its client calls app.fetch without a server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testApp, type TestApp } from 'svc/testing/app'
+import { projectTestApp, type ProjectTestApp } from 'svc/testing/project'
 
-let api: TestApp
+let t: ProjectTestApp
 beforeAll(async () => {
-  api = await testApp()
+  t = await projectTestApp()
 })
-afterAll(() => api.close())
+afterAll(() => t.close())
 
 describe('the API', () => {
   it('is ready (database included)', async () => {
-    const { status, body } = await api.client.get('/health/ready')
+    const { status, body } = await t.client.get('/health/ready')
     expect(status).toBe(200)
     expect(body.success).toBe(true)
   })
 
   it('says hello', async () => {
-    const { status, body } = await api.client.get('/api/v1/hello')
+    const { status, body } = await t.client.get('/api/v1/hello')
     expect(status).toBe(200)
     expect(body.data.message).toMatch(/^Hello/)
   })
 
   it('greets by name, and refuses a blank one with 422', async () => {
-    const ok = await api.client.post('/api/v1/greetings', { json: { name: '  Ada ' } })
+    const ok = await t.client.post('/api/v1/greetings', { json: { name: '  Ada ' } })
     expect(ok.body.data).toEqual({ message: 'Hello, Ada!' })
-    const blank = await api.client.post('/api/v1/greetings', { json: { name: ' ' } })
+    const blank = await t.client.post('/api/v1/greetings', { json: { name: ' ' } })
     expect(blank.status).toBe(422)
     expect(Object.keys(blank.body.errors)).toEqual(['name'])
   })
 
   it('needs a token for /me/greeting', async () => {
-    expect((await api.client.get('/api/v1/me/greeting')).status).toBe(401)
-    const admin = await api.createUser({ name: 'Grace', role: 'admin' })
-    const { status, body } = await api.client.get('/api/v1/me/greeting', { token: admin.token })
+    expect((await t.client.get('/api/v1/me/greeting')).status).toBe(401)
+    const token = await t.tokenFor({ name: 'Grace', role: 'admin' })
+    const { status, body } = await t.client.get('/api/v1/me/greeting', { token })
     expect(status).toBe(200)
     expect(body.data).toEqual({ message: 'Hello, Grace!', role: 'admin' })
   })
 
   it('registers and logs in through the built-in auth routes', async () => {
     const account = { name: 'Lin', email: 'lin@example.test', password: 'correct horse battery', password_confirmation: 'correct horse battery' }
-    expect((await api.client.post('/api/auth/register', { json: account })).status).toBe(201)
-    const login = await api.client.post('/api/auth/login', { json: { email: account.email, password: account.password } })
+    expect((await t.client.post('/api/auth/register', { json: account })).status).toBe(201)
+    const login = await t.client.post('/api/auth/login', { json: { email: account.email, password: account.password } })
     expect(login.status).toBe(200)
-    const me = await api.client.get('/api/auth/me', { token: login.body.data.token })
+    const me = await t.client.get('/api/auth/me', { token: login.body.data.token })
     expect(me.body.data).toMatchObject({ email: account.email, role: 'user' })
   })
 })
@@ -339,7 +334,7 @@ npm test                   # runs tests/ against a fresh database
 | \`app/controllers/\`, \`app/middleware/\` | handlers and middleware |
 | \`app/kernel.ts\` | global middleware, aliases, health checks |
 | \`database/migrations/\`, \`database/seeders/\` | \`npx svc migrate\`, \`npx svc db:seed\` |
-| \`tests/\` | vitest, with \`svc/testing/app\` |
+| \`tests/\` | vitest, with \`svc/testing/project\` |
 | \`storage/\` | the SQLite database, logs, traces (not committed) |
 | \`.env\` | settings and the JWT secret (not committed; \`.env.example\` is) |
 

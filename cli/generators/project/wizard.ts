@@ -1,6 +1,6 @@
 /**
  * `svc start`'s questions (@clack/prompts): project name, database URL, JWT
- * algorithm, example resource. Each has an option (args.ts); an answered
+ * algorithm, example resource (make:crud). Each has an option (args.ts); an answered
  * option is not asked. `--yes` takes the defaults of the rest. Without a
  * terminal (or with `--json`) nothing is asked: every question must then be
  * answered by an option or `--yes`, or the command says which are missing.
@@ -9,7 +9,7 @@ import type { Readable, Writable } from 'node:stream'
 import { CliError } from '../../output/cli-error.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { checkDatabaseUrl, checkProjectTarget, type JwtAlgorithmChoice } from './create.ts'
-import { canAddExampleResource, checkResourceName, EXAMPLE_GENERATOR, requireExampleGenerator } from './example-resource.ts'
+import { checkResourceName } from './example-resource.ts'
 import type { NewProjectJson } from '../../contract/index.ts'
 import type { ProjectAnswers } from './make-project.ts'
 
@@ -43,21 +43,18 @@ export interface WizardOptions {
 
 /** The answers, and whether any question was asked (the wizard then also says goodbye: printWizardDone). */
 export async function resolveAnswers(given: GivenAnswers, options: WizardOptions): Promise<{ answers: ProjectAnswers; asked: boolean }> {
-  const exampleAvailable = await canAddExampleResource()
-  await checkGiven(given, options.cwd)
-  const unanswered = (Object.keys(QUESTION_FLAGS) as Array<keyof GivenAnswers>).filter(
-    (key) => given[key] === undefined && (key !== 'example' || exampleAvailable),
-  )
+  checkGiven(given, options.cwd)
+  const unanswered = (Object.keys(QUESTION_FLAGS) as Array<keyof GivenAnswers>).filter((key) => given[key] === undefined)
   if (unanswered.length > 0 && !options.yes && options.cannotAsk !== undefined) {
     throw new CliError('E_NEEDS_ANSWERS', `svc start cannot ask its questions (${options.cannotAsk}). Missing: ${unanswered.map((key) => QUESTION_FLAGS[key]).join(' ')}`, {
-      hint: `answer with those options, or add --yes to take the defaults (name ${DEFAULT_NAME}, the embedded database, HS256${exampleAvailable ? `, example ${DEFAULT_EXAMPLE}` : ''})`,
+      hint: `answer with those options, or add --yes to take the defaults (name ${DEFAULT_NAME}, the embedded database, HS256, the example resource ${DEFAULT_EXAMPLE})`,
     })
   }
   const defaults: ProjectAnswers = {
     folder: given.name ?? DEFAULT_NAME,
     database: given.database ?? '',
     jwt: given.jwt ?? 'HS256',
-    example: given.example !== undefined ? exampleOf(given.example) : exampleAvailable ? DEFAULT_EXAMPLE : null,
+    example: given.example !== undefined ? exampleOf(given.example) : DEFAULT_EXAMPLE,
   }
   if (options.yes || unanswered.length === 0) {
     if (given.name === undefined) checkProjectTarget({ folder: defaults.folder, cwd: options.cwd })
@@ -67,12 +64,13 @@ export async function resolveAnswers(given: GivenAnswers, options: WizardOptions
 }
 
 /** Options given with bad values fail before any question is asked. */
-async function checkGiven(given: GivenAnswers, cwd: string): Promise<void> {
+function checkGiven(given: GivenAnswers, cwd: string): void {
   if (given.name !== undefined) checkProjectTarget({ folder: given.name, cwd })
   const badUrl = given.database === undefined ? undefined : checkDatabaseUrl(given.database)
   if (badUrl !== undefined) throw new CliError('E_BAD_OPTION', `--database=${given.database}: ${badUrl}`)
   const example = given.example === undefined ? null : exampleOf(given.example)
-  if (example !== null) await requireExampleGenerator(example)
+  const badExample = example === null ? undefined : checkResourceName(example)
+  if (badExample !== undefined) throw new CliError('E_BAD_OPTION', `--example=${example}: ${badExample}`)
 }
 
 function exampleOf(value: string): string | null {
@@ -128,7 +126,7 @@ async function ask(unanswered: Array<keyof GivenAnswers>, defaults: ProjectAnswe
     )
   }
   if (unanswered.includes('example')) {
-    const wanted = answered(await prompts.confirm({ ...streams, message: `Add an example resource (${EXAMPLE_GENERATOR}: model, migration, controller, routes, tests)?`, initialValue: true }))
+    const wanted = answered(await prompts.confirm({ ...streams, message: 'Add an example resource (make:crud: model, migration, controller, routes, tests, sample rows)?', initialValue: true }))
     answers.example = wanted
       ? answered(
           await prompts.text({
