@@ -27,6 +27,8 @@ afterEach(() => {
   } catch {
     // already gone
   }
+  // A killed server leaves its socket file behind.
+  rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid!()}`, socket), { force: true })
 })
 afterAll(() => sandbox.remove())
 
