@@ -35,9 +35,15 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
+import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
+import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
+import type { NewProjectJson } from './new-project.ts'
 import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
+export * from './route-tools.ts'
+export * from './database.ts'
+export * from './new-project.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './generators.ts'
@@ -50,6 +56,9 @@ export * from './generators.ts'
 export interface ContractDocuments {
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  DbSeedJson: DbSeedJson
+  DbTableJson: DbTableJson
+  DbTablesJson: DbTablesJson
   DbWhyJson: DbWhyJson
   ExportJson: ExportJson
   FixJson: FixJson
@@ -61,11 +70,14 @@ export interface ContractDocuments {
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
+  NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
+  RouteRulesJson: RouteRulesJson
+  RouteSearchJson: RouteSearchJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
   StatsJson: StatsJson
@@ -73,5 +85,6 @@ export interface ContractDocuments {
   TraceJson: TraceJson
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
+  UserRoleJson: UserRoleJson
   WhyJson: WhyJson
 }
