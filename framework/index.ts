@@ -35,6 +35,7 @@ export {
   rollback,
   MigrationError,
   type Migration,
+  type MigrationEvents,
   type MigrationStatus,
 } from './database/migrator.ts'
 export { runChecks, type CheckResult, type HealthCheck } from './health/health.ts'
