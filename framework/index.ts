@@ -43,6 +43,15 @@ export { HttpError, ValidationError, isHttpError, type ErrorDetails, type FieldE
 export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnvelope } from './http/response.ts'
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
 export { cors, type CorsOptions } from './middleware/cors/index.ts'
+export {
+  maintenanceMode,
+  DEFAULT_MAINTENANCE_MESSAGE,
+  DEFAULT_RETRY_SECONDS,
+  MAINTENANCE_BYPASS_HEADER,
+  MAINTENANCE_COOKIE,
+  type MaintenanceSource,
+  type MaintenanceState,
+} from './middleware/maintenance/index.ts'
 export { defineRoutes, RouteHandle, RouteRegistrar, type GroupOptions, type RouteDefinition } from './router/define-routes.ts'
 export { RouteDefinitionError } from './router/path-grammar.ts'
 export type {

@@ -14,6 +14,7 @@ export const commandFolders = {
   make: () => import('./make/index.ts'),
   migrate: () => import('./migrate/index.ts'),
   route: () => import('./route/index.ts'),
+  serve: () => import('./serve/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),
 } as const

@@ -6,9 +6,10 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { checkJwtKeyPair, loadEnv, logMailer, maintenanceFile, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
+import { maintenancePath } from './maintenance.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
 
@@ -20,6 +21,8 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** True for servers: requests answer 503 while `svc down` is in effect. Other commands (replay) are not affected. */
+  maintenance?: boolean
 }
 
 export interface LoadedApp {
@@ -72,7 +75,8 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
-    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
+    const maintenance = options.maintenance === true ? maintenanceFile(maintenancePath(project, config)) : undefined
+    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance })
     const close = async () => {
       try {
         await tracing?.close()

@@ -3,7 +3,7 @@
  * benchmark in docs/benchmarks.md), and stops gracefully: no new connections,
  * in-flight requests finish, then `onClose` runs (close the database there).
  */
-import type { AddressInfo } from 'node:net'
+import { Server as NetServer, type AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import { CONN_INFO } from '../app/conn-info.ts'
@@ -20,8 +20,14 @@ export interface RunningServer {
   url: string
   port: number
   host: string
-  /** Stops accepting, waits for in-flight requests, then runs `onClose`. */
-  close(): Promise<void>
+  /**
+   * Stops accepting, waits for in-flight requests, then runs `onClose`.
+   * Idle keep-alive connections are closed at once; with `drain` (another
+   * process takes over the port: a rolling reload), they are left to end
+   * on their own keep-alive timeout, the one clients were told, so that no
+   * client sends a request on a connection closing under it.
+   */
+  close(options?: { drain?: boolean }): Promise<void>
 }
 
 export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
@@ -56,15 +62,22 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     host,
-    close() {
+    close({ drain = false } = {}) {
       closing ??= new Promise<void>((resolve, reject) => {
-        // Connections still reading a request body answered early (413) turn idle later.
-        const sweep = setInterval(() => server.closeIdleConnections(), 100)
-        server.close((error) => {
+        let sweep: ReturnType<typeof setInterval> | undefined
+        const done = (error?: Error) => {
           clearInterval(sweep)
           if (error) reject(error)
           else resolve()
-        })
+        }
+        if (drain) {
+          // http.Server's own close() closes idle connections (Node >= 19); net.Server's only stops accepting.
+          NetServer.prototype.close.call(server, done)
+          return
+        }
+        // Connections still reading a request body answered early (413) turn idle later.
+        sweep = setInterval(() => server.closeIdleConnections(), 100)
+        server.close(done)
         server.closeIdleConnections()
       }).then(() => options.onClose?.())
       return closing
