@@ -63,6 +63,7 @@ export default defineCommand({
       port,
       cwd: project.root,
       replaceCrashed: true,
+      handover: 'drain',
       args: (workerPort) => ['serve', '--cwd', project.root, '--port', String(workerPort), '--host', host, '--quiet'],
     })
     try {
