@@ -6,8 +6,10 @@
  */
 export const commandFolders = {
   api: () => import('./api/index.ts'),
+  config: () => import('./config/index.ts'),
   db: () => import('./db/index.ts'),
   debug: () => import('./debug/index.ts'),
+  env: () => import('./env/index.ts'),
   general: () => import('./general/index.ts'),
   key: () => import('./key/index.ts'),
   log: () => import('./log/index.ts'),

@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
 import { checkJwtKeyPair, loadEnv, logMailer, maintenanceFile, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
+import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
+import { readConfigCache } from './config-cache.ts'
 import { maintenancePath } from './maintenance.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
@@ -35,9 +36,14 @@ export interface LoadedApp {
   close(): Promise<void>
 }
 
+/**
+ * The settings the app runs with: the config cache when there is a valid one
+ * (see config-cache.ts), else `.env` under the process environment;
+ * `overrides` (tests, `--env`) on top.
+ */
 export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConfig {
   try {
-    return resolveConfig({ ...loadEnv(project.envFile, project.env), ...overrides })
+    return resolveConfig({ ...configVariables(project), ...overrides })
   } catch (error) {
     if (error instanceof ConfigError) {
       throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {
@@ -46,6 +52,20 @@ export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConf
     }
     throw error
   }
+}
+
+function configVariables(project: Project): EnvRecord {
+  const cached = readConfigCache(project)
+  if (cached.state === 'refused') project.report?.(cached.error)
+  if (cached.state !== 'valid') return loadEnv(project.envFile, project.env)
+  if (cached.stale) {
+    project.report?.(
+      new CliError('E_CONFIG_CACHE_STALE', `${project.envFile} changed after the config cache was written: the cache is used as it is`, {
+        hint: 'svc config:cache writes it again (svc config:clear goes back to reading .env)',
+      }),
+    )
+  }
+  return cached.cache.vars
 }
 
 export async function openProjectDatabase(project: Project, config: AppConfig): Promise<Database> {
@@ -65,7 +85,10 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
 
 export async function loadApp(project: Project, options: LoadOptions = {}): Promise<LoadedApp> {
   const importFile = options.importFile ?? importWithJiti
-  if (importFile === importWithJiti) forgetAppModules(project.appDir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(project.appDir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined

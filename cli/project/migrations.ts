@@ -5,7 +5,7 @@ import type { Database, Migration, MigrationEvents } from '../../framework/index
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { createProgress, type Progress } from '../output/progress.ts'
-import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
+import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
 import { loadConfig, openProjectDatabase } from './load-app.ts'
 import type { Project } from './project.ts'
 
@@ -18,7 +18,10 @@ export function migrationsDir(project: Project): string {
 export async function loadMigrations(project: Project, importFile: ImportFile = importWithJiti): Promise<Migration[]> {
   const dir = migrationsDir(project)
   if (!existsSync(dir)) return []
-  if (importFile === importWithJiti) forgetAppModules(dir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(dir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const files = readdirSync(dir)
     .filter((file) => MIGRATION_FILE.test(file))
     .sort()
@@ -61,7 +64,10 @@ export async function withProjectMigrations<T>(
 export async function runSeeders(project: Project, db: Database, importFile: ImportFile = importWithJiti): Promise<string[]> {
   const dir = join(project.appDir, 'database', 'seeders')
   if (!existsSync(dir)) return []
-  if (importFile === importWithJiti) forgetAppModules(dir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(dir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const files = readdirSync(dir).filter((file) => /\.(ts|js|mjs)$/.test(file)).sort()
   for (const file of files) {
     const module = await importFile(join(dir, file))

@@ -8,6 +8,7 @@ const commands = {
   down: () => import('./down.ts'),
   up: () => import('./up.ts'),
   live: () => import('./live.ts'),
+  optimize: () => import('./optimize.ts'),
 } satisfies CommandLoaders
 
 export default commands
