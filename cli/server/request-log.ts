@@ -7,10 +7,11 @@ import { TRACE_HEADER, type App } from '../../framework/index.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, type Colors } from '../output/print.ts'
 
-export function withRequestLog(app: Pick<App, 'fetch'>, io: CommandIO): Pick<App, 'fetch'> {
+export function withRequestLog<A extends Pick<App, 'fetch'>>(app: A, io: CommandIO): A {
   const color = colors(io)
   return {
-    async fetch(request, env, executionCtx) {
+    ...app,
+    async fetch(request: Request, env?: unknown, executionCtx?: Parameters<App['fetch']>[2]) {
       const started = performance.now()
       const response = await app.fetch(request, env, executionCtx)
       io.stdout.write(`${requestLine(request, response, performance.now() - started, color)}\n`)
