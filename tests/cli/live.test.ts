@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { debounce, isWatchedSource, watchSources } from '../../cli/server/watch.ts'
-import { assertBuilt, copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { addWebRoutes, assertBuilt, copyExampleApp, slowRoute, type AppCopy } from '../helpers/cli.ts'
 import { startSvc, type RunningSvc } from '../helpers/run-svc.ts'
 
 let app: AppCopy
@@ -19,20 +19,7 @@ beforeAll(() => {
   assertBuilt()
   app = copyExampleApp()
   // A route still working when the restart comes, released by a file.
-  app.write(
-    'routes/web.ts',
-    app.read('routes', 'web.ts').replace(
-      /\}\)\s*$/,
-      `  r.get('/slow', async () => {
-    process.stderr.write('slow: started\\n')
-    const { existsSync } = await import('node:fs')
-    while (!existsSync(${JSON.stringify(app.path('storage', 'release'))})) await new Promise((resolve) => setTimeout(resolve, 20))
-    return { slow: 'done' }
-  })
-})
-`,
-    ),
-  )
+  addWebRoutes(app, slowRoute('/slow', app.path('storage', 'release')))
 })
 afterAll(() => app.remove())
 
@@ -60,7 +47,7 @@ async function answersWith(url: string, expected: string): Promise<void> {
     async () => {
       expect(await fallbackMessage(url).catch((error: Error) => error.message)).toBe(expected)
     },
-    { timeout: 10_000, interval: 50 },
+    { timeout: 30_000, interval: 50 },
   )
 }
 
@@ -125,7 +112,7 @@ describe('svc live', () => {
       const [, url] = await server.waitFor(/^svc live listening on (http:\/\/127\.0\.0\.1:\d+) /, 60_000)
       const errorsFrom = server.output.stderr.length
       const slow = fetch(`${url}/slow`)
-      await lineAfter(server, errorsFrom, /^slow: started$/, 'stderr')
+      await lineAfter(server, errorsFrom, /^slow: started in \d+$/, 'stderr')
 
       const mark = server.output.stdout.length
       app.write('.env', `${existsSync(app.path('.env')) ? app.read('.env') : ''}\n# touched\n`)
@@ -138,7 +125,7 @@ describe('svc live', () => {
       writeFileSync(app.path('storage', 'release'), '')
       const response = await slow
       expect(response.status).toBe(200)
-      expect(await response.json()).toEqual({ success: true, data: { slow: 'done' } })
+      expect((await response.json()).data).toMatchObject({ slow: 'done' })
     } finally {
       await server.stop()
     }

@@ -10,7 +10,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { validate, ValidationSeverity } from 'dockerfile-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyExampleApp, startSvc, type AppCopy } from '../helpers/cli.ts'
+import { addWebRoutes, copyExampleApp, slowRoute, startSvc, type AppCopy } from '../helpers/cli.ts'
 import { runSvc } from '../helpers/run-svc.ts'
 
 const ENV = { APP_ENV: 'production', JWT_SECRET: 'p'.repeat(48), TRACE_MODE: 'errors' }
@@ -18,21 +18,7 @@ const ENV = { APP_ENV: 'production', JWT_SECRET: 'p'.repeat(48), TRACE_MODE: 'er
 let app: AppCopy
 beforeAll(async () => {
   app = copyExampleApp()
-  app.write(
-    'routes/web.ts',
-    app.read('routes', 'web.ts').replace(
-      /\}\)\s*$/,
-      `  r.get('/slow', async () => {
-    process.stderr.write(\`slow: started in \${process.pid}\\n\`)
-    const { existsSync } = await import('node:fs')
-    while (!existsSync(${JSON.stringify(app.path('storage', 'release'))})) await new Promise((resolve) => setTimeout(resolve, 20))
-    return { slow: 'done', pid: process.pid }
-  })
-  r.get('/pid', () => ({ pid: process.pid }))
-})
-`,
-    ),
-  )
+  addWebRoutes(app, `${slowRoute('/slow', app.path('storage', 'release'))}\n  r.get('/pid', () => ({ pid: process.pid }))`)
   const migrated = await runSvc(['migrate', '--force'], { cwd: app.dir, env: ENV })
   expect(migrated.exitCode, migrated.stderr).toBe(0)
 })
