@@ -181,6 +181,12 @@ export class TraceStore {
     return (await this.records({ ...filter, limit: undefined })).length
   }
 
+  /** How many traces are stored, from the batches' counts (nothing decoded: `svc doctor`). */
+  async total(): Promise<number> {
+    const result = await this.db.execute('select coalesce(sum(count), 0) as total from svc_trace_batches')
+    return Number(result.rows[0]?.total ?? 0)
+  }
+
   async get(traceId: string): Promise<TraceRecord | undefined> {
     for await (const record of this.newest({ where: { sql: 'instr(data, ?) > 0', args: [`"trace_id":"${traceId}"`] } })) {
       if (record.trace_id === traceId) return record

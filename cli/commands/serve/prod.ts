@@ -16,7 +16,7 @@ export default defineCommand({
     name: 'serve:prod',
     alias: 'frankenphp:serve',
     group: 'Server',
-    description: 'Production server: worker processes on one port, a dead one replaced, SIGHUP reloads them one by one (frankenphp:serve is the specification\'s name for it)',
+    description: 'Production server: worker processes on one port, a dead one replaced, reloaded one by one on SIGHUP; frankenphp:serve is the specification\'s name for it',
   },
   args: {
     ...cwdArg,
