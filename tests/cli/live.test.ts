@@ -8,8 +8,10 @@
  * a restart finishes. The watcher itself (what it watches, what it ignores)
  * and the debounce are tested directly.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { pretranspile, useModuleCache } from '../../cli/project/import-file.ts'
 import { debounce, isWatchedSource, watchSources } from '../../cli/server/watch.ts'
 import { addWebRoutes, assertBuilt, copyExampleApp, slowRoute, type AppCopy } from '../helpers/cli.ts'
 import { startSvc, type RunningSvc } from '../helpers/run-svc.ts'
@@ -155,6 +157,22 @@ describe('the source watcher', () => {
   it('source files count; editor and database files do not', () => {
     for (const name of ['api.ts', 'kernel.mts', 'posts.js', 'config.json', 'schema.sql']) expect(isWatchedSource(name), name).toBe(true)
     for (const name of ['.api.ts.swp', 'api.ts~', 'sedX4f2a9', '4913', 'database.sqlite', 'database.sqlite-wal', '.#api.ts']) expect(isWatchedSource(name), name).toBe(false)
+  })
+
+  it('pretranspile writes the changed file into the transpile cache the next worker reads (it never loads the transpiler)', () => {
+    const modules = app.path('storage', 'cache', 'modules')
+    mkdirSync(modules, { recursive: true })
+    try {
+      const before = new Set(readdirSync(modules))
+      app.write('routes/api.ts', `${app.read('routes', 'api.ts')}\n// edited ${Date.now()}\n`)
+      pretranspile([app.path('routes', 'api.ts'), app.path('storage', 'not-typescript.json')], app.path('storage'))
+      const added = readdirSync(modules).filter((file) => !before.has(file))
+      expect(added).toEqual([expect.stringMatching(/^routes-api\+map\.[0-9a-f]+\.mjs$/)])
+      expect(readFileSync(join(modules, added[0]!), 'utf8')).toContain('edited')
+    } finally {
+      rmSync(modules, { recursive: true, force: true })
+      useModuleCache(undefined)
+    }
   })
 
   it('debounces a burst of changes into one restart naming every file', () => {

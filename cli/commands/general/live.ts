@@ -3,6 +3,7 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg } from '../../output/args.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
+import { pretranspile } from '../../project/import-file.ts'
 import { projectFor } from '../../project/project.ts'
 import { WorkerCluster, WorkerStartError } from '../../server/cluster.ts'
 import { debounce, displayPath, watchSources, type WatchTarget } from '../../server/watch.ts'
@@ -46,6 +47,7 @@ export default defineCommand({
       const names = files.map((file) => displayPath(project.root, file))
       const shown = names.length === 1 ? names[0] : `${names[0]} and ${names.length - 1} more`
       printLine(io, color.dim(`change: ${shown}, restarting...`))
+      pretranspile(files, project.storageDir)
       void workers.reload().then((ok) => {
         if (io.signal.aborted) return
         if (ok) printLine(io, `${serving ? 'restarted' : 'started'} in ${Math.round(performance.now() - firstSeen)} ms: svc live listening on ${url()}`)
@@ -54,10 +56,13 @@ export default defineCommand({
       })
     })
     const watcher = watchSources(targets, (file) => restart.add(file))
+    // The transpiler is loaded here once, while the developer reads the first page, not at the first change.
+    const warm = setTimeout(() => pretranspile([], project.storageDir), 200)
     if (serving) printLine(io, `svc live listening on ${url()} (restarts on changes to routes/, app/, config/, database/migrations/ and .env)`)
     else printLine(io, color.yellow('The app does not start (error above): watching for changes.'))
 
     const reason = await stopped
+    clearTimeout(warm)
     restart.cancel()
     watcher.close()
     printNote(io, `${typeof reason === 'string' ? reason : 'Stopping'}: finishing in-flight requests...`)
