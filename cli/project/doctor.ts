@@ -201,7 +201,7 @@ async function traces({ project, production, config }: DoctorContext): Promise<F
   if (settings.modes.has('off')) return ok('tracing is off (TRACE_MODE=off)')
   const store = await openProjectTraceStore(project, config)
   try {
-    const [count, dropped] = await Promise.all([store.total(), store.droppedCount()])
+    const [count, dropped] = await Promise.all([store.count(), store.droppedCount()])
     const file = settings.databaseUrl === undefined ? join(project.storageDir, 'traces.sqlite') : undefined
     const size = file !== undefined && existsSync(file) ? ` (${(statSync(file).size / 1024 / 1024).toFixed(1)} MB)` : ''
     const summary = `${count} traces${size}, kept ${settings.retentionDays} days, at most ${settings.maxTraces}`
