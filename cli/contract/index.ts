@@ -19,6 +19,7 @@ import type {
   RouteListJson,
   ServerStatusJson,
 } from './routes.ts'
+import type { ConfigCacheJson, DeployJson, DoctorJson, EnvCacheJson, EnvCheckJson, EnvSwitchJson, MaintenanceJson, OptimizeJson } from './operations.ts'
 import type {
   CleanupJson,
   DbWhyJson,
@@ -47,6 +48,7 @@ export * from './new-project.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './generators.ts'
+export * from './operations.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -59,11 +61,18 @@ export interface ContractDocuments {
   DbSeedJson: DbSeedJson
   DbTableJson: DbTableJson
   DbTablesJson: DbTablesJson
+  ConfigCacheJson: ConfigCacheJson
   DbWhyJson: DbWhyJson
+  DeployJson: DeployJson
+  DoctorJson: DoctorJson
+  EnvCacheJson: EnvCacheJson
+  EnvCheckJson: EnvCheckJson
+  EnvSwitchJson: EnvSwitchJson
   ExportJson: ExportJson
   FixJson: FixJson
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
+  MaintenanceJson: MaintenanceJson
   MakeApiKeyJson: MakeApiKeyJson
   MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
@@ -71,6 +80,7 @@ export interface ContractDocuments {
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
   NewProjectJson: NewProjectJson
+  OptimizeJson: OptimizeJson
   PostmanCollectionJson: PostmanCollectionJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson

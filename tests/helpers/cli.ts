@@ -84,6 +84,25 @@ export function linkRepoModules(dir: string): void {
   }
 }
 
+/** Adds routes (code inside `defineRoutes((r) => { ... })`, using `r`) at the end of the copy's routes/web.ts. */
+export function addWebRoutes(app: AppCopy, code: string): void {
+  app.write('routes/web.ts', app.read('routes', 'web.ts').replace(/\}\)\s*$/, `${code}\n})\n`))
+}
+
+/**
+ * A GET route that stays in flight until `releaseFile` exists (a server
+ * restart or stop happens meanwhile), printing `slow: started in <pid>` on
+ * stderr when it begins; it answers `{ slow: 'done', pid }`.
+ */
+export function slowRoute(path: string, releaseFile: string): string {
+  return `  r.get(${JSON.stringify(path)}, async () => {
+    process.stderr.write(\`slow: started in \${process.pid}\\n\`)
+    const { existsSync } = await import('node:fs')
+    while (!existsSync(${JSON.stringify(releaseFile)})) await new Promise((resolve) => setTimeout(resolve, 20))
+    return { slow: 'done', pid: process.pid }
+  })`
+}
+
 export interface SvcResult {
   code: number | null
   signal: NodeJS.Signals | null
