@@ -16,4 +16,5 @@ export const commandFolders = {
   route: () => import('./route/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),
+  user: () => import('./user/index.ts'),
 } as const

@@ -35,8 +35,14 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
+import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
+import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
+import type { NewProjectJson } from './new-project.ts'
 
 export * from './routes.ts'
+export * from './route-tools.ts'
+export * from './database.ts'
+export * from './new-project.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 
@@ -48,6 +54,9 @@ export * from './lsp.ts'
 export interface ContractDocuments {
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  DbSeedJson: DbSeedJson
+  DbTableJson: DbTableJson
+  DbTablesJson: DbTablesJson
   DbWhyJson: DbWhyJson
   ExportJson: ExportJson
   FixJson: FixJson
@@ -58,11 +67,14 @@ export interface ContractDocuments {
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
+  NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
+  RouteRulesJson: RouteRulesJson
+  RouteSearchJson: RouteSearchJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
   StatsJson: StatsJson
@@ -70,5 +82,6 @@ export interface ContractDocuments {
   TraceJson: TraceJson
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
+  UserRoleJson: UserRoleJson
   WhyJson: WhyJson
 }

@@ -17,6 +17,9 @@ import { contractValidator } from '../helpers/run-svc.ts'
 const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   CleanupJson: 'CleanupJson',
   CommandListJson: 'CommandListJson',
+  DbSeedJson: 'DbSeedJson',
+  DbTableJson: 'DbTableJson',
+  DbTablesJson: 'DbTablesJson',
   DbWhyJson: 'DbWhyJson',
   ExportJson: 'ExportJson',
   FixJson: 'FixJson',
@@ -27,11 +30,14 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',
   MigrationStatusJson: 'MigrationStatusJson',
+  NewProjectJson: 'NewProjectJson',
   PostmanCollectionJson: 'PostmanCollectionJson',
   RegressionJson: 'RegressionJson',
   ReplayJson: 'ReplayJson',
   RollbackJson: 'RollbackJson',
   RouteListJson: 'RouteListJson',
+  RouteRulesJson: 'RouteRulesJson',
+  RouteSearchJson: 'RouteSearchJson',
   ServerStatusJson: 'ServerStatusJson',
   SlowJson: 'SlowJson',
   StatsJson: 'StatsJson',
@@ -39,6 +45,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   TraceJson: 'TraceJson',
   TraceListJson: 'TraceListJson',
   TraceSummaryJson: 'TraceSummaryJson',
+  UserRoleJson: 'UserRoleJson',
   WhyJson: 'WhyJson',
 }
 

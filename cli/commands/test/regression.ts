@@ -7,9 +7,11 @@ import { openDatabase } from '../../../framework/node/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import type { RegressionJson, RegressionResultJson } from '../../contract/traces.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
+import type { CommandIO } from '../../output/io.ts'
 import { colors, printLine } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { loadMigrations, runSeeders } from '../../project/migrations.ts'
+import { runSeeders } from '../../database/seed.ts'
+import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { compareResponses } from '../../trace/compare.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
@@ -48,7 +50,7 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    const json = await replayAll(project, traces, args.all === true, config.env !== 'production')
+    const json = await replayAll(project, io, traces, args.all === true, config.env !== 'production')
     io.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
     if (args.json) return print(json)
     const color = colors(io)
@@ -79,7 +81,7 @@ function distinct(records: TraceRecord[], limit: number): TraceRecord[] {
   return out
 }
 
-async function replayAll(project: Project, traces: TraceRecord[], all: boolean, canSign: boolean): Promise<RegressionJson> {
+async function replayAll(project: Project, io: CommandIO, traces: TraceRecord[], all: boolean, canSign: boolean): Promise<RegressionJson> {
   const results = new Map<string, RegressionResultJson>()
   const safe = traces.filter((t) => SAFE_METHODS.has(t.method))
   const unsafe = traces.filter((t) => !SAFE_METHODS.has(t.method))
@@ -100,14 +102,8 @@ async function replayAll(project: Project, traces: TraceRecord[], all: boolean, 
       const db = await openDatabase({ url, storageDir: dir, projectDir: dir })
       try {
         await migrate(db, await loadMigrations(project))
-        // Seeders may print (credentials they created): keep stdout for the report.
-        const log = console.log
-        console.log = (...values: unknown[]) => console.error(...values)
-        try {
-          await runSeeders(project, db)
-        } finally {
-          console.log = log
-        }
+        // What seeders print (credentials they created) goes to stderr: stdout keeps the report.
+        await runSeeders(project, db, io)
       } finally {
         db.close()
       }
