@@ -52,7 +52,9 @@ export type {
   Next,
   RouteDescription,
   RouteMethod,
+  ResponseOptions,
   RouteParam,
+  RouteResponses,
   RouteSchemas,
   SourceLocation,
 } from './router/types.ts'

@@ -68,6 +68,11 @@ export function namedCheck<F extends (...args: never[]) => unknown>(rule: string
   return check
 }
 
+/** The rule name a check function was given with `namedCheck` (`confirmed`, `visible`), if any. */
+export function namedCheckRule(check: unknown): string | undefined {
+  return typeof check === 'function' ? NAMED_CHECKS.get(check) : undefined
+}
+
 export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource): ValidationIssue {
   const path = issue.path?.map((key) => String(typeof key === 'object' ? key.key : key)) ?? []
   const field = path.length === 0 ? source : path.join('.')
