@@ -38,11 +38,13 @@ import type {
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
+import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
 
 export * from './routes.ts'
 export * from './route-tools.ts'
 export * from './database.ts'
 export * from './new-project.ts'
+export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 
@@ -64,6 +66,8 @@ export interface ContractDocuments {
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MakeApiKeyJson: MakeApiKeyJson
   MakeMigrationsJson: MakeMigrationsJson
+  MakeOpenApiJson: MakeOpenApiJson
+  MakePostmanJson: MakePostmanJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson

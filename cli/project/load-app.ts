@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
 import { checkJwtKeyPair, loadEnv, logMailer, nativeArgon2id, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
@@ -20,6 +21,8 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** False: no docs page routes (make:openapi describes the API without them). Default: API_DOCS and the page decide. */
+  apiDocs?: boolean
 }
 
 export interface LoadedApp {
@@ -71,7 +74,8 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
+    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
     const close = async () => {
       try {

@@ -27,6 +27,8 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   KeyGenerateRs256Json: 'KeyGenerateRs256Json',
   MakeApiKeyJson: 'MakeApiKeyJson',
   MakeMigrationsJson: 'MakeMigrationsJson',
+  MakeOpenApiJson: 'MakeOpenApiJson',
+  MakePostmanJson: 'MakePostmanJson',
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',
   MigrationStatusJson: 'MigrationStatusJson',

@@ -5,6 +5,8 @@ const commands = {
   'make:auth': () => import('./auth.ts'),
   'make:apikey-table': () => import('./apikey-table.ts'),
   'make:apikey': () => import('./apikey.ts'),
+  'make:openapi': () => import('./openapi.ts'),
+  'make:postman': () => import('./postman.ts'),
 } satisfies CommandLoaders
 
 export default commands
