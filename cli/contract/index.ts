@@ -39,6 +39,7 @@ import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
 import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
+import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './route-tools.ts'
@@ -47,6 +48,7 @@ export * from './new-project.ts'
 export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -65,6 +67,7 @@ export interface ContractDocuments {
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MakeApiKeyJson: MakeApiKeyJson
+  MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
   MakeOpenApiJson: MakeOpenApiJson
   MakePostmanJson: MakePostmanJson

@@ -26,6 +26,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   KeyGenerateJson: 'KeyGenerateJson',
   KeyGenerateRs256Json: 'KeyGenerateRs256Json',
   MakeApiKeyJson: 'MakeApiKeyJson',
+  MakeJson: 'MakeJson',
   MakeMigrationsJson: 'MakeMigrationsJson',
   MakeOpenApiJson: 'MakeOpenApiJson',
   MakePostmanJson: 'MakePostmanJson',
