@@ -102,6 +102,8 @@ export function buildPostmanCollection(document: JsonObject, options: PostmanOpt
     ['email', ''],
     ['password', 'postman-Passw0rd'],
   ])
+  const needsKey = operations.some(({ operation }) => ((operation.security ?? []) as Array<Record<string, unknown>>).some((requirement) => 'apiKeyAuth' in requirement))
+  if (needsKey) variables.set('apiKey', '')
 
   // 1. The auth flow.
   const register = find('post', AUTH.register)

@@ -10,6 +10,12 @@
 // (postman-collection ships its types without naming them in package.json.)
 import { Collection, type Item } from 'postman-collection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as v from 'valibot'
+import { authPlugin, createApp, defineRoutes, resolveConfig } from '../../framework/index.ts'
+import { buildOpenApi } from '../../cli/openapi/document.ts'
+import { schemaNames } from '../../cli/openapi/schema-names.ts'
+import { buildPostmanCollection } from '../../cli/postman/collection.ts'
+import { sampleOf } from '../../cli/postman/examples.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { failuresOf, runCollection } from '../helpers/newman.ts'
 import { runSvc, startSvc, svcJson } from '../helpers/run-svc.ts'
@@ -122,5 +128,38 @@ describe('make:postman --flow=crud after make:crud Product', () => {
     for (const step of [flow[1]!, flow[3]!, flow[4]!, flow[5]!]) expect(step.request.url.toString()).toContain(`/api/v2/products/${id}`)
     const assertions = flow.flatMap((execution) => (execution.assertions ?? []).map((assertion) => assertion.assertion))
     expect(assertions).toEqual(expect.arrayContaining(['the answer carries data.id', 'data.id is {{products_id}}', 'status is 204', 'status is 404']))
+  })
+})
+
+describe('the collection builder', () => {
+  const app = createApp({
+    config: resolveConfig({ APP_ENV: 'test', API_KEY: 'k'.repeat(32) }),
+    plugins: [authPlugin()],
+    api: defineRoutes((r) => {
+      r.post('/hooks/{code}', function hook() {}).where('code', /[A-Z]{3}-\d{2}/).middleware('apikey')
+      r.post('/notes', function createNote() {}).body(v.object({ text: v.pipe(v.string(), v.minLength(12), v.maxLength(20)), stars: v.pipe(v.number(), v.minValue(3)) }))
+    }),
+  })
+  const { document } = buildOpenApi(app.routes(), schemaNames('/nonexistent-app'), { title: 'hooks', version: '1' })
+  const { collection } = buildPostmanCollection(document, { baseUrl: 'http://127.0.0.1:9' })
+  const requests = collection.item.flatMap((folder) => folder.item)
+  const byPath = (path: string) => requests.find((item) => (item.request.url as { raw: string }).raw.startsWith(`{{baseUrl}}${path}`))!
+
+  it('an API-key route sends x-api-key: {{apiKey}} (a collection variable) and accepts any documented answer; its path variable is an example of its pattern', () => {
+    expect(collection.variable.map((variable) => variable.key)).toContain('apiKey')
+    const hook = byPath('/api/hooks/:code')
+    expect(hook.request.header).toContainEqual({ key: 'x-api-key', value: '{{apiKey}}' })
+    expect((hook.request.url as { variable: unknown }).variable).toEqual([{ key: 'code', value: 'AAA-11' }])
+    expect(hook.event[0]!.script.exec.join('\n')).toContain('status is one the description documents (200, 401, 404)')
+  })
+
+  it('example bodies follow the schema’s rules (lengths, bounds); a request it can bring about must answer its success status', () => {
+    const note = byPath('/api/notes')
+    expect(JSON.parse((note.request.body as { raw: string }).raw)).toEqual({ text: 'examplexxxxx', stars: 3 })
+    expect(note.event[0]!.script.exec.join('\n')).toContain("pm.test('status is 200'")
+  })
+
+  it('samples simple patterns, and gives up (undefined) rather than guess wrong', () => {
+    expect(['^(?:\\d+)$', '^(?:\\d{4})$', '^(?:[a-z0-9-]+)$', '^(?:foo|bar)$', '^[^/]+$', '^\\p{L}+$'].map(sampleOf)).toEqual(['1', '1111', 'a', 'foo', undefined, undefined])
   })
 })
