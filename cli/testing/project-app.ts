@@ -82,7 +82,11 @@ export async function projectTestApp(options: ProjectTestAppOptions = {}): Promi
     async tokenFor(user = {}) {
       const role = user.role ?? 'user'
       const email = user.email ?? `${role}@example.test`
-      await db.execute("insert or ignore into users (name, email, password, role) values (?, ?, '!', ?)", [user.name ?? role, email, role])
+      try {
+        await db.execute("insert or ignore into users (name, email, password, role) values (?, ?, '!', ?)", [user.name ?? role, email, role])
+      } catch (error) {
+        throw new Error(`tokenFor needs the users table, which the project's migrations do not create: run svc make:auth (${(error as Error).message})`, { cause: error })
+      }
       return signAccessToken(project, loaded.config, db, { email })
     },
     async close() {

@@ -19,8 +19,8 @@ export interface ValidationIssue {
   label: string
   /**
    * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
-   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `timestamp`, an app's own rule's name
-   * (`defineRule`), or `invalid` (anything else).
+   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `timestamp`, an app's own rule's
+   * name (`defineRule`), or `invalid` (anything else).
    */
   rule: string
   /** The rule's argument: the limit (8), the expected type (`string`), the pattern... */
@@ -72,7 +72,7 @@ const RULE_NAME = Symbol.for('svc.rule-name')
  * @example v.forward(v.partialCheck([['password'], ['password_confirmation']], namedCheck('confirmed', same)), ['password_confirmation'])
  */
 export function namedCheck<F extends (...args: never[]) => unknown>(rule: string, check: F, requirement?: unknown): F {
-  // Configurable: one function may be named again (visibleText() names the same isVisibleText for every field).
+  // Configurable: one check function may be named again (a shared rule used by several fields).
   Object.defineProperty(check, RULE_NAME, { value: { rule, requirement } satisfies NamedRule, configurable: true })
   return check
 }
