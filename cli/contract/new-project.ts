@@ -1,4 +1,5 @@
 /** `new` / `new:project` and `start`: the project created. Types only; fields are only ever added. */
+import type { MakeEditJson } from './generators.ts'
 
 /** `new <name> --json`, `start --json`. */
 export interface NewProjectJson {
@@ -6,8 +7,10 @@ export interface NewProjectJson {
   name: string
   /** The project folder, absolute. */
   path: string
-  /** The project's files, relative to `path`, as written (the example resource's are make:crud's own). */
+  /** The files written, relative to `path`: the project's, then the example resource's. */
   files: string[]
+  /** What the example resource changed in the project's files (its routes in routes/api.ts); empty without one. */
+  edits: MakeEditJson[]
   /** package.json's svc dependency. */
   svc: string
   /** '' for the embedded SQLite file (storage/database.sqlite). */

@@ -28,7 +28,7 @@ import type { RegressionJson, RegressionResultJson } from '../contract/traces.ts
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from '../project/import-file.ts'
 import { runSeeders } from '../database/seed.ts'
-import { processIO, type CommandIO } from '../output/io.ts'
+import type { CommandIO } from '../output/io.ts'
 import { loadMigrations } from '../project/migrations.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
@@ -58,13 +58,12 @@ export interface RegressionOptions {
   canSign: boolean
   /** How the app's files are loaded (tests pass the runner's own import). */
   importFile?: ImportFile
-  /** Where the seeders' console output goes (its stderr: stdout keeps the report); default the process's. */
-  io?: CommandIO
+  /** Where what seeders print goes (stderr: stdout keeps the report). */
+  io: CommandIO
 }
 
 export async function replayTraces(project: Project, traces: TraceRecord[], options: RegressionOptions): Promise<RegressionJson> {
   const importFile = options.importFile ?? importWithJiti
-  const io = options.io ?? processIO(new AbortController().signal)
   const results = new Map<string, RegressionResultJson>()
   const safe = traces.filter((t) => SAFE_METHODS.has(t.method))
   const unsafe = traces.filter((t) => !SAFE_METHODS.has(t.method))
@@ -80,7 +79,7 @@ export async function replayTraces(project: Project, traces: TraceRecord[], opti
           results.set(trace.trace_id, skipped(trace, `${trace.method} changes data: --all replays it against a fresh test database`))
         }
       } else if (unsafe.length > 0) {
-        await replayOnFreshDatabase(project, main, unsafe, options.canSign, { logsDir, importFile }, io, results)
+        await replayOnFreshDatabase(project, main, unsafe, options.canSign, { logsDir, importFile, io: options.io }, results)
       }
     } finally {
       await main.close()
@@ -105,11 +104,10 @@ async function replayOnFreshDatabase(
   main: ReplayTarget,
   unsafe: TraceRecord[],
   canSign: boolean,
-  load: { logsDir: string; importFile: ImportFile },
-  io: CommandIO,
+  load: { logsDir: string; importFile: ImportFile; io: CommandIO },
   results: Map<string, RegressionResultJson>,
 ): Promise<void> {
-  const { importFile } = load
+  const { importFile, io, ...targetLoad } = load
   const dir = mkdtempSync(join(tmpdir(), 'svc-regression-'))
   const url = `file:${join(dir, 'regression.sqlite')}`
   try {
@@ -120,7 +118,7 @@ async function replayOnFreshDatabase(
     } finally {
       db.close()
     }
-    const fresh = new ReplayTarget(project, { load: { trace: false, ...load, overrides: { DATABASE_URL: url } } })
+    const fresh = new ReplayTarget(project, { load: { trace: false, ...targetLoad, importFile, overrides: { DATABASE_URL: url } } })
     try {
       const users = freshUsers(main, fresh)
       // Oldest first: a later request may depend on what an earlier one created.

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteRulesJson, RouteSearchJson } from '../../cli/contract/index.ts'
+import { toJsonSchema } from '../../cli/schemas/to-json-schema.ts'
+import { PostInput } from '../../examples/blog/app/controllers/posts.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
@@ -111,23 +113,16 @@ describe('svc route:rules', () => {
     ])
   })
 
-  it('gives each as JSON Schema in the OpenAPI 3.0 dialect, with the route\'s handler and source', () => {
+  it('gives each as JSON Schema in the OpenAPI 3.0 dialect (cli/schemas/to-json-schema.ts), with the route\'s handler and source', () => {
     expect(rulesOf('POST', '/api/v1/posts')).toEqual({
       method: 'POST',
       path: '/api/v1/posts',
       handler: 'createPost',
       source: { file: 'routes/api.ts', line: expect.any(Number), column: expect.any(Number) },
-      body: {
-        type: 'object',
-        properties: {
-          title: { type: 'string', minLength: 1, maxLength: 200 },
-          body: { type: 'string', maxLength: 100000, default: '' },
-          published_at: { type: 'string', format: 'date-time', nullable: true },
-        },
-        required: ['title'],
-      },
+      body: toJsonSchema(PostInput, { direction: 'input' }).schema,
       query: null,
     })
+    expect(rulesOf('PUT', '/api/v1/posts/{id}')!.body).toMatchObject({ properties: { published_at: { format: 'date-time', nullable: true } }, required: ['title'] })
     expect(rulesOf('GET', '/api/v2/posts')).toMatchObject({ body: null, query: { type: 'object', properties: { page: { type: 'string', pattern: '^\\d+$' } } } })
     expect(rulesOf('POST', '/api/auth/login')).toMatchObject({ source: null, body: { required: ['email', 'password'] } })
   })
