@@ -62,7 +62,9 @@ export type {
   Next,
   RouteDescription,
   RouteMethod,
+  ResponseOptions,
   RouteParam,
+  RouteResponses,
   RouteSchemas,
   SourceLocation,
 } from './router/types.ts'

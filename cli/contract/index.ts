@@ -39,12 +39,14 @@ import type {
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
+import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
 import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './route-tools.ts'
 export * from './database.ts'
 export * from './new-project.ts'
+export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './generators.ts'
@@ -76,6 +78,8 @@ export interface ContractDocuments {
   MakeApiKeyJson: MakeApiKeyJson
   MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
+  MakeOpenApiJson: MakeOpenApiJson
+  MakePostmanJson: MakePostmanJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, listen, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type Listener, type RouteDefinition } from '../../framework/index.ts'
 import { checkJwtKeyPair, loadEnv, logMailer, maintenanceFile, nativeArgon2id, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
 import { readConfigCache } from './config-cache.ts'
@@ -23,6 +24,8 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** False: no docs page routes (make:openapi describes the API without them). Default: API_DOCS and the page decide. */
+  apiDocs?: boolean
   /** Where the app's logs go (mail.log); default `<storage>/logs`. Regression replays write to a temporary folder. */
   logsDir?: string
   /**
@@ -108,7 +111,8 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
     await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
     const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
-    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
+    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : [])]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance })
     const close = async () => {

@@ -25,6 +25,7 @@ export const SETTINGS_READERS: Readonly<Record<string, SettingsReader>> = {
   traces: (vars) => resolveTraceConfig(vars),
   maintenance: (vars) => vars.MAINTENANCE_FILE,
   configCache: (vars) => vars.APP_KEY,
+  apiDocs: (vars) => vars.API_DOCS,
 }
 
 export interface SettingProblem {

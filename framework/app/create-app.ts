@@ -277,6 +277,7 @@ export function createApp(options: AppOptions = {}): App {
           query: record.schemas.query ?? null,
           response: record.schemas.response ?? null,
         },
+        responses: record.responses,
       }),
     }
   }

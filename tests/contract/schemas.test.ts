@@ -35,6 +35,8 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   MakeApiKeyJson: 'MakeApiKeyJson',
   MakeJson: 'MakeJson',
   MakeMigrationsJson: 'MakeMigrationsJson',
+  MakeOpenApiJson: 'MakeOpenApiJson',
+  MakePostmanJson: 'MakePostmanJson',
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',
   MigrationStatusJson: 'MigrationStatusJson',
