@@ -35,10 +35,12 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
+import type { ApiTestJson, ApiTestLoopJson } from './devtools.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './devtools.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -46,6 +48,8 @@ export * from './lsp.ts'
  * in schemas.json's `definitions`.
  */
 export interface ContractDocuments {
+  ApiTestJson: ApiTestJson
+  ApiTestLoopJson: ApiTestLoopJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
   DbWhyJson: DbWhyJson

@@ -15,6 +15,8 @@ import { contractValidator } from '../helpers/run-svc.ts'
 
 /** Every document name, checked by tsc against ContractDocuments (a missing or extra key is a type error). */
 const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
+  ApiTestJson: 'ApiTestJson',
+  ApiTestLoopJson: 'ApiTestLoopJson',
   CleanupJson: 'CleanupJson',
   CommandListJson: 'CommandListJson',
   DbWhyJson: 'DbWhyJson',
