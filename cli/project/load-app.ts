@@ -20,6 +20,15 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** Where the app's logs go (mail.log); default `<storage>/logs`. Regression replays write to a temporary folder. */
+  logsDir?: string
+  /**
+   * True when the app answers other clients (`svc serve`): its traces are
+   * written by TRACE_WRITER's writer, a worker thread by default, so that no
+   * request waits for the store. A one-shot command (a replay) writes from
+   * its own thread, and starts no thread for it.
+   */
+  serving?: boolean
 }
 
 export interface LoadedApp {
@@ -67,11 +76,12 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined
   try {
-    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config)
+    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config, { serving: options.serving === true })
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
+    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
     const close = async () => {
       try {
@@ -100,12 +110,12 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
  * storage/logs/mail.log, RS256 keys from storage/keys/) comes first, unless
  * the kernel lists its own `authPlugin({...})`.
  */
-function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+function withAuth(project: Project, config: AppConfig, serving: boolean, logsDir: string, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
   const keys = readJwtKeyFiles(project.storageDir)
   // An RS256 pair that cannot be used stops start-up here, not at the first login.
   if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({ mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')), keys })
+  const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys })
   return [auth, ...plugins]
 }
 
