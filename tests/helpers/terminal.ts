@@ -13,7 +13,7 @@ export interface Terminal {
   keys(...keys: string[]): void
   /** Literal text (nothing in it is read as a key name). */
   type(text: string): void
-  /** The visible screen, trailing blank lines dropped. */
+  /** The visible screen, trailing blank lines dropped ('' once the program has exited). */
   screen(): string
   /** Waits until `check(screen)` is true; fails with the screen when it does not become true. */
   waitFor(check: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>
@@ -32,7 +32,11 @@ export function openTerminal(command: string[], env: Record<string, string> = {}
   const environment = Object.entries({ TERM: 'xterm-256color', HOME: process.env.HOME ?? '/tmp', PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...env })
   // `-f /dev/null`: none of the machine's tmux settings; `env -i`: the shell sees only what the test gives it.
   tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'test', '-x', '200', '-y', '50', 'env', '-i', ...environment.map(([name, value]) => `${name}=${value}`), ...command)
-  const screen = () => tmux('capture-pane', '-t', 'test', '-p').replace(/\n+$/, '')
+  // Once the program in it has exited, the session (and its server) is gone: an empty screen.
+  const screen = () => {
+    const shown = spawnSync('tmux', ['-L', server, 'capture-pane', '-t', 'test', '-p'], { encoding: 'utf8' })
+    return shown.status === 0 ? shown.stdout.replace(/\n+$/, '') : ''
+  }
   return {
     keys: (...keys) => void tmux('send-keys', '-t', 'test', ...keys),
     type: (text) => void tmux('send-keys', '-t', 'test', '-l', text),

@@ -7,6 +7,7 @@ const commands = {
   fix: () => import('./fix.ts'),
   lsp: () => import('./lsp.ts'),
   completion: () => import('./completion.ts'),
+  tinker: () => import('./tinker.ts'),
 } satisfies CommandLoaders
 
 export default commands
