@@ -50,3 +50,49 @@ export interface ApiTestLoopJson {
   /** The last answer's status and trace id. */
   last: { status: number; trace_id: string | null }
 }
+
+/** One counter of the database throttle store (the `rate_limits` table). */
+export interface RateCounterJson {
+  key: string
+  /** Hits in the current window, refused ones included. */
+  hits: number
+  /** When the window ends (ISO 8601). */
+  reset_at: string
+  /** Seconds until then. */
+  resets_in: number
+  /** Parsed from a route throttle's key (`throttle:<max>,<minutes>:<METHOD> <route>:<client>`); null for other counters (the login lockout). */
+  throttle: {
+    max_attempts: number
+    decay_minutes: number
+    /** `GET /api/v1/posts`, or the throttle's name. */
+    scope: string
+    /** `user:<id>`, `ip:<address>`, or what a custom key function returned. */
+    client: string
+    /** At the limit: the next request in this window gets 429. */
+    blocked: boolean
+  } | null
+}
+
+/** `svc rate:status --json` (and with `--clear`). */
+export interface RateStatusJson {
+  /** THROTTLE_STORE. */
+  store: 'memory' | 'database'
+  /** The counters that are still counting (expired windows are left out). */
+  counters: RateCounterJson[]
+  /** With --clear: how many counters were deleted; null otherwise. */
+  cleared: number | null
+  /** Why some counters cannot be seen from here (THROTTLE_STORE=memory), else null. */
+  note: string | null
+}
+
+/** `svc storage:link --json`. */
+export interface StorageLinkJson {
+  /** The link: `<app>/public/storage`. */
+  link: string
+  /** What it points at: `<storage>/app/public`. */
+  target: string
+  /** `created`, `exists` (already right), `replaced` (--force). */
+  status: 'created' | 'exists' | 'replaced'
+  /** The URL prefix the files are served under. */
+  url_prefix: string
+}

@@ -35,7 +35,7 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
-import type { ApiTestJson, ApiTestLoopJson } from './devtools.ts'
+import type { ApiTestJson, ApiTestLoopJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
@@ -63,12 +63,14 @@ export interface ContractDocuments {
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
   PostmanCollectionJson: PostmanCollectionJson
+  RateStatusJson: RateStatusJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
+  StorageLinkJson: StorageLinkJson
   StatsJson: StatsJson
   TopJson: TopJson
   TraceJson: TraceJson

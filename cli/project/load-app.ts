@@ -6,8 +6,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, publicFiles, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
+import { PUBLIC_STORAGE_PREFIX, publicStorageLink } from './public-storage.ts'
 import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
@@ -81,7 +82,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
     const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
-    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
     const close = async () => {
       try {
@@ -117,6 +118,11 @@ function withAuth(project: Project, config: AppConfig, serving: boolean, logsDir
   if (plugins.some(isAuthPlugin)) return plugins
   const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys })
   return [auth, ...plugins]
+}
+
+/** The files `svc storage:link` publishes (public/storage), served under /storage/ once the link exists (docs/storage.md). */
+function publicStorage(project: Project): AppPluginSpec[] {
+  return [{ name: 'public-storage', middleware: [publicFiles({ folder: publicStorageLink(project), prefix: PUBLIC_STORAGE_PREFIX })] }]
 }
 
 async function loadDefault<T>(importFile: ImportFile, path: string): Promise<T | undefined> {

@@ -9,3 +9,4 @@ export { openTraceStore, traceDatabaseUrl, TRACE_DATABASE_FILE, type OpenTraceSt
 export { workerTraceSink, type WorkerTraceSink } from './trace-sink.ts'
 export { logMailer } from './mail-log.ts'
 export { readJwtKeyFiles, writeJwtKeyFiles, jwtKeysDir, checkJwtKeyPair } from './jwt-keys.ts'
+export { publicFiles, type PublicFilesOptions } from './public-files.ts'
