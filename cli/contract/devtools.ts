@@ -96,3 +96,33 @@ export interface StorageLinkJson {
   /** The URL prefix the files are served under. */
   url_prefix: string
 }
+
+/** One GET route measured by `svc benchmark`. */
+export interface BenchmarkRouteJson {
+  method: string
+  /** The route as declared (`/api/v1/posts/{id}`). */
+  path: string
+  /** What was requested (`/api/v1/posts/1`): sample values for parameters, optional ones left out. */
+  url: string
+  /** How many answers had each status. */
+  statuses: Record<string, number>
+  min_ms: number
+  p50_ms: number
+  p95_ms: number
+  max_ms: number
+  mean_ms: number
+  /** One request after the other, in this process: 1000 / mean_ms. */
+  requests_per_second: number
+}
+
+/** `svc benchmark --json`: every GET route timed through app.fetch, in process. */
+export interface BenchmarkJson {
+  /** Measured requests per route (after `warmup` unmeasured ones). */
+  iterations: number
+  warmup: number
+  /** `--as`: whose signed token was sent; null without one. */
+  as: string | null
+  routes: BenchmarkRouteJson[]
+  /** Routes not measured, and why (a required parameter no sample value satisfies). */
+  skipped: Array<{ method: string; path: string; reason: string }>
+}

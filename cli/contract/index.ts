@@ -35,7 +35,7 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
-import type { ApiTestJson, ApiTestLoopJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
+import type { ApiTestJson, ApiTestLoopJson, BenchmarkJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
@@ -50,6 +50,7 @@ export * from './devtools.ts'
 export interface ContractDocuments {
   ApiTestJson: ApiTestJson
   ApiTestLoopJson: ApiTestLoopJson
+  BenchmarkJson: BenchmarkJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
   DbWhyJson: DbWhyJson

@@ -5,7 +5,7 @@ import type { ApiTestJson, ApiTestLoopJson } from '../contract/devtools.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, printLine, type Colors } from '../output/print.ts'
-import { percentile, round } from '../trace/stats.ts'
+import { latencies, round } from '../trace/stats.ts'
 import { formatMs, statusColor } from '../trace/summary.ts'
 import { parseRequestItems } from './request-items.ts'
 import type { Exchange, OutgoingRequest } from './send.ts'
@@ -70,15 +70,8 @@ export function printExchange(io: CommandIO, request: OutgoingRequest, as: strin
 }
 
 export function loopStats(times: readonly number[]): Omit<ApiTestLoopJson['loop'], 'statuses'> {
-  const sorted = [...times].sort((a, b) => a - b)
-  return {
-    count: sorted.length,
-    min_ms: round(sorted[0] ?? 0),
-    median_ms: percentile(sorted, 50),
-    p95_ms: percentile(sorted, 95),
-    max_ms: round(sorted.at(-1) ?? 0),
-    mean_ms: round(sorted.length === 0 ? 0 : sorted.reduce((sum, time) => sum + time, 0) / sorted.length),
-  }
+  const spread = latencies(times)
+  return { count: times.length, min_ms: spread.min, median_ms: spread.p50, p95_ms: spread.p95, max_ms: spread.max, mean_ms: spread.mean }
 }
 
 export function printLoop(io: CommandIO, result: ApiTestLoopJson, color: Colors): void {

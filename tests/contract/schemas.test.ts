@@ -17,6 +17,7 @@ import { contractValidator } from '../helpers/run-svc.ts'
 const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   ApiTestJson: 'ApiTestJson',
   ApiTestLoopJson: 'ApiTestLoopJson',
+  BenchmarkJson: 'BenchmarkJson',
   CleanupJson: 'CleanupJson',
   CommandListJson: 'CommandListJson',
   DbWhyJson: 'DbWhyJson',

@@ -8,6 +8,7 @@ const commands = {
   lsp: () => import('./lsp.ts'),
   completion: () => import('./completion.ts'),
   tinker: () => import('./tinker.ts'),
+  benchmark: () => import('./benchmark.ts'),
 } satisfies CommandLoaders
 
 export default commands
