@@ -72,8 +72,9 @@ export interface MeasureOptions {
   iterations: number
   warmup: number
   headers: Record<string, string>
-  /** Called before each route is measured (progress). */
+  /** Called before each route is measured, and after (progress). */
   onRoute?(plan: { route: RouteDescription; url: string }): void
+  onMeasured?(): void
   signal?: AbortSignal
 }
 
@@ -114,6 +115,7 @@ export async function measureRoutes(app: App, plans: RoutePlan[], options: Measu
       mean_ms: spread.mean,
       requests_per_second: spread.mean === 0 ? 0 : Math.round(1000 / spread.mean),
     })
+    options.onMeasured?.()
   }
   return { routes, skipped }
 }

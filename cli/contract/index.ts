@@ -19,6 +19,7 @@ import type {
   RouteListJson,
   ServerStatusJson,
 } from './routes.ts'
+import type { ConfigCacheJson, DeployJson, DoctorJson, EnvCacheJson, EnvCheckJson, EnvSwitchJson, MaintenanceJson, OptimizeJson } from './operations.ts'
 import type {
   CleanupJson,
   DbWhyJson,
@@ -41,6 +42,7 @@ export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './devtools.ts'
+export * from './operations.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -53,16 +55,24 @@ export interface ContractDocuments {
   BenchmarkJson: BenchmarkJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  ConfigCacheJson: ConfigCacheJson
   DbWhyJson: DbWhyJson
+  DeployJson: DeployJson
+  DoctorJson: DoctorJson
+  EnvCacheJson: EnvCacheJson
+  EnvCheckJson: EnvCheckJson
+  EnvSwitchJson: EnvSwitchJson
   ExportJson: ExportJson
   FixJson: FixJson
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
+  MaintenanceJson: MaintenanceJson
   MakeApiKeyJson: MakeApiKeyJson
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
+  OptimizeJson: OptimizeJson
   PostmanCollectionJson: PostmanCollectionJson
   RateStatusJson: RateStatusJson
   RegressionJson: RegressionJson

@@ -6,10 +6,12 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, publicFiles, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { checkJwtKeyPair, loadEnv, logMailer, maintenanceFile, nativeArgon2id, openDatabase, publicFiles, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
+import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
+import { readConfigCache } from './config-cache.ts'
+import { maintenancePath } from './maintenance.ts'
 import { PUBLIC_STORAGE_PREFIX, publicStorageLink } from './public-storage.ts'
-import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
 
@@ -30,6 +32,8 @@ export interface LoadOptions {
    * its own thread, and starts no thread for it.
    */
   serving?: boolean
+  /** True for servers: requests answer 503 while `svc down` is in effect. Other commands (replay) are not affected. */
+  maintenance?: boolean
 }
 
 export interface LoadedApp {
@@ -42,9 +46,14 @@ export interface LoadedApp {
   close(): Promise<void>
 }
 
+/**
+ * The settings the app runs with: the config cache when there is a valid one
+ * (see config-cache.ts), else `.env` under the process environment;
+ * `overrides` (tests, `--env`) on top.
+ */
 export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConfig {
   try {
-    return resolveConfig({ ...loadEnv(project.envFile, project.env), ...overrides })
+    return resolveConfig({ ...configVariables(project), ...overrides })
   } catch (error) {
     if (error instanceof ConfigError) {
       throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {
@@ -53,6 +62,20 @@ export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConf
     }
     throw error
   }
+}
+
+function configVariables(project: Project): EnvRecord {
+  const cached = readConfigCache(project)
+  if (cached.state === 'refused') project.report?.(cached.error)
+  if (cached.state !== 'valid') return loadEnv(project.envFile, project.env)
+  if (cached.stale) {
+    project.report?.(
+      new CliError('E_CONFIG_CACHE_STALE', `${project.envFile} changed after the config cache was written: the cache is used as it is`, {
+        hint: 'svc config:cache writes it again (svc config:clear goes back to reading .env)',
+      }),
+    )
+  }
+  return cached.cache.vars
 }
 
 export async function openProjectDatabase(project: Project, config: AppConfig): Promise<Database> {
@@ -72,7 +95,10 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
 
 export async function loadApp(project: Project, options: LoadOptions = {}): Promise<LoadedApp> {
   const importFile = options.importFile ?? importWithJiti
-  if (importFile === importWithJiti) forgetAppModules(project.appDir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(project.appDir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined
@@ -83,7 +109,8 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
     const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
     const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
-    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
+    const maintenance = options.maintenance === true ? maintenanceFile(maintenancePath(project, config)) : undefined
+    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance })
     const close = async () => {
       try {
         await tracing?.close()
@@ -108,15 +135,15 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
 
 /**
  * Authentication is on in every app: the auth plugin (mails to
- * storage/logs/mail.log, RS256 keys from storage/keys/) comes first, unless
- * the kernel lists its own `authPlugin({...})`.
+ * storage/logs/mail.log, RS256 keys from storage/keys/, the native argon2id)
+ * comes first, unless the kernel lists its own `authPlugin({...})`.
  */
 function withAuth(project: Project, config: AppConfig, serving: boolean, logsDir: string, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
   const keys = readJwtKeyFiles(project.storageDir)
   // An RS256 pair that cannot be used stops start-up here, not at the first login.
   if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys })
+  const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
 }
 

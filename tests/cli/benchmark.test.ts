@@ -39,7 +39,7 @@ describe('svc benchmark', () => {
     expect(byPath['/api/auth/me'].statuses).toEqual({ '401': 3 })
     expect(report.skipped).toEqual([{ method: 'GET', path: '/codes/{code}', reason: 'no sample value satisfies {code} ([A-Z]{5}-\\d{9})' }])
     // Not a terminal: one plain progress line per route, on stderr.
-    expect(result.stderr).toContain(`benchmark [1/${report.routes.length}] GET `)
+    expect(result.stderr).toContain(`[1/${report.routes.length}] GET `)
   })
 
   it('--as signs a token for routes behind auth; nothing is traced', async () => {

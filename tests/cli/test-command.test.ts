@@ -41,7 +41,7 @@ describe('svc test', () => {
     expect(unit.stdout).toContain('tests/unit/post-input.test.ts')
     expect(unit.stdout).not.toContain('tests/feature/')
 
-    const filtered = await svc(['test', '--filter=^PageQuery'])
+    const filtered = await svc(['test', '--filter=^ListQuery'])
     expect(counts(filtered.stdout)).toMatchObject({ passed: 1, failed: 0 })
 
     const files = await svc(['test', 'routes'])

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'
-import { startProgress } from '../../output/progress.ts'
+import { createProgress } from '../../output/progress.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { appBaseUrl, buildRequest, loopStats, printExchange, printLoop, requestJson } from '../../http-client/api-test.ts'
@@ -62,14 +62,14 @@ export default defineCommand({
     const times: number[] = []
     const statuses: Record<string, number> = {}
     let last: Exchange | undefined
-    const progress = startProgress(io, { total: args.loop, label: `${request.method} ${new URL(request.url).pathname} x ${args.loop}` })
+    const progress = createProgress(io, { total: args.loop, label: `${request.method} ${new URL(request.url).pathname} x ${args.loop}` })
     for (let i = 0; i < args.loop && !io.signal.aborted; i++) {
       last = await exchange()
       times.push(last.durationMs)
       statuses[last.status] = (statuses[last.status] ?? 0) + 1
       progress.tick()
     }
-    progress.finish()
+    progress.done()
     const result = { request: { method: request.method, url: request.url, as: as ?? null }, loop: { ...loopStats(times), statuses }, last: { status: last!.status, trace_id: last!.traceId } }
     if (args.json) return json(result)
     printLoop(io, result, colors(io))

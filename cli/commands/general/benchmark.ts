@@ -3,7 +3,7 @@ import { measureRoutes, planRoutes } from '../../benchmark/routes.ts'
 import type { BenchmarkJson } from '../../contract/devtools.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, printNote, table } from '../../output/print.ts'
-import { startProgress } from '../../output/progress.ts'
+import { createProgress } from '../../output/progress.ts'
 import { loadApp } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { signAccessToken } from '../../trace/sign-as.ts'
@@ -27,16 +27,17 @@ export default defineCommand({
       if (args.as !== undefined) headers.authorization = `Bearer ${await signAccessToken(project, loaded.config, loaded.database!, { email: args.as })}`
       const plans = await planRoutes(loaded.app)
       const measured = plans.filter((plan) => 'url' in plan).length
-      const progress = startProgress(io, { total: measured, label: 'benchmark' })
+      const progress = createProgress(io, { total: measured, label: 'Benchmarking' })
       const warmup = Math.min(10, args.iterations)
       const results = await measureRoutes(loaded.app, plans, {
         iterations: args.iterations,
         warmup,
         headers,
         signal: io.signal,
-        onRoute: ({ route, url }) => progress.item(`${route.method} ${url}`),
+        onRoute: ({ route, url }) => progress.step(`${route.method} ${url}`),
+        onMeasured: () => progress.tick(),
       })
-      progress.finish()
+      progress.done()
       document = { iterations: args.iterations, warmup, as: args.as ?? null, ...results }
     } finally {
       await loaded.close()

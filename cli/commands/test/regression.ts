@@ -2,7 +2,7 @@ import type { TraceRecord } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
-import { startProgress } from '../../output/progress.ts'
+import { createProgress } from '../../output/progress.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
@@ -41,13 +41,16 @@ export default defineCommand({
       store.close()
     }
     const replayed = args.all ? traces.length : traces.filter((trace) => SAFE_METHODS.has(trace.method)).length
-    const progress = startProgress(io, { total: replayed, label: 'replay' })
+    const progress = createProgress(io, { total: replayed, label: 'Replaying' })
     const json = await replayTraces(project, traces, {
       all: args.all === true,
       canSign: config.env !== 'production',
-      onReplay: (trace) => progress.item(`${trace.method} ${trace.path}`),
+      onReplay: (trace) => {
+        progress.tick()
+        progress.step(`${trace.method} ${trace.path}`)
+      },
     })
-    progress.finish()
+    progress.done()
     io.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
     if (args.json) return print(json)
     const color = colors(io)

@@ -1,7 +1,7 @@
-/** The post schemas on their own: what a client may send, and the page query. */
+/** The post schemas on their own: what a client may send, and the list's query string. */
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { PageQuery, PostInput } from '../../app/controllers/posts.ts'
+import { ListQuery, PostInput } from '../../app/controllers/posts.ts'
 
 describe('PostInput', () => {
   it('trims the title and defaults the body', () => {
@@ -14,10 +14,10 @@ describe('PostInput', () => {
   })
 })
 
-describe('PageQuery', () => {
-  it('reads ?page as a whole number from 1, and 1 when absent', () => {
-    expect(v.parse(PageQuery, {})).toEqual({ page: 1 })
-    expect(v.parse(PageQuery, { page: '3' })).toEqual({ page: 3 })
-    expect(v.safeParse(PageQuery, { page: '0' }).success).toBe(false)
+describe('ListQuery', () => {
+  it('reads ?page and ?per_page as whole numbers, with the offset they give', () => {
+    expect(v.parse(ListQuery, {})).toEqual({ page: 1, perPage: 20, limit: 20, offset: 0 })
+    expect(v.parse(ListQuery, { page: '3', per_page: '10' })).toMatchObject({ page: 3, offset: 20 })
+    expect(v.safeParse(ListQuery, { page: '0' }).success).toBe(false)
   })
 })
