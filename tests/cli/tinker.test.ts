@@ -65,11 +65,11 @@ describe('svc tinker in a terminal', () => {
   async function session(): Promise<Terminal> {
     assertBuilt()
     const opened = openTerminal(['sh', '-c', `cd '${app.dir}' && exec '${process.execPath}' '${SVC_BIN}' tinker`], { NO_COLOR: '1' })
-    await opened.waitFor((screen) => screen.split('\n').at(-1)!.startsWith('svc>'), 'the svc> prompt')
+    await opened.waitFor((screen) => screen.split('\n').at(-1)!.startsWith('svc>'), 'the svc> prompt', 60_000)
     return opened
   }
 
-  it('evaluates what is typed, keeps the history (mode 600) and recalls it in the next session', { timeout: 90_000 }, async () => {
+  it('evaluates what is typed, keeps the history (mode 600) and recalls it in the next session', { timeout: 180_000 }, async () => {
     terminal = await session()
     terminal.type("(await db.first('select count(*) as n from posts')).n * 100")
     terminal.keys('Enter')

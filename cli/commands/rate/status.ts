@@ -15,7 +15,7 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    clear: { type: 'string', description: 'Delete this counter (* matches any text: --clear="*:ip:10.0.0.7")', valueHint: 'key' },
+    clear: { type: 'string', description: 'Delete this counter; * matches any text (every counter of a client: "*:ip:10.0.0.7")', valueHint: 'key' },
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
