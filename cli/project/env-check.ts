@@ -7,8 +7,10 @@
  *   (settings.ts);
  * - URLs (`*_URL`) that do not parse, or use a scheme svc cannot use: errors;
  * - names svc does not read that look like one it does (`JWT_SECRT`): warnings;
- * - a name set twice in `.env` (the last one wins): warnings;
- * - names `.env.example` lists that `.env` lacks: warnings;
+ * - a name set twice in `.env` (the last one wins), an unquoted value with a
+ *   `#` (cut there: the rest is a comment): warnings;
+ * - the app's own names (not svc's, which have defaults) that `.env.example`
+ *   lists and `.env` lacks: warnings;
  * - no `.env` at all: an error, unless the environment itself carries the settings (APP_ENV set).
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -42,8 +44,11 @@ export function checkEnvironment(project: Project): EnvProblemJson[] {
     problems.push({ variable: problem.variable, level: 'error', message: problem.message, fix: `set a valid ${problem.variable} in ${project.envFile} (or the environment)` })
   }
 
+  // The process environment holds other programs' variables too (BASE_URL...): only the app's are checked.
+  const known = settingNames(env)
+  const fileVars = readEnvFile(project.envFile)
   for (const [name, value] of Object.entries(env)) {
-    if (!name.endsWith('_URL') || value === undefined || value.trim() === '') continue
+    if (!name.endsWith('_URL') || !(known.has(name) || name in fileVars) || value === undefined || value.trim() === '') continue
     const schemes = URL_SCHEMES[name] ?? WEB_SCHEMES
     const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(value.trim())?.[0].toLowerCase()
     let parses = true
@@ -63,8 +68,6 @@ export function checkEnvironment(project: Project): EnvProblemJson[] {
   }
 
   if (exists) {
-    const known = settingNames(env)
-    const fileVars = readEnvFile(project.envFile)
     for (const name of Object.keys(fileVars)) {
       if (known.has(name)) continue
       // A typo of a name svc reads; anything else is the app's own setting.
@@ -73,18 +76,38 @@ export function checkEnvironment(project: Project): EnvProblemJson[] {
         problems.push({ variable: name, level: 'warning', message: `svc reads no ${name}`, fix: `did you mean ${suggestion}?` })
       }
     }
-    for (const [name, lines] of repeatedNames(readFileSync(project.envFile, 'utf8'))) {
+    const text = readFileSync(project.envFile, 'utf8')
+    for (const { name, line } of valuesCutAtHash(text)) {
+      problems.push({
+        variable: name,
+        level: 'warning',
+        message: `line ${line}: the value is cut at "#" (what follows is read as a comment)`,
+        fix: `quote the value: ${name}="..."`,
+      })
+    }
+    for (const [name, lines] of repeatedNames(text)) {
       problems.push({ variable: name, level: 'warning', message: `set ${lines.length} times (lines ${lines.join(', ')}): the last one wins`, fix: `keep one ${name} line` })
     }
     if (existsSync(project.envExampleFile) && project.envExampleFile !== project.envFile) {
+      // svc's own settings have defaults; an app's own (MAIL_HOST) are what the example promises the app reads.
       for (const name of Object.keys(readEnvFile(project.envExampleFile))) {
-        if (!(name in fileVars) && env[name] === undefined) {
+        if (!known.has(name) && !(name in fileVars) && env[name] === undefined) {
           problems.push({ variable: name, level: 'warning', message: `listed in ${project.envExampleFile} but not set`, fix: `add ${name}= to ${project.envFile} (an empty value keeps the default)` })
         }
       }
     }
   }
   return problems
+}
+
+/** `NAME=abc#def`: an unquoted value with a `#` in it (a generated secret often has one) ends there. */
+function valuesCutAtHash(text: string): Array<{ name: string; line: number }> {
+  const found: Array<{ name: string; line: number }> = []
+  text.split('\n').forEach((line, index) => {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^'"`\s#][^#]*#.*)$/.exec(line)
+    if (match) found.push({ name: match[1]!, line: index + 1 })
+  })
+  return found
 }
 
 function repeatedNames(text: string): Map<string, number[]> {

@@ -12,6 +12,8 @@ const commands = {
   up: () => import('./up.ts'),
   live: () => import('./live.ts'),
   optimize: () => import('./optimize.ts'),
+  doctor: () => import('./doctor.ts'),
+  deploy: () => import('./deploy.ts'),
 } satisfies CommandLoaders
 
 export default commands
