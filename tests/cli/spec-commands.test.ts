@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../helpers/cli.ts'
 import { svcJson } from '../helpers/run-svc.ts'
 import { SPEC_ALIASES, SPEC_COMMAND_COUNT, SPEC_COMMANDS } from './spec-commands.ts'
 
-/** Not built yet. The lead empties this list as the other issues land (12: generators and project, 13: openapi, 14: queues, 15: operations). */
+/** Not built yet. The lead empties this list as the other issues land (12: generators and project, 13: openapi, 14: queues). */
 const PENDING = new Set([
   // issue 12: generators, new project, database tools, route tools
   'make:crud', 'make:model', 'make:controller', 'make:migration', 'make:service', 'make:repository', 'make:resource', 'make:request',
@@ -21,8 +21,6 @@ const PENDING = new Set([
   'make:openapi', 'make:postman',
   // issue 14: queues and the scheduler
   'make:queue-table', 'queue:work', 'queue:status', 'queue:flush', 'schedule:run',
-  // issue 15, operations: deployment, health check
-  'deploy', 'doctor',
 ])
 
 describe('the spec command set', () => {
