@@ -63,13 +63,16 @@ export default defineCommand({
     const statuses: Record<string, number> = {}
     let last: Exchange | undefined
     const progress = createProgress(io, { total: args.loop, label: `${request.method} ${new URL(request.url).pathname} x ${args.loop}` })
-    for (let i = 0; i < args.loop && !io.signal.aborted; i++) {
-      last = await exchange()
-      times.push(last.durationMs)
-      statuses[last.status] = (statuses[last.status] ?? 0) + 1
-      progress.tick()
+    try {
+      for (let i = 0; i < args.loop && !io.signal.aborted; i++) {
+        last = await exchange()
+        times.push(last.durationMs)
+        statuses[last.status] = (statuses[last.status] ?? 0) + 1
+        progress.tick()
+      }
+    } finally {
+      progress.done()
     }
-    progress.done()
     const result = { request: { method: request.method, url: request.url, as: as ?? null }, loop: { ...loopStats(times), statuses }, last: { status: last!.status, trace_id: last!.traceId } }
     if (args.json) return json(result)
     printLoop(io, result, colors(io))

@@ -29,15 +29,19 @@ export default defineCommand({
       const measured = plans.filter((plan) => 'url' in plan).length
       const progress = createProgress(io, { total: measured, label: 'Benchmarking' })
       const warmup = Math.min(10, args.iterations)
-      const results = await measureRoutes(loaded.app, plans, {
-        iterations: args.iterations,
-        warmup,
-        headers,
-        signal: io.signal,
-        onRoute: ({ route, url }) => progress.step(`${route.method} ${url}`),
-        onMeasured: () => progress.tick(),
-      })
-      progress.done()
+      let results: Awaited<ReturnType<typeof measureRoutes>>
+      try {
+        results = await measureRoutes(loaded.app, plans, {
+          iterations: args.iterations,
+          warmup,
+          headers,
+          signal: io.signal,
+          onRoute: ({ route, url }) => progress.step(`${route.method} ${url}`),
+          onMeasured: () => progress.tick(),
+        })
+      } finally {
+        progress.done()
+      }
       document = { iterations: args.iterations, warmup, as: args.as ?? null, ...results }
     } finally {
       await loaded.close()

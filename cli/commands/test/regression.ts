@@ -42,15 +42,19 @@ export default defineCommand({
     }
     const replayed = args.all ? traces.length : traces.filter((trace) => SAFE_METHODS.has(trace.method)).length
     const progress = createProgress(io, { total: replayed, label: 'Replaying' })
-    const json = await replayTraces(project, traces, {
-      all: args.all === true,
-      canSign: config.env !== 'production',
-      onReplay: (trace) => {
-        progress.tick()
-        progress.step(`${trace.method} ${trace.path}`)
-      },
-    })
-    progress.done()
+    let json: Awaited<ReturnType<typeof replayTraces>>
+    try {
+      json = await replayTraces(project, traces, {
+        all: args.all === true,
+        canSign: config.env !== 'production',
+        onReplay: (trace) => {
+          progress.tick()
+          progress.step(`${trace.method} ${trace.path}`)
+        },
+      })
+    } finally {
+      progress.done()
+    }
     io.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
     if (args.json) return print(json)
     const color = colors(io)
