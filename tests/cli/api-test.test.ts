@@ -2,7 +2,7 @@
  * `svc t` (api:test) against the example served in this process: typed
  * fields, query and headers; `--as` registers a user (development), keeps
  * its tokens in storage/tokens/ with mode 600, reuses them, renews them with
- * the refresh token once they expire (a server with JWT_TTL=1), and logs in
+ * the refresh token once they expire (a server with JWT_TTL=3), and logs in
  * again after a logout; `--loop` statistics; the errors a user meets first.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -72,6 +72,8 @@ describe('svc t', () => {
     expect(statusLine).toMatch(/^200 OK {2}\d+(\.\d+)? (ms|s) {2}svc_[0-9a-f]+$/)
     expect(JSON.parse(body.join('\n'))).toEqual({ success: true, data: { status: 'ok' } })
 
+    // --url=:<port> is this machine.
+    expect((await svcJson(['t', 'GET', '/health/live', `--url=:${new URL(url).port}`], { cwd: app.dir })).status).toBe(200)
     // No method: GET, or POST when fields are given.
     expect((await svcJson(['t', '/health/live', `--url=${url}`], { cwd: app.dir })).request.method).toBe('GET')
     expect((await svcJson(['t', '/echo', 'a=1', `--url=${url}`], { cwd: app.dir })).body.data.body).toEqual({ a: 1 })
@@ -161,7 +163,8 @@ describe('svc t --as with a short JWT_TTL', () => {
   let short: { server: RunningSvc; url: string }
   beforeAll(async () => {
     await server.stop()
-    short = await serve({ JWT_TTL: '1' })
+    // 3 s: a token issued late in a second still lives 2 s, time enough to be sent on a loaded machine.
+    short = await serve({ JWT_TTL: '3' })
     url = short.url
   })
   afterAll(async () => {

@@ -31,12 +31,13 @@ export default defineCommand({
     ...jsonArg,
     as: { type: 'string', description: 'Send as this user: logs in (registers in development) and keeps the token in storage/tokens/', valueHint: 'name|email' },
     loop: { type: 'number', description: 'Send it N times and print min, median, p95 and max', valueHint: 'n', integer: true, min: 1, max: 100_000 },
-    url: { type: 'string', description: 'The server (default: http://HOST:PORT from .env)', valueHint: 'url' },
+    url: { type: 'string', description: 'The server: http://host:port, or :port on this machine (default: HOST and PORT from .env)', valueHint: 'url' },
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
-    const base = args.url === undefined ? appBaseUrl(config) : targetBase({ url: args.url })
+    // `--url=:9090` is this machine (httpie's shorthand).
+    const base = args.url === undefined ? appBaseUrl(config) : targetBase({ url: /^:\d+$/.test(args.url) ? `127.0.0.1${args.url}` : args.url })
     const request = buildRequest(base, args.method, args.path, args.items)
     const session: SessionContext = {
       storageDir: project.storageDir,

@@ -33,7 +33,7 @@ export default defineCommand({
     const color = colors(io)
     if (document.cleared !== null) printLine(io, `Cleared ${document.cleared} counter${document.cleared === 1 ? '' : 's'} matching ${args.clear}`)
     if (document.note !== null) printNote(io, color.dim(document.note))
-    if (document.counters.length === 0) return printLine(io, 'No throttle counters are counting.')
+    if (document.counters.length === 0) return printLine(io, 'No counters are counting in the database store.')
     const rows = document.counters.map((counter) => [
       counter.key,
       counter.throttle === null ? String(counter.hits) : `${counter.hits}/${counter.throttle.max_attempts}`,
