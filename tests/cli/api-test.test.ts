@@ -24,15 +24,7 @@ async function serve(env: Record<string, string>): Promise<{ server: RunningSvc;
 
 beforeAll(async () => {
   app = copyExampleApp()
-  app.write(
-    'routes/web.ts',
-    app.read('routes', 'web.ts').replace(
-      /\}\)\s*$/,
-      `  r.post('/echo', async (c) => ({ body: await c.body(), query: Object.fromEntries(c.url.searchParams), demo: c.headers.get('x-demo') }))
-})
-`,
-    ),
-  )
+  app.addRoutes('web.ts', "  r.post('/echo', async (c) => ({ body: await c.body(), query: Object.fromEntries(c.url.searchParams), demo: c.headers.get('x-demo') }))")
   ;({ server, url } = await serve({ JWT_TTL: '3600' }))
 })
 afterAll(async () => {

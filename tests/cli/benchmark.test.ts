@@ -13,7 +13,7 @@ let app: AppCopy
 beforeAll(async () => {
   app = copyExampleApp()
   writeFileSync(app.path('.env'), `JWT_SECRET=${'b'.repeat(40)}\nADMIN_PASSWORD=admin-password-1234\nUSER_PASSWORD=user-password-1234\n`)
-  app.write('routes/web.ts', app.read('routes', 'web.ts').replace(/\}\)\s*$/, "  r.get('/codes/{code}', (c) => ({ code: c.params.code })).where('code', /[A-Z]{5}-\\d{9}/)\n})\n"))
+  app.addRoutes('web.ts', "  r.get('/codes/{code}', (c) => ({ code: c.params.code })).where('code', /[A-Z]{5}-\\d{9}/)")
   expect((await runSvc(['migrate:fresh', '--seed'], { cwd: app.dir, env: { ADMIN_PASSWORD: 'admin-password-1234', USER_PASSWORD: 'user-password-1234' } })).exitCode).toBe(0)
 })
 afterAll(() => app?.remove())

@@ -17,7 +17,7 @@ const KEY = 'throttle:2,1:GET /limited:ip:127.0.0.1'
 beforeAll(async () => {
   app = copyExampleApp()
   writeFileSync(app.path('.env'), `JWT_SECRET=${'r'.repeat(40)}\nTHROTTLE_STORE=database\n`)
-  app.write('routes/web.ts', app.read('routes', 'web.ts').replace(/\}\)\s*$/, "  r.get('/limited', () => ({ ok: true })).middleware('throttle:2,1')\n})\n"))
+  app.addRoutes('web.ts', "  r.get('/limited', () => ({ ok: true })).middleware('throttle:2,1')")
   server = startSvc(['serve', '--port', '0', '--migrate'], { cwd: app.dir })
   url = (await server.waitFor(/listening on (http:\/\/\S+)/))[1]!
 })
