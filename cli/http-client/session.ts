@@ -11,8 +11,8 @@
  *
  * `<name>` is an email, or the part before `@example.com` (the example's
  * seeded users: `--as=admin`, `--as=user`). Sessions are kept per name in
- * storage/tokens/ (token-store.ts). A request refused with 401 although its
- * token looked valid (a logout, a new secret) gets one new token and is sent
+ * storage/tokens/ (token-store.ts). A request whose token the app refuses
+ * (401, invalid_token: a logout, a new secret) gets one new token and is sent
  * again (the command does that).
  */
 import { randomBytes } from 'node:crypto'

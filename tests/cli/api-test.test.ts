@@ -24,7 +24,17 @@ async function serve(env: Record<string, string>): Promise<{ server: RunningSvc;
 
 beforeAll(async () => {
   app = copyExampleApp()
-  app.addRoutes('web.ts', "  r.post('/echo', async (c) => ({ body: await c.body(), query: Object.fromEntries(c.url.searchParams), demo: c.headers.get('x-demo') }))")
+  app.addRoutes(
+    'web.ts',
+    `  r.post('/echo', async (c) => ({ body: await c.body(), query: Object.fromEntries(c.url.searchParams), demo: c.headers.get('x-demo') }))
+  let denied = 0
+  r.post('/deny', () => {
+    denied++
+    throw new HttpError(401, 'Not you')
+  })
+  r.get('/denied', () => ({ denied }))`,
+  )
+  app.write('routes/web.ts', app.read('routes', 'web.ts').replace("import { defineRoutes } from 'svc'", "import { defineRoutes, HttpError } from 'svc'"))
   ;({ server, url } = await serve({ JWT_TTL: '3600' }))
 })
 afterAll(async () => {
@@ -95,6 +105,11 @@ describe('svc t', () => {
     expect(afterLogout.exitCode, afterLogout.stderr).toBe(0)
     expect(afterLogout.stdout).toMatch(/^200 OK/m)
     expect(session('alice').token).not.toBe(kept.token)
+
+    // A handler's own 401 (no invalid_token challenge) is the answer: not sent a second time.
+    const denied = await t(['POST', '/deny', '--as=alice'])
+    expect(denied.stdout).toMatch(/^401 Unauthorized/m)
+    expect((await svcJson(['t', 'GET', '/denied', `--url=${url}`], { cwd: app.dir })).body.data).toEqual({ denied: 1 })
   })
 
   it('an existing user whose password svc does not know: a clear error, or SVC_AS_PASSWORD; production never registers', async () => {

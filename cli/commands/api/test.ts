@@ -51,8 +51,10 @@ export default defineCommand({
       if (as === undefined) return send(request)
       const authorized = (token: string) => ({ ...request, headers: [...request.headers, ['authorization', `Bearer ${token}`] as [string, string]] })
       const first = await send(authorized(await sessionToken(session, as)))
-      // Refused although the token looked valid (a logout, a new secret): one new token, sent once more.
-      return first.status === 401 ? send(authorized(await sessionToken(session, as, true))) : first
+      // The token was refused (RFC 6750's invalid_token: a logout, a new secret): one new token, sent once more.
+      // Another 401 (a handler's own) is the answer: the request is not sent twice.
+      const refused = first.status === 401 && /invalid_token/.test(first.headers['www-authenticate'] ?? '')
+      return refused ? send(authorized(await sessionToken(session, as, true))) : first
     }
 
     if (args.loop === undefined) {
