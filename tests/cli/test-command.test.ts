@@ -17,6 +17,8 @@ beforeAll(() => {
 afterAll(() => app?.remove())
 
 const svc = (argv: string[]) => runSvc(argv, { cwd: app.dir })
+/** Each test starts vitest (a process of its own) one to four times: minutes on a loaded machine. */
+const VITEST_RUNS = { timeout: 240_000 }
 /** `Tests  6 passed (6)` -> { passed: 6, failed: 0, skipped: 0 } */
 function counts(output: string): { passed: number; failed: number; skipped: number } {
   const line = output.split('\n').find((text) => /^\s*Tests\s/.test(text)) ?? ''
@@ -25,7 +27,7 @@ function counts(output: string): { passed: number; failed: number; skipped: numb
 }
 
 describe('svc test', () => {
-  it("runs the app's tests with svc's vitest when the app has none, and says so", async () => {
+  it("runs the app's tests with svc's vitest when the app has none, and says so", VITEST_RUNS, async () => {
     const result = await svc(['test'])
     expect(result.exitCode, result.stdout + result.stderr).toBe(0)
     expect(result.stderr).toMatch(/^vitest \d+\.\d+\.\d+ \(svc's: the app has none installed; npm install --save-dev vitest\)$/m)
@@ -36,7 +38,7 @@ describe('svc test', () => {
     expect(result.stdout).toContain(app.dir)
   })
 
-  it('--suite runs one folder of tests/, --filter matches test names, words match file paths', async () => {
+  it('--suite runs one folder of tests/, --filter matches test names, words match file paths', VITEST_RUNS, async () => {
     const unit = await svc(['test', '--suite=unit'])
     expect(unit.stdout).toContain('tests/unit/post-input.test.ts')
     expect(unit.stdout).not.toContain('tests/feature/')
@@ -53,30 +55,32 @@ describe('svc test', () => {
     expect(unknown.stderr).toContain('error [E_BAD_OPTION]: No suite "integration": the suites are feature, unit')
   })
 
-  it('a failing test fails the command; test:run shows every test and --stop-on-failure stops at the first failure', async () => {
-    app.write('tests/unit/broken.test.ts', `import { it, expect } from 'vitest'\nit('first broken', () => expect(1).toBe(2))\nit('second broken', () => expect(1).toBe(3))\n`)
+  it('a failing test fails the command; test:run shows every test and --stop-on-failure stops at the first failure', VITEST_RUNS, async () => {
+    // In a suite of their own, so that no other test meets them.
+    app.write('tests/failing/broken.test.ts', `import { it, expect } from 'vitest'\nit('first broken', () => expect(1).toBe(2))\nit('second broken', () => expect(1).toBe(3))\n`)
+    app.write('tests/failing/fine.test.ts', `import { it, expect } from 'vitest'\nit('fine', () => expect(1).toBe(1))\n`)
     try {
-      const failed = await svc(['test', '--suite=unit'])
+      const failed = await svc(['test', '--suite=failing'])
       expect(failed.exitCode).toBe(1)
-      expect(counts(failed.stdout)).toMatchObject({ failed: 2, passed: 3 })
+      expect(counts(failed.stdout)).toMatchObject({ failed: 2, passed: 1 })
 
-      const detailed = await svc(['test:run', '--suite=unit'])
+      const detailed = await svc(['test:run', '--suite=failing'])
       expect(detailed.exitCode).toBe(1)
       // One line per test, passed ones too (the default reporter shows only files).
-      expect(detailed.stdout).toMatch(/✓ .*PostInput > trims the title and defaults the body/)
+      expect(detailed.stdout).toMatch(/✓ .*fine/)
       expect(detailed.stdout).toMatch(/× .*first broken/)
 
-      const stopped = await svc(['test:run', '--suite=unit', '--stop-on-failure', 'broken'])
+      const stopped = await svc(['test:run', '--suite=failing', '--stop-on-failure', 'broken'])
       expect(stopped.exitCode).toBe(1)
       expect(counts(stopped.stdout).failed).toBe(1)
       expect(stopped.stdout).toMatch(/× .*first broken/)
       expect(stopped.stdout).not.toMatch(/× .*second broken/) // never ran
     } finally {
-      rmSync(app.path('tests', 'unit', 'broken.test.ts'))
+      rmSync(app.path('tests', 'failing'), { recursive: true, force: true })
     }
   })
 
-  it("--coverage with the app's own vitest and coverage provider writes the report to storage/coverage", async () => {
+  it("--coverage with the app's own vitest and coverage provider writes the report to storage/coverage", VITEST_RUNS, async () => {
     const modules = app.path('node_modules')
     for (const name of ['vitest', '@vitest/coverage-v8']) {
       mkdirSync(join(modules, name, '..'), { recursive: true })
@@ -94,7 +98,7 @@ describe('svc test', () => {
     }
   })
 
-  it('test:run --watch runs again when a test changes, until stopped', async () => {
+  it('test:run --watch runs again when a test changes, until stopped', VITEST_RUNS, async () => {
     const watching = startSvc(['test:run', '--watch', '--suite=unit'], { cwd: app.dir })
     try {
       await watching.waitFor(/Tests\s+3 passed/, 60_000)
