@@ -37,12 +37,14 @@ import type {
   WhyJson,
 } from './traces.ts'
 import type { ApiTestJson, ApiTestLoopJson, BenchmarkJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
+import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './devtools.ts'
 export * from './operations.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -68,6 +70,7 @@ export interface ContractDocuments {
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MaintenanceJson: MaintenanceJson
   MakeApiKeyJson: MakeApiKeyJson
+  MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson

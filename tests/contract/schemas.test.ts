@@ -33,6 +33,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   KeyGenerateRs256Json: 'KeyGenerateRs256Json',
   MaintenanceJson: 'MaintenanceJson',
   MakeApiKeyJson: 'MakeApiKeyJson',
+  MakeJson: 'MakeJson',
   MakeMigrationsJson: 'MakeMigrationsJson',
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',
