@@ -16,9 +16,11 @@ export const commandFolders = {
   make: () => import('./make/index.ts'),
   migrate: () => import('./migrate/index.ts'),
   rate: () => import('./rate/index.ts'),
+  new: () => import('./new/index.ts'),
   route: () => import('./route/index.ts'),
   serve: () => import('./serve/index.ts'),
   storage: () => import('./storage/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),
+  user: () => import('./user/index.ts'),
 } as const

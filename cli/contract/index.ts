@@ -37,9 +37,15 @@ import type {
   WhyJson,
 } from './traces.ts'
 import type { ApiTestJson, ApiTestLoopJson, BenchmarkJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
+import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
+import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
+import type { NewProjectJson } from './new-project.ts'
 import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
+export * from './route-tools.ts'
+export * from './database.ts'
+export * from './new-project.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './devtools.ts'
@@ -58,6 +64,9 @@ export interface ContractDocuments {
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
   ConfigCacheJson: ConfigCacheJson
+  DbSeedJson: DbSeedJson
+  DbTableJson: DbTableJson
+  DbTablesJson: DbTablesJson
   DbWhyJson: DbWhyJson
   DeployJson: DeployJson
   DoctorJson: DoctorJson
@@ -76,12 +85,15 @@ export interface ContractDocuments {
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
   OptimizeJson: OptimizeJson
+  NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
   RateStatusJson: RateStatusJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
+  RouteRulesJson: RouteRulesJson
+  RouteSearchJson: RouteSearchJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
   StorageLinkJson: StorageLinkJson
@@ -90,5 +102,6 @@ export interface ContractDocuments {
   TraceJson: TraceJson
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
+  UserRoleJson: UserRoleJson
   WhyJson: WhyJson
 }

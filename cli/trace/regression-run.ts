@@ -27,7 +27,9 @@ import { openDatabase } from '../../framework/node/index.ts'
 import type { RegressionJson, RegressionResultJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from '../project/import-file.ts'
-import { loadMigrations, runSeeders } from '../project/migrations.ts'
+import { runSeeders } from '../database/seed.ts'
+import type { CommandIO } from '../output/io.ts'
+import { loadMigrations } from '../project/migrations.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
 import { prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
@@ -57,6 +59,8 @@ export interface RegressionOptions {
   canSign: boolean
   /** How the app's files are loaded (tests pass the runner's own import). */
   importFile?: ImportFile
+  /** Where what the seeders print goes (stderr: stdout keeps the report). */
+  io: CommandIO
   /** Called as each trace is replayed (progress). */
   onReplay?(trace: TraceRecord): void
 }
@@ -105,7 +109,7 @@ async function replayOnFreshDatabase(
   project: Project,
   main: ReplayTarget,
   unsafe: TraceRecord[],
-  { canSign, onReplay }: RegressionOptions,
+  { canSign, onReplay, io }: RegressionOptions,
   load: { logsDir: string; importFile: ImportFile },
   results: Map<string, RegressionResultJson>,
 ): Promise<void> {
@@ -116,7 +120,7 @@ async function replayOnFreshDatabase(
     const db = await openDatabase({ url, storageDir: dir, projectDir: dir })
     try {
       await migrate(db, await loadMigrations(project, importFile))
-      await runSeeders(project, db, importFile)
+      await runSeeders(project, db, io, undefined, importFile)
     } finally {
       db.close()
     }

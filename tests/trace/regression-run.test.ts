@@ -20,6 +20,7 @@ import { distinctTraces, replayTraces } from '../../cli/trace/regression-run.ts'
 import { commandLine, prepareRequest } from '../../cli/trace/replay.ts'
 import type { RegressionJson } from '../../cli/contract/traces.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { bufferIO } from '../../cli/output/io.ts'
 
 const SECRET = 'regression-tests-jwt-secret-0123456789abcdef'
 const PASSWORD = 'correct-horse-battery-staple-42'
@@ -83,7 +84,7 @@ beforeAll(async () => {
   }
   // What the recording mailed: the replay must not add to it (it must not even create the file).
   rmSync(copy.path('storage', 'logs'), { recursive: true, force: true })
-  report = await replayTraces(project, traces, { all: true, canSign: true, importFile: importNatively })
+  report = await replayTraces(project, traces, { all: true, canSign: true, importFile: importNatively, io: bufferIO({ cwd: copy.dir }) })
 }, 120_000)
 
 afterAll(() => copy?.remove())

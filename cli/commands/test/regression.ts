@@ -46,6 +46,7 @@ export default defineCommand({
     try {
       json = await replayTraces(project, traces, {
         all: args.all === true,
+        io,
         canSign: config.env !== 'production',
         onReplay: (trace) => {
           progress.tick()
