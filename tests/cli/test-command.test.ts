@@ -3,11 +3,14 @@
  * its own (tests/unit, tests/feature) and no vitest installed: svc's vitest
  * runs them, in the app folder, with svc's default config. Then with the
  * app's own vitest and coverage provider installed; a failing test; watch.
+ * Last, in a project made by `svc new` (its own vitest.config.ts and tests;
+ * svc and vitest linked as an install would, without one).
  */
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyExampleApp, REPO_ROOT, type AppCopy } from '../helpers/cli.ts'
+import { tempDir } from '../helpers/app.ts'
+import { copyExampleApp, linkRepoModules, REPO_ROOT, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, startSvc } from '../helpers/run-svc.ts'
 
 let app: AppCopy
@@ -108,6 +111,30 @@ describe('svc test', () => {
       const stopped = await watching.stop()
       rmSync(app.path('tests', 'unit', 'added.test.ts'), { force: true })
       expect(stopped.exitCode).not.toBe(0) // stopped, not finished: vitest was ended
+    }
+  })
+})
+
+describe('svc test in a project made by svc new', () => {
+  it("runs the project's tests with the project's vitest.config.ts; test:run lists each", VITEST_RUNS, async () => {
+    const work = tempDir('svc-new-test-')
+    try {
+      expect((await runSvc(['new', 'demo'], { cwd: work.path })).exitCode).toBe(0)
+      const project = join(work.path, 'demo')
+      // As `npm install` would: svc and its dependencies, and the project's devDependency vitest (its config imports vitest/config).
+      linkRepoModules(project)
+      symlinkSync(join(REPO_ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir')
+      const result = await runSvc(['test'], { cwd: project })
+      expect(result.exitCode, result.stdout + result.stderr).toBe(0)
+      expect(result.stderr).not.toContain("svc's") // the project's own vitest
+      expect(result.stdout).toContain('tests/example.test.ts')
+      expect(counts(result.stdout)).toMatchObject({ failed: 0, passed: 5 })
+
+      const detailed = await runSvc(['test:run', 'example'], { cwd: project })
+      expect(detailed.exitCode, detailed.stdout + detailed.stderr).toBe(0)
+      expect(detailed.stdout.match(/✓ /g)?.length ?? 0).toBeGreaterThanOrEqual(5)
+    } finally {
+      work.remove()
     }
   })
 })
