@@ -30,7 +30,7 @@ export async function tinkerScope(project: Project, loaded: LoadedApp): Promise<
   add('app', loaded.app, 'the app (app.fetch(request), app.routes())')
   add('db', loaded.database, "the app's database: await db.execute(sql, args), db.all, db.first")
   add('config', loaded.config, 'the resolved configuration (config.vars: every variable)')
-  add('client', createTestClient(loaded.app), "requests without a server: await client.get('/api/v1/posts'), client.post(path, { json, token })")
+  add('client', createTestClient(loaded.app), "requests without a server: await client.get('/health/live'), client.post(path, { json, token })")
   add('routes', () => loaded.app.routes().map(({ method, path, middleware }) => `${method} ${path}${middleware.length > 0 ? `  [${middleware.join(', ')}]` : ''}`), 'routes(): every route, one line each')
   add('svc', framework, "svc's exports (svc.HttpError, svc.migrate, ...)")
   for (const [name, value] of Object.entries(await loadModels(project))) {
