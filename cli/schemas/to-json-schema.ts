@@ -86,11 +86,27 @@ interface ValibotNode {
   value?: ValibotNode
 }
 
+/**
+ * svc's own checks that narrow which characters a string may hold, not its
+ * type or length: left out of the schema without a warning (JSON Schema has
+ * no portable way to say "no control or invisible characters", and every
+ * text field of svc's auth bodies has it). The name is `namedCheck`'s
+ * (framework/validation/issues.ts).
+ */
+const SILENT_RULES = new Set(['visible'])
+function isSilentRule(node: object): boolean {
+  const { type, requirement } = node as { type?: string; requirement?: unknown }
+  if (type !== 'check' || typeof requirement !== 'function') return false
+  const named = (requirement as { [key: symbol]: { rule?: string } | undefined })[Symbol.for('svc.rule-name')]
+  return named?.rule !== undefined && SILENT_RULES.has(named.rule)
+}
+
 function fromValibot(schema: ValibotNode, direction: SchemaDirection, target: JsonSchemaTarget): ConvertedSchema {
   const fields = new Map<object, string>()
   indexFields(schema, '', fields)
   const warnings: SchemaWarning[] = []
   const report = (node: object, errors: readonly string[] | undefined) => {
+    if (isSilentRule(node)) return undefined
     for (const message of errors ?? []) {
       const field = fields.get(node) ?? ''
       if (!warnings.some((known) => known.field === field && known.message === message)) warnings.push({ field, message })

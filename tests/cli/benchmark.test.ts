@@ -13,7 +13,13 @@ let app: AppCopy
 beforeAll(async () => {
   app = copyExampleApp()
   writeFileSync(app.path('.env'), `JWT_SECRET=${'b'.repeat(40)}\nADMIN_PASSWORD=admin-password-1234\nUSER_PASSWORD=user-password-1234\n`)
-  app.addRoutes('web.ts', "  r.get('/codes/{code}', (c) => ({ code: c.params.code })).where('code', /[A-Z]{5}-\\d{9}/)")
+  app.addRoutes(
+    'web.ts',
+    `  r.get('/codes/{code}', (c) => ({ code: c.params.code })).where('code', /[A-Z]{5}-\\d{9}/)
+  r.get('/broken', () => {
+    throw new Error('benchmark boom')
+  })`,
+  )
   expect((await runSvc(['migrate:fresh', '--seed'], { cwd: app.dir, env: { ADMIN_PASSWORD: 'admin-password-1234', USER_PASSWORD: 'user-password-1234' } })).exitCode).toBe(0)
 })
 afterAll(() => app?.remove())
@@ -38,6 +44,11 @@ describe('svc benchmark', () => {
     expect(byPath['/api/v1/posts/archive/{year?}'].url).toBe('/api/v1/posts/archive')
     expect(byPath['/api/auth/me'].statuses).toEqual({ '401': 3 })
     expect(report.skipped).toEqual([{ method: 'GET', path: '/codes/{code}', reason: 'no sample value satisfies {code} ([A-Z]{5}-\\d{9})' }])
+    // A failing route: its 500s counted, the app's error report said once (not once per request).
+    expect(byPath['/broken'].statuses).toEqual({ '500': 3 })
+    expect(result.stderr.match(/\[svc\] 500 GET \/broken/g)).toHaveLength(1)
+    expect(result.stderr).toContain('benchmark boom')
+    expect(result.stderr).toContain('(the app reported 6 errors while measuring; the first is above)') // 3 warm-up + 3 measured
     // Not a terminal: one plain progress line per route, on stderr.
     expect(result.stderr).toContain(`[1/${report.routes.length}] GET `)
   })

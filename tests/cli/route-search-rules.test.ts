@@ -106,6 +106,7 @@ describe('svc route:rules', () => {
       'POST /api/auth/verify-email',
       'POST /api/auth/forgot-password',
       'POST /api/auth/reset-password',
+      'GET /api/v1/posts',
       'POST /api/v1/posts',
       'PUT /api/v1/posts/{id}',
       'GET /api/v2/posts',

@@ -1,7 +1,9 @@
+import { format } from 'node:util'
 import { defineCommand } from '../../command/define.ts'
 import { measureRoutes, planRoutes } from '../../benchmark/routes.ts'
 import type { BenchmarkJson } from '../../contract/devtools.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
+import type { CommandIO } from '../../output/io.ts'
 import { colors, printLine, printNote, table } from '../../output/print.ts'
 import { createProgress } from '../../output/progress.ts'
 import { loadApp } from '../../project/load-app.ts'
@@ -30,6 +32,8 @@ export default defineCommand({
       const progress = createProgress(io, { total: measured, label: 'Benchmarking' })
       const warmup = Math.min(10, args.iterations)
       let results: Awaited<ReturnType<typeof measureRoutes>>
+      // The app logs each unexpected error (with its stack in development): once per request would bury the table.
+      const errors = quietErrors()
       try {
         results = await measureRoutes(loaded.app, plans, {
           iterations: args.iterations,
@@ -41,6 +45,7 @@ export default defineCommand({
         })
       } finally {
         progress.done()
+        errors.restore(io)
       }
       document = { iterations: args.iterations, warmup, as: args.as ?? null, ...results }
     } finally {
@@ -66,3 +71,26 @@ export default defineCommand({
     }
   },
 })
+
+/**
+ * Holds back what the app writes to console.error while routes are measured
+ * (a failing route reports each request, with its stack in development), then
+ * writes the first report in full and how many there were, on stderr.
+ */
+function quietErrors(): { restore(io: CommandIO): void } {
+  const saved = console.error
+  let count = 0
+  let first: string | undefined
+  console.error = (...args: unknown[]) => {
+    count++
+    first ??= format(...args)
+  }
+  return {
+    restore(io) {
+      console.error = saved
+      if (first === undefined) return
+      io.stderr.write(`${first}\n`)
+      if (count > 1) io.stderr.write(`(the app reported ${count} errors while measuring; the first is above)\n`)
+    },
+  }
+}
