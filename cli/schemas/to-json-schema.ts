@@ -97,7 +97,7 @@ const SILENT_RULES = new Set(['visible'])
 function isSilentRule(node: object): boolean {
   const { type, requirement } = node as { type?: string; requirement?: unknown }
   if (type !== 'check' || typeof requirement !== 'function') return false
-  const named = (requirement as { [key: symbol]: { rule?: string } | undefined })[Symbol.for('svc.rule-name')]
+  const named = (requirement as unknown as Record<symbol, { rule?: string } | undefined>)[Symbol.for('svc.rule-name')]
   return named?.rule !== undefined && SILENT_RULES.has(named.rule)
 }
 
