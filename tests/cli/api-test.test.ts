@@ -4,12 +4,15 @@
  * its tokens in storage/tokens/ with mode 600, reuses them, renews them with
  * the refresh token once they expire (a server with JWT_TTL=3), and logs in
  * again after a logout; `--loop` statistics; the errors a user meets first.
+ * Then `--as` in a project made by `svc new` (its own auth routes and .env).
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseRequestItems } from '../../cli/http-client/request-items.ts'
-import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { tempDir } from '../helpers/app.ts'
+import { copyExampleApp, linkRepoModules, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, startSvc, svcJson, type RunningSvc } from '../helpers/run-svc.ts'
 
 let app: AppCopy
@@ -210,6 +213,28 @@ describe('svc t --as with a short JWT_TTL', () => {
     expect(retried.status).toBe(200)
     expect(retried.body.data.email).toBe('frank@example.com')
     expect(session('frank').refresh_token).not.toBe(next.refresh_token)
+  })
+})
+
+describe('svc t in a project made by svc new', () => {
+  it('--as registers a user through the project\'s auth routes and calls a route behind auth', { timeout: 120_000 }, async () => {
+    const work = tempDir('svc-new-t-')
+    let running: RunningSvc | undefined
+    try {
+      expect((await runSvc(['new', 'demo'], { cwd: work.path })).exitCode).toBe(0)
+      const project = join(work.path, 'demo')
+      linkRepoModules(project)
+      running = startSvc(['serve', '--port', '0', '--migrate'], { cwd: project })
+      const [, address] = await running.waitFor(/^svc listening on (http:\/\/127\.0\.0\.1:\d+)/)
+      const greeted = await runSvc(['t', 'GET', '/api/v1/me/greeting', '--as=alice', `--url=${address}`], { cwd: project })
+      expect(greeted.exitCode, greeted.stderr).toBe(0)
+      expect(greeted.stdout).toMatch(/^200 OK/m)
+      expect(greeted.stdout).toContain('"message": "Hello, alice!"')
+      expect(statSync(join(project, 'storage', 'tokens', 'alice.json')).mode & 0o777).toBe(0o600)
+    } finally {
+      await running?.stop()
+      work.remove()
+    }
   })
 })
 
