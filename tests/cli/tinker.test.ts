@@ -3,10 +3,13 @@
  * included; the app, its database, config, a client and the models in
  * scope), and the real binary in a terminal (tmux): evaluation, history kept
  * in storage/tinker_history with mode 600 and recalled by the next session.
+ * Last, piped input in a project made by `svc new`.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, copyExampleApp, SVC_BIN, type AppCopy } from '../helpers/cli.ts'
+import { tempDir } from '../helpers/app.ts'
+import { assertBuilt, copyExampleApp, linkRepoModules, SVC_BIN, type AppCopy } from '../helpers/cli.ts'
 import { runSvc } from '../helpers/run-svc.ts'
 import { openTerminal, type Terminal } from '../helpers/terminal.ts'
 
@@ -77,7 +80,8 @@ describe('svc tinker in a terminal', () => {
     terminal.type('.exit')
     terminal.keys('Enter')
     const history = app.path('storage', 'tinker_history')
-    await terminal.waitFor(() => existsSync(history) && readFileSync(history, 'utf8').includes('* 100'), 'the history file')
+    // Both lines written (node rewrites the whole file per line: closing the terminal earlier could cut it).
+    await terminal.waitFor(() => existsSync(history) && /^\.exit$/m.test(readFileSync(history, 'utf8')) && readFileSync(history, 'utf8').includes('* 100'), 'the history file')
     expect(statSync(history).mode & 0o777).toBe(0o600)
     terminal.close()
 
@@ -85,5 +89,25 @@ describe('svc tinker in a terminal', () => {
     // Newest first: .exit, then the query.
     terminal.keys('Up', 'Up')
     await terminal.waitFor((screen) => /svc> \(await db\.first\('select count\(\*\) as n from posts'\)\)\.n \* 100/.test(screen), 'the recalled line')
+  })
+})
+
+describe('svc tinker in a project made by svc new', () => {
+  it('has the project, its database and its routes in scope', async () => {
+    const work = tempDir('svc-new-tinker-')
+    try {
+      expect((await runSvc(['new', 'demo'], { cwd: work.path })).exitCode).toBe(0)
+      const project = join(work.path, 'demo')
+      linkRepoModules(project)
+      expect((await runSvc(['migrate'], { cwd: project })).exitCode).toBe(0)
+      const input = ["(await client.get('/api/v1/hello')).body.data.message", "(await db.first('select count(*) as n from users')).n", "routes().includes('GET /api/v1/hello')"].join('\n')
+      const result = await runSvc(['tinker'], { cwd: project, stdin: `${input}\n` })
+      expect(result.exitCode, result.stderr).toBe(0)
+      expect(result.stdout).toContain("'Hello from demo!'")
+      expect(result.stdout).toMatch(/svc> 0\n/)
+      expect(result.stdout).toMatch(/svc> true\n/)
+    } finally {
+      work.remove()
+    }
   })
 })
