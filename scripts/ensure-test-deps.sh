@@ -17,6 +17,9 @@ PACKAGES=(
   "chromium|test -x \"\${CHROMIUM_PATH:-/usr/bin/chromium}\"|Playwright drives it: the webview and VS Code tests"
   "openssl|command -v openssl|the replay-over-TLS test makes a self-signed certificate"
   "libkrb5-dev|test -f /usr/include/krb5.h|code-server's native build (needed only while installing code-server)"
+  "tmux|command -v tmux|the shell completion, tinker and svc start wizard tests type into a real terminal"
+  "bash-completion|test -f /usr/share/bash-completion/bash_completion|the bash completion test loads it (colons: __ltrim_colon_completions)"
+  "zsh|command -v zsh|the zsh completion test"
 )
 
 check_only=false

@@ -36,6 +36,7 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
+import type { ApiTestJson, ApiTestLoopJson, BenchmarkJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
@@ -49,8 +50,9 @@ export * from './new-project.ts'
 export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
-export * from './generators.ts'
+export * from './devtools.ts'
 export * from './operations.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -58,12 +60,15 @@ export * from './operations.ts'
  * in schemas.json's `definitions`.
  */
 export interface ContractDocuments {
+  ApiTestJson: ApiTestJson
+  ApiTestLoopJson: ApiTestLoopJson
+  BenchmarkJson: BenchmarkJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  ConfigCacheJson: ConfigCacheJson
   DbSeedJson: DbSeedJson
   DbTableJson: DbTableJson
   DbTablesJson: DbTablesJson
-  ConfigCacheJson: ConfigCacheJson
   DbWhyJson: DbWhyJson
   DeployJson: DeployJson
   DoctorJson: DoctorJson
@@ -83,9 +88,10 @@ export interface ContractDocuments {
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
-  NewProjectJson: NewProjectJson
   OptimizeJson: OptimizeJson
+  NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
+  RateStatusJson: RateStatusJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
@@ -94,6 +100,7 @@ export interface ContractDocuments {
   RouteSearchJson: RouteSearchJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
+  StorageLinkJson: StorageLinkJson
   StatsJson: StatsJson
   TopJson: TopJson
   TraceJson: TraceJson

@@ -7,12 +7,13 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, listen, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type Listener, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, maintenanceFile, nativeArgon2id, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { checkJwtKeyPair, loadEnv, logMailer, maintenanceFile, nativeArgon2id, openDatabase, publicFiles, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
 import { readConfigCache } from './config-cache.ts'
 import { maintenancePath } from './maintenance.ts'
+import { PUBLIC_STORAGE_PREFIX, publicStorageLink } from './public-storage.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
 
@@ -112,7 +113,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
     const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
     const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
-    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : [])]
+    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance })
     const close = async () => {
@@ -149,6 +150,11 @@ function withAuth(project: Project, config: AppConfig, serving: boolean, logsDir
   if (plugins.some(isAuthPlugin)) return plugins
   const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
+}
+
+/** The files `svc storage:link` publishes (public/storage), served under /storage/ once the link exists (docs/storage.md). */
+function publicStorage(project: Project): AppPluginSpec[] {
+  return [{ name: 'public-storage', middleware: [publicFiles({ folder: publicStorageLink(project), prefix: PUBLIC_STORAGE_PREFIX })] }]
 }
 
 /** `app/listeners/index.ts`: the app's event listeners (`export default [...]`), registered for `emit`. */
