@@ -84,7 +84,7 @@ describe('make:crud Product --seed', () => {
     expect(tags.written.some((path) => /service|repositor/.test(path))).toBe(false)
     expect(tags.written).toContain('app/controllers/tags.ts')
     expect(app.read('app', 'controllers', 'tags.ts')).toContain('Tag.paginate(c.db')
-    expect(app.read('routes', 'api.ts')).toContain("r.delete('/tags/{id}', tags.deleteTag).where('id', /\\d+/)\n")
+    expect(app.read('routes', 'api.ts')).toContain("r.delete('/tags/{id}', tags.deleteTag).where('id', /\\d+/).response(null, { status: 204 })\n")
   })
 
   it('keeps a file that differs unless --force, and says so', async () => {

@@ -14,6 +14,7 @@ const commands = {
   optimize: () => import('./optimize.ts'),
   doctor: () => import('./doctor.ts'),
   deploy: () => import('./deploy.ts'),
+  start: () => import('./start.ts'),
 } satisfies CommandLoaders
 
 export default commands
