@@ -1,11 +1,13 @@
 /**
  * The one module every query goes through. Wraps a libSQL client (local file,
- * `libsql://` server, or the web client in a fetch runtime) so that timing and
- * tracing hook in at a single place: `withObserver` gives a request-scoped
- * handle that reports every statement it runs.
+ * `libsql://` server, or the web client in a fetch runtime) or another driver
+ * (Cloudflare D1, `svc/workers`) so that timing and tracing hook in at a
+ * single place: `withObserver` gives a request-scoped handle that reports
+ * every statement it runs.
  */
-import type { Client, InArgs, InStatement, ResultSet, Transaction } from '@libsql/client'
+import type { Client, InArgs, ResultSet } from '@libsql/client'
 import { asBusyError } from './busy-error.ts'
+import { isDatabaseDriver, libsqlDriver, type DatabaseDriver, type DriverTransaction, type SqlStatement } from './driver.ts'
 import { isReadOnly, WriteGate } from './write-gate.ts'
 
 export type { ResultSet } from '@libsql/client'
@@ -38,35 +40,76 @@ export interface Database {
    * @example const post = await db.first<Post>('select * from posts where id = ?', [id])
    */
   first<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row | undefined>
-  /** Runs the statements atomically, in one round trip where the driver can. */
+  /**
+   * Runs the statements atomically: all of them or none, in order, in one
+   * round trip where the driver can. The one multi-statement write every
+   * driver has (libSQL: a write transaction; D1: `batch()`); a statement may
+   * use what an earlier one wrote (`insert ... select`, a subquery).
+   * @example await db.batch([{ sql: 'insert into a (x) values (?)', args: [1] }, 'update b set n = n + 1'])
+   */
   batch(statements: Statement[]): Promise<ResultSet[]>
-  /** Runs `work` in a write transaction; commits if it resolves, rolls back if it throws. */
+  /**
+   * Runs `work` in a write transaction; commits if it resolves, rolls back if
+   * it throws. Only where the driver has interactive transactions
+   * (`interactiveTransactions`; libSQL yes, D1 no: a `NoTransactionsError`).
+   * Prefer `batch()`, which runs everywhere.
+   */
   transaction<T>(work: (tx: Database) => Promise<T>): Promise<T>
+  /** Whether `transaction()` is available (false on D1). */
+  readonly interactiveTransactions: boolean
+  /** The driver's name: `libsql`, `d1`. */
+  readonly driver: string
   /** The same database, reporting every statement to `observer`. */
   withObserver(observer: QueryObserver): Database
   close(): void
 }
 
-type Executor = Pick<Client, 'execute' | 'batch'> | Transaction
+type Executor = DatabaseDriver | DriverTransaction
+
+/** `transaction()` on a driver without interactive transactions (D1 refuses `BEGIN`). */
+export class NoTransactionsError extends Error {
+  readonly code = 'E_NO_TRANSACTIONS'
+  constructor(driver: string) {
+    super(
+      `The ${driver} database has no interactive transactions: write the statements as one db.batch([...]), ` +
+        'which every driver runs atomically (docs/database.md, "Atomic writes")',
+    )
+    this.name = 'NoTransactionsError'
+  }
+}
 
 export interface DatabaseOptions {
   /** How long a write waits for this process's open transaction before failing (see WriteGate); default 5000. */
   lockWaitMs?: number
 }
 
-const gates = new WeakMap<Client, WriteGate>()
+const gates = new WeakMap<DatabaseDriver, WriteGate>()
 
-export function createDatabase(client: Client, options: DatabaseOptions = {}): Database {
-  gates.set(client, new WriteGate(options.lockWaitMs ?? 5000))
-  return new ObservedDatabase(client, client, undefined)
+/**
+ * The app's database over a libSQL client or a driver (`d1Database` from
+ * `svc/workers` makes one of a D1 binding).
+ * @example const db = createDatabase(createClient({ url: 'file:storage/database.sqlite' }))
+ */
+export function createDatabase(source: Client | DatabaseDriver, options: DatabaseOptions = {}): Database {
+  const driver = isDatabaseDriver(source) ? source : libsqlDriver(source)
+  gates.set(driver, new WriteGate(options.lockWaitMs ?? 5000))
+  return new ObservedDatabase(driver, driver, undefined)
 }
 
 class ObservedDatabase implements Database {
   constructor(
-    private readonly client: Client,
+    private readonly client: DatabaseDriver,
     private readonly executor: Executor,
     private readonly observer: QueryObserver | undefined,
   ) {}
+
+  get interactiveTransactions(): boolean {
+    return this.client.transaction !== undefined
+  }
+
+  get driver(): string {
+    return this.client.name
+  }
 
   execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
@@ -93,11 +136,10 @@ class ObservedDatabase implements Database {
     return this.runBatch(stmts)
   }
 
-  private async runBatch(stmts: Array<{ sql: string; args?: InArgs } & InStatement>): Promise<ResultSet[]> {
+  private async runBatch(stmts: SqlStatement[]): Promise<ResultSet[]> {
     const started = performance.now()
     try {
-      const results =
-        this.executor === this.client ? await this.client.batch(stmts, 'write') : await (this.executor as Transaction).batch(stmts)
+      const results = await this.executor.batch(stmts)
       const each = (performance.now() - started) / Math.max(1, stmts.length)
       stmts.forEach((stmt, i) => this.report(stmt, started + i * each, each, results[i]?.rows.length ?? 0, undefined, results[i]))
       return results
@@ -110,10 +152,12 @@ class ObservedDatabase implements Database {
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     // Already inside one: SQLite has no nested transactions, the outer one covers the work.
     if (this.executor !== this.client) return work(this)
+    const begin = this.client.transaction?.bind(this.client)
+    if (begin === undefined) throw new NoTransactionsError(this.client.name)
     return this.gate.exclusive(async () => {
-      let tx: Transaction
+      let tx: DriverTransaction
       try {
-        tx = await this.client.transaction('write')
+        tx = await begin()
       } catch (error) {
         throw asBusyError(error, this.gate.waitMs)
       }
@@ -169,7 +213,7 @@ class ObservedDatabase implements Database {
   }
 }
 
-function toStatement(statement: Statement, args?: InArgs): { sql: string; args?: InArgs } & InStatement {
+function toStatement(statement: Statement, args?: InArgs): SqlStatement {
   if (typeof statement === 'string') return args === undefined ? { sql: statement } : { sql: statement, args }
   return args === undefined ? statement : { sql: statement.sql, args }
 }

@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
-import { createDatabase, type Database } from '../database/database.ts'
+import type { Database } from '../database/database.ts'
+import { DEFAULT_BUSY_TIMEOUT_MS, openLibsqlDatabase } from '../database/libsql-open.ts'
 
 export interface OpenDatabaseOptions {
   /** `file:...`, `libsql://...`, `http(s)://...`; default `file:<storageDir>/database.sqlite`. */
@@ -23,7 +24,7 @@ export interface OpenDatabaseOptions {
   pageSize?: number
 }
 
-export const DEFAULT_BUSY_TIMEOUT_MS = 5000
+export { DEFAULT_BUSY_TIMEOUT_MS }
 
 export function databaseUrl(
   url: string | undefined,
@@ -37,19 +38,6 @@ export function databaseUrl(
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const url = databaseUrl(options.url, options)
-  const isFile = url.startsWith('file:')
-  if (isFile) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
-  const client = createClient({
-    url,
-    authToken: options.authToken,
-    timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    intMode: 'number',
-  })
-  if (isFile) {
-    // Only possible before WAL mode writes the file's header.
-    if (options.pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(options.pageSize)}`)
-    await client.execute('pragma journal_mode = wal')
-    await client.execute('pragma foreign_keys = on')
-  }
-  return createDatabase(client, { lockWaitMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
+  if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
+  return openLibsqlDatabase(createClient, { ...options, url })
 }

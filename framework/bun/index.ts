@@ -1,0 +1,71 @@
+/**
+ * svc's Bun adapter: serves an app with `Bun.serve`, the peer address
+ * (`server.requestIP`) in the typed connection info (`c.ip`, the throttle's
+ * key, the trace's `ip`), and stops gracefully on SIGINT/SIGTERM: in-flight
+ * requests finish, then `onClose` runs (flush the traces, close the
+ * databases there). Also opens libSQL files (Bun runs the native driver).
+ *
+ * @example
+ * const server = serve(app, { port: 8080, onClose: () => tracer.close() })
+ */
+import { createClient } from '@libsql/client'
+import { CONN_INFO } from '../app/conn-info.ts'
+import type { App } from '../app/create-app.ts'
+import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
+import type { Database } from '../database/database.ts'
+import { openLibsqlDatabase, openLibsqlTraceStore, type LibsqlOpenOptions } from '../database/libsql-open.ts'
+import type { TraceStore } from '../trace/store.ts'
+
+export type { RunningServer, ServeOptions }
+
+interface BunServer {
+  hostname: string
+  port: number
+  requestIP(request: Request): { address: string } | null
+  /** false: in-flight requests finish first. */
+  stop(closeActiveConnections?: boolean): Promise<void>
+}
+interface BunRuntime {
+  serve(options: { port: number; hostname: string; fetch: (request: Request, server: BunServer) => Promise<Response> }): BunServer
+  write(path: string, data: string): Promise<number>
+}
+interface BunProcess {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void
+  exit(code: number): never
+}
+
+const bun = (): BunRuntime => (globalThis as unknown as { Bun: BunRuntime }).Bun
+const bunProcess = (): BunProcess => (globalThis as unknown as { process: BunProcess }).process
+
+export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): RunningServer {
+  const server = bun().serve({
+    port: options.port ?? 8080,
+    hostname: options.host ?? '127.0.0.1',
+    fetch: (request, server) => app.fetch(request, { [CONN_INFO]: { remoteAddress: server.requestIP(request)?.address } }),
+  })
+  const running = runningServer(server.hostname, server.port, () => server.stop(false), options.onClose)
+  if (options.signals !== false) {
+    const process = bunProcess()
+    stopOnSignals(running, (signal, stop) => process.on(signal, stop), (code) => process.exit(code))
+  }
+  return running
+}
+
+/** The app's libSQL database: a local file (its folder created) or a server URL. */
+export async function openDatabase(options: LibsqlOpenOptions): Promise<Database> {
+  await makeFolderOf(options.url)
+  return openLibsqlDatabase(createClient, options)
+}
+
+/** The trace store in a libSQL database of its own (`svc trace:list` reads the same file). */
+export async function openTraceStore(options: LibsqlOpenOptions): Promise<TraceStore> {
+  await makeFolderOf(options.url)
+  return openLibsqlTraceStore(createClient, options)
+}
+
+/** Bun.write creates the folders of the path it writes: a marker file makes the folder. */
+async function makeFolderOf(url: string): Promise<void> {
+  if (!url.startsWith('file:')) return
+  const folder = url.slice('file:'.length).replace(/[/\\][^/\\]*$/, '')
+  if (folder !== '') await bun().write(`${folder}/.keep`, '')
+}
