@@ -30,6 +30,7 @@ export {
 export {
   createDatabase,
   NoTransactionsError,
+  readThenWrite,
   type Database,
   type DatabaseOptions,
   type QueryObserver,

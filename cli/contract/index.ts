@@ -14,6 +14,7 @@ import type {
   MakeMigrationsJson,
   MigrateFreshJson,
   MigrateJson,
+  MigrationBundleJson,
   MigrationStatusJson,
   RollbackJson,
   RouteListJson,
@@ -57,6 +58,7 @@ export interface ContractDocuments {
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
+  MigrationBundleJson: MigrationBundleJson
   MigrationStatusJson: MigrationStatusJson
   PostmanCollectionJson: PostmanCollectionJson
   RegressionJson: RegressionJson

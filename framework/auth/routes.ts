@@ -3,7 +3,7 @@
  * table; bodies are JSON. See docs/authentication.md for every status.
  */
 import type { Context } from '../context/context.ts'
-import type { Database } from '../database/database.ts'
+import { readThenWrite, type Database } from '../database/database.ts'
 import { HttpError, ValidationError } from '../http/http-error.ts'
 import type { MailMessage } from '../mail/index.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
@@ -39,8 +39,6 @@ import {
 import { EmailBody, LoginBody, RefreshBody, RegisterBody, ResetPasswordBody, TokenBody } from './validation.ts'
 
 export const INVALID_CREDENTIALS = 'Invalid credentials'
-/** Tries of a registration whose user id another registration took first (each one a read and a batch). */
-const MAX_ID_ATTEMPTS = 8
 export const FORGOT_PASSWORD_MESSAGE = 'If that email address is registered, a password reset link has been sent to it.'
 
 export function authRoutes(core: AuthCore): RouteDefinition {
@@ -75,15 +73,16 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   /**
    * The new account's rows, as one batch: signs the pair for the id the user
    * will get (`nextUserId`), then inserts user, refresh token and verification
-   * token together. Another registration that took the id first fails the
-   * batch on the primary key: nothing was written, and the next id is tried.
+   * token together. On D1 another registration may take the id first: its
+   * batch then fails on the primary key, nothing was written, and the next id
+   * is tried (`readThenWrite`).
    */
-  async function insertAccount(
+  function insertAccount(
     db: Database,
     input: { name: string; email: string; password: string },
     verificationHash: string,
   ): Promise<{ user: UserAccess; tokenPair: TokenPair }> {
-    for (let attempt = 1; ; attempt++) {
+    const attempt = async (db: Database) => {
       const nowMs = clock.now()
       const id = await nextUserId(db)
       const expected: UserAccess = { id, name: input.name, email: input.email, role: 'user', status: 1, token_version: 0, email_verified_at: null }
@@ -102,10 +101,10 @@ export function authRoutes(core: AuthCore): RouteDefinition {
         return { user: inserted!.rows[0] as unknown as UserAccess, tokenPair: signed.pair }
       } catch (error) {
         if (isEmailTaken(error)) throw emailTaken()
-        if (isUserIdTaken(error) && attempt < MAX_ID_ATTEMPTS) continue
         throw error
       }
     }
+    return readThenWrite(db, attempt, isUserIdTaken)
   }
 
   function pair(access: string, refresh: string): TokenPair {
@@ -166,7 +165,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const password = await hasher.hash(input.password)
     const verification = await newOneTimeToken()
     // One batch: the user, their refresh token and their verification token, or none of them
-    // (atomic on every driver, D1 included). The tokens are signed first, for the id the user will get.
+    // (atomic on every driver, D1 included). It holds the write turn only for the inserts and the signing of two JWTs.
     const { user, tokenPair } = await insertAccount(db, { name: input.name, email: input.email, password }, verification.tokenHash)
     inBackground(c, () => mailer.send(verificationMail(user, verification.token)))
     return c.json(

@@ -28,6 +28,7 @@ interface BunServer {
 interface BunRuntime {
   serve(options: { port: number; hostname: string; fetch: (request: Request, server: BunServer) => Promise<Response> }): BunServer
   write(path: string, data: string): Promise<number>
+  env: Record<string, string | undefined>
 }
 interface BunProcess {
   on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void
@@ -68,4 +69,11 @@ async function makeFolderOf(url: string): Promise<void> {
   if (!url.startsWith('file:')) return
   const folder = url.slice('file:'.length).replace(/[/\\][^/\\]*$/, '')
   if (folder !== '') await bun().write(`${folder}/.keep`, '')
+}
+
+/** The process environment (Bun loads `.env` into it): what `resolveConfig` reads. */
+export function readEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [name, value] of Object.entries(bun().env)) if (value !== undefined) env[name] = value
+  return env
 }

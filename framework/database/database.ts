@@ -230,3 +230,26 @@ function insertedRowid(sql: string, result: ResultSet): number | undefined {
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000
 }
+
+/**
+ * Runs `attempt` (reads, then one batch built from what they found) so that
+ * no other write lands between its reads and its batch: inside a write
+ * transaction where the driver has them (libSQL); elsewhere (D1)
+ * optimistically, again while `conflict(error)` says another writer came
+ * first (the batch then wrote nothing), at most `tries` times.
+ */
+export async function readThenWrite<T>(
+  db: Database,
+  attempt: (db: Database) => Promise<T>,
+  conflict: (error: unknown) => boolean,
+  tries = 8,
+): Promise<T> {
+  if (db.interactiveTransactions) return db.transaction(attempt)
+  for (let tried = 1; ; tried++) {
+    try {
+      return await attempt(db)
+    } catch (error) {
+      if (tried >= tries || !conflict(error)) throw error
+    }
+  }
+}

@@ -36,6 +36,7 @@ interface DenoRuntime {
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
   mkdir(path: string, options: { recursive: boolean }): Promise<void>
   exit(code: number): never
+  env: { toObject(): Record<string, string> }
 }
 
 const deno = (): DenoRuntime => (globalThis as unknown as { Deno: DenoRuntime }).Deno
@@ -71,4 +72,9 @@ async function makeFolderOf(url: string): Promise<void> {
   if (!url.startsWith('file:')) return
   const folder = url.slice('file:'.length).replace(/[/\\][^/\\]*$/, '')
   if (folder !== '') await deno().mkdir(folder, { recursive: true })
+}
+
+/** The process environment (`--allow-env`): what `resolveConfig` reads. */
+export function readEnv(): Record<string, string> {
+  return deno().env.toObject()
 }

@@ -26,6 +26,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   MakeMigrationsJson: 'MakeMigrationsJson',
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',
+  MigrationBundleJson: 'MigrationBundleJson',
   MigrationStatusJson: 'MigrationStatusJson',
   PostmanCollectionJson: 'PostmanCollectionJson',
   RegressionJson: 'RegressionJson',
