@@ -1,10 +1,11 @@
 /**
- * The blog as the Deno, Bun and Workers entries build it: its routes, the
- * auth routes, a tracer writing to the trace store it is given, and its
- * migrations (bundled by `svc migrate:bundle`) applied on start.
+ * The blog as the entry files of every runtime build it (node.ts, deno.ts,
+ * bun.ts, workers.ts): its routes, the auth routes, a tracer writing to the
+ * sink it is given, and its migrations (bundled by `svc migrate:bundle`)
+ * applied on start.
  */
 import { authPlugin, consoleMailer, createApp, migrate, resolveConfig, type App, type Database, type EnvRecord } from 'svc'
-import { createTracer, resolveTraceConfig, storeSink, type SvcTracer, type TraceStore } from 'svc/trace'
+import { createTracer, resolveTraceConfig, type SvcTracer, type TraceSink } from 'svc/trace'
 import migrations from '../database/migrations/index.ts'
 import api from '../routes/api.ts'
 import web from '../routes/web.ts'
@@ -14,10 +15,10 @@ export interface BlogApp {
   tracer: SvcTracer
 }
 
-export async function blogApp(env: EnvRecord, database: Database, traces: TraceStore): Promise<BlogApp> {
+export async function blogApp(env: EnvRecord, database: Database, traces: TraceSink): Promise<BlogApp> {
   await migrate(database, migrations)
   const config = resolveConfig(env)
-  const tracer = createTracer({ sink: storeSink(traces), config: resolveTraceConfig(env) })
+  const tracer = createTracer({ sink: traces, config: resolveTraceConfig(env) })
   // Mails (verification, password reset) go to the console here; give a real Mailer in production.
   const plugins = [authPlugin({ mailer: consoleMailer() }), tracer.plugin]
   return { app: createApp({ config, database, api, web, tracer, plugins }), tracer }

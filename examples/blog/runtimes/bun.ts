@@ -3,12 +3,14 @@
  * bun run examples/blog/runtimes/bun.ts (Bun loads .env itself)
  */
 import { openDatabase, openTraceStore, readEnv, serve } from 'svc/bun'
+import { storeSink } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
 const env = readEnv()
 const database = await openDatabase({ url: env.DATABASE_URL ?? 'file:storage/database.sqlite' })
 const traces = await openTraceStore({ url: env.TRACE_DATABASE_URL ?? 'file:storage/traces.sqlite' })
-const { app, tracer } = await blogApp(env, database, traces)
+// The runtime's libSQL client is asynchronous: the traces are written from this thread, between requests.
+const { app, tracer } = await blogApp(env, database, storeSink(traces))
 
 const server = serve(app, {
   port: Number(env.PORT ?? 8080),

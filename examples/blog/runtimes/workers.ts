@@ -7,7 +7,7 @@
  * `nodejs_compat`: the framework needs no Node API here.
  */
 import { d1Database, stringVars, workersHandler, type D1DatabaseBinding } from 'svc/workers'
-import { TraceStore } from 'svc/trace'
+import { storeSink, TraceStore } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
 export interface Env {
@@ -21,5 +21,5 @@ export default workersHandler<Env>(async (env) => {
   const traces = new TraceStore(d1Database(env.TRACES))
   await traces.init()
   // The tracer writes each request's trace through ctx.waitUntil: no timer runs after a Worker's response.
-  return blogApp(stringVars(env), d1Database(env.DB), traces)
+  return blogApp(stringVars(env), d1Database(env.DB), storeSink(traces))
 })
