@@ -72,7 +72,7 @@ export class NoTransactionsError extends Error {
   constructor(driver: string) {
     super(
       `The ${driver} database has no interactive transactions: write the statements as one db.batch([...]), ` +
-        'which every driver runs atomically (docs/database.md, "Atomic writes")',
+        'which every driver runs atomically (docs/database.md, "Transactions and batches")',
     )
     this.name = 'NoTransactionsError'
   }
