@@ -12,9 +12,7 @@ import { createClient } from '@libsql/client'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
-import type { Database } from '../database/database.ts'
-import { openLibsqlDatabase, openLibsqlTraceStore, type LibsqlOpenOptions } from '../database/libsql-open.ts'
-import type { TraceStore } from '../trace/store.ts'
+import { libsqlOpeners } from '../database/libsql-open.ts'
 
 export type { RunningServer, ServeOptions }
 
@@ -52,24 +50,9 @@ export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Runn
   return running
 }
 
-/** The app's libSQL database: a local file (its folder created) or a server URL. */
-export async function openDatabase(options: LibsqlOpenOptions): Promise<Database> {
-  await makeFolderOf(options.url)
-  return openLibsqlDatabase(createClient, options)
-}
-
-/** The trace store in a libSQL database of its own (`svc trace:list` reads the same file). */
-export async function openTraceStore(options: LibsqlOpenOptions): Promise<TraceStore> {
-  await makeFolderOf(options.url)
-  return openLibsqlTraceStore(createClient, options)
-}
-
-/** Bun.write creates the folders of the path it writes: a marker file makes the folder. */
-async function makeFolderOf(url: string): Promise<void> {
-  if (!url.startsWith('file:')) return
-  const folder = url.slice('file:'.length).replace(/[/\\][^/\\]*$/, '')
-  if (folder !== '') await bun().write(`${folder}/.keep`, '')
-}
+/** The app's libSQL database (a local file, its folder created, or a server URL) and the trace store in one of its own. */
+// Bun.write creates the folders of the path it writes: a marker file makes the folder.
+export const { openDatabase, openTraceStore } = libsqlOpeners(createClient, async (folder) => void (await bun().write(`${folder}/.keep`, '')))
 
 /** The process environment (Bun loads `.env` into it): what `resolveConfig` reads. */
 export function readEnv(): Record<string, string> {

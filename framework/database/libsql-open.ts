@@ -50,3 +50,29 @@ export async function openLibsqlTraceStore(createClient: CreateLibsqlClient, opt
   await store.init()
   return store
 }
+
+export interface LibsqlOpeners {
+  /** The app's libSQL database: a local file (its folder created) or a server URL. */
+  openDatabase(options: LibsqlOpenOptions): Promise<Database>
+  /** The trace store in a libSQL database of its own (`svc trace:list` reads the same file). */
+  openTraceStore(options: LibsqlOpenOptions): Promise<TraceStore>
+}
+
+/** `openDatabase` and `openTraceStore` for a runtime adapter: its libSQL client, and how it creates a folder. */
+export function libsqlOpeners(createClient: CreateLibsqlClient, makeFolder: (folder: string) => Promise<void>): LibsqlOpeners {
+  const folderOf = async (url: string) => {
+    if (!url.startsWith('file:')) return
+    const folder = url.slice('file:'.length).replace(/[/\\][^/\\]*$/, '')
+    if (folder !== '') await makeFolder(folder)
+  }
+  return {
+    openDatabase: async (options) => {
+      await folderOf(options.url)
+      return openLibsqlDatabase(createClient, options)
+    },
+    openTraceStore: async (options) => {
+      await folderOf(options.url)
+      return openLibsqlTraceStore(createClient, options)
+    },
+  }
+}

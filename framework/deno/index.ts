@@ -12,9 +12,7 @@
 import { createClient } from '@libsql/client'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
-import type { Database } from '../database/database.ts'
-import { openLibsqlDatabase, openLibsqlTraceStore, type LibsqlOpenOptions } from '../database/libsql-open.ts'
-import type { TraceStore } from '../trace/store.ts'
+import { libsqlOpeners } from '../database/libsql-open.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
 
 export type { RunningServer, ServeOptions }
@@ -56,23 +54,8 @@ export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Runn
   return running
 }
 
-/** The app's libSQL database: a local file (its folder created) or a server URL. */
-export async function openDatabase(options: LibsqlOpenOptions): Promise<Database> {
-  await makeFolderOf(options.url)
-  return openLibsqlDatabase(createClient, options)
-}
-
-/** The trace store in a libSQL database of its own (`svc trace:list` reads the same file). */
-export async function openTraceStore(options: LibsqlOpenOptions): Promise<TraceStore> {
-  await makeFolderOf(options.url)
-  return openLibsqlTraceStore(createClient, options)
-}
-
-async function makeFolderOf(url: string): Promise<void> {
-  if (!url.startsWith('file:')) return
-  const folder = url.slice('file:'.length).replace(/[/\\][^/\\]*$/, '')
-  if (folder !== '') await deno().mkdir(folder, { recursive: true })
-}
+/** The app's libSQL database (a local file, its folder created, or a server URL) and the trace store in one of its own. */
+export const { openDatabase, openTraceStore } = libsqlOpeners(createClient, (folder) => deno().mkdir(folder, { recursive: true }))
 
 /** The process environment (`--allow-env`): what `resolveConfig` reads. */
 export function readEnv(): Record<string, string> {
