@@ -13,7 +13,9 @@ export const commandFolders = {
   log: () => import('./log/index.ts'),
   make: () => import('./make/index.ts'),
   migrate: () => import('./migrate/index.ts'),
+  new: () => import('./new/index.ts'),
   route: () => import('./route/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),
+  user: () => import('./user/index.ts'),
 } as const

@@ -36,10 +36,18 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
+import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
+import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
+import type { NewProjectJson } from './new-project.ts'
+import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
+export * from './route-tools.ts'
+export * from './database.ts'
+export * from './new-project.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -49,22 +57,29 @@ export * from './lsp.ts'
 export interface ContractDocuments {
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  DbSeedJson: DbSeedJson
+  DbTableJson: DbTableJson
+  DbTablesJson: DbTablesJson
   DbWhyJson: DbWhyJson
   ExportJson: ExportJson
   FixJson: FixJson
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MakeApiKeyJson: MakeApiKeyJson
+  MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationBundleJson: MigrationBundleJson
   MigrationStatusJson: MigrationStatusJson
+  NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
+  RouteRulesJson: RouteRulesJson
+  RouteSearchJson: RouteSearchJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
   StatsJson: StatsJson
@@ -72,5 +87,6 @@ export interface ContractDocuments {
   TraceJson: TraceJson
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
+  UserRoleJson: UserRoleJson
   WhyJson: WhyJson
 }

@@ -23,6 +23,7 @@
  * Compatibility rule (as for traces): fields are only ever added.
  */
 import type { RouteDescription, RouteMethod, RouteParam, SourceLocation } from '../../framework/router/types.ts'
+import type { SeededRowsJson } from './database.ts'
 
 export type RouteMethodJson = RouteMethod
 export type RouteParamJson = RouteParam
@@ -73,7 +74,9 @@ export interface MigrationBundleJson {
 
 export interface MigrateFreshJson {
   ran: string[]
+  /** With --seed: the seeders that ran, and what each added (db:seed's document). */
   seeded: string[]
+  seeded_rows: SeededRowsJson[]
 }
 
 export interface KeyGenerateJson {

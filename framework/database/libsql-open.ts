@@ -27,14 +27,19 @@ export const TRACE_PAGE_SIZE = 16_384
 
 export async function openLibsqlDatabase(createClient: CreateLibsqlClient, options: LibsqlOpenOptions): Promise<Database> {
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
-  const client = createClient({ url: options.url, authToken: options.authToken, timeout: busyTimeoutMs, intMode: 'number' })
-  if (options.url.startsWith('file:')) {
-    // Only possible before WAL mode writes the file's header.
-    if (options.pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(options.pageSize)}`)
-    await client.execute('pragma journal_mode = wal')
-    await client.execute('pragma foreign_keys = on')
+  const isFile = options.url.startsWith('file:')
+  const connect = async (pageSize?: number): Promise<Client> => {
+    const client = createClient({ url: options.url, authToken: options.authToken, timeout: busyTimeoutMs, intMode: 'number' })
+    if (isFile) {
+      // Only possible before WAL mode writes the file's header.
+      if (pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(pageSize)}`)
+      await client.execute('pragma journal_mode = wal')
+      await client.execute('pragma foreign_keys = on')
+    }
+    return client
   }
-  return createDatabase(client, { lockWaitMs: busyTimeoutMs })
+  // A local file's connection is replaced after SQLITE_BUSY (see DatabaseOptions.reopen).
+  return createDatabase(await connect(options.pageSize), { lockWaitMs: busyTimeoutMs, ...(isFile ? { reopen: () => connect() } : {}) })
 }
 
 /** The trace store on a libSQL database of its own, tables created. */
