@@ -1,18 +1,20 @@
 /**
  * The `Database` interface's one shared suite (driver-suite.ts), run against
  * every driver: libSQL on a file and in memory, and D1 in workerd through
- * Miniflare (bundled as for a Worker, run under the installer's Node 22).
- * libSQL's web client speaks Hrana to a server (sqld), which npm does not
- * ship: not covered here (see docs/database.md).
+ * Miniflare (bundled as for a Worker, run under the installer's Node 22),
+ * and libSQL's web client (`@libsql/client/web`) against a local Hrana
+ * stand-in (hrana-stand-in.ts: npm ships no sqld).
  */
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
+import { createClient as createWebClient } from '@libsql/client/web'
 import { describe, expect, it } from 'vitest'
 import { createDatabase } from 'svc'
 import { tempDir } from '../helpers/app.ts'
 import { openTestDatabase } from './helpers.ts'
+import { startHranaStandIn } from './hrana-stand-in.ts'
 import { runDriverSuite, type SuiteResult } from './driver-suite.ts'
 // @ts-expect-error: a plain .mjs script, no declarations
 import { bundleWorker } from '../../scripts/bundle-worker.mjs'
@@ -37,6 +39,20 @@ describe('the Database suite on every driver', () => {
       expect(failures(await runDriverSuite(db))).toEqual([])
     } finally {
       db.close()
+    }
+  })
+
+  it('libSQL web client, over HTTP (Hrana) to a local stand-in', async () => {
+    const dir = tempDir('svc-hrana-')
+    const server = await startHranaStandIn(join(dir.path, 'database.sqlite'))
+    const db = createDatabase(createWebClient({ url: server.url, intMode: 'number' }))
+    try {
+      expect(db.interactiveTransactions).toBe(true)
+      expect(failures(await runDriverSuite(db))).toEqual([])
+    } finally {
+      db.close()
+      await server.close()
+      dir.remove()
     }
   })
 
