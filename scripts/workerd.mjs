@@ -6,8 +6,8 @@
  *            no nodejs_compat) and serves it on PORT/HOST; D1 (DB, TRACES)
  *            kept in $WORKERD_STORAGE (default storage/workerd); the vars are
  *            .env's and the environment's upper-case variables; stops on SIGINT/SIGTERM.
- *   traces   prints the stored traces (JSON, newest first) from the TRACES D1
- *            of that folder: what `svc trace:list --json` is for the libSQL file.
+ *   traces   prints the stored trace records (JSON, newest first) from the TRACES
+ *            D1 of that folder: what `svc log:trace --json` prints from the libSQL file.
  *
  * MINIFLARE_DIR names the Miniflare package (scripts/install-runtimes.sh).
  */
@@ -70,7 +70,8 @@ if (mode === 'serve') {
   const mf = new Miniflare({ modules: true, script: 'export default {}', compatibilityDate: COMPATIBILITY_DATE, d1Databases: D1, d1Persist: join(STORAGE, 'd1') })
   const store = new TraceStore(d1Database(await mf.getD1Database('TRACES')))
   await store.init()
-  const traces = await store.search({ limit: Number(process.argv[3] ?? 1000) })
+  // Whole records (what `svc log:trace --json` prints), newest first.
+  const traces = await store.records({ limit: Number(process.argv[3] ?? 1000) })
   process.stdout.write(`${JSON.stringify({ traces }, null, 2)}\n`)
   await mf.dispose()
 } else {

@@ -19,11 +19,21 @@ const ROOT = resolve(import.meta.dirname, '../..')
 const JWT_SECRET = 'conformance-suite-secret-0123456789abcdef'
 const installed = spawnSync('bash', ['scripts/install-runtimes.sh', '--installed'], { cwd: ROOT }).status === 0
 
+interface TraceFacts {
+  trace_id: string
+  ip: string | null
+  memory_mb: number | null
+}
+
 interface Leg {
   name: string
   command: string[]
-  /** The trace rows the store holds after the run. */
+  /** The trace ids the store holds after the run. */
   readTraces(storage: string): Array<{ trace_id: string }>
+  /** One stored record: the peer address the adapter passed, and what the runtime could read of its memory. */
+  readRecord(storage: string, traceId: string): TraceFacts
+  /** `memory_mb`: a number where the runtime can read its memory, null where it cannot (Workers). */
+  memory: 'number' | 'null'
 }
 
 const cliTraces = (storage: string) => {
@@ -36,18 +46,32 @@ const cliTraces = (storage: string) => {
   return (JSON.parse(out.stdout) as { traces: Array<{ trace_id: string }> }).traces
 }
 
+const cliRecord = (storage: string, traceId: string): TraceFacts => {
+  const out = spawnSync(process.execPath, ['dist/cli/bin.js', 'log:trace', traceId, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, TRACE_DATABASE_URL: `file:${join(storage, 'traces.sqlite')}` },
+    encoding: 'utf8',
+  })
+  if (out.status !== 0) throw new Error(`log:trace failed: ${out.stderr}`)
+  return (JSON.parse(out.stdout) as { trace: TraceFacts }).trace
+}
+
+const workerdTraces = (storage: string): TraceFacts[] => {
+  const out = spawnSync('bash', ['scripts/runtime.sh', 'workerd-traces', '1000'], { cwd: ROOT, env: { ...process.env, WORKERD_STORAGE: storage }, encoding: 'utf8' })
+  if (out.status !== 0) throw new Error(`workerd-traces failed: ${out.stderr}`)
+  return (JSON.parse(out.stdout) as { traces: TraceFacts[] }).traces
+}
+
 const LEGS: Leg[] = [
-  { name: 'node', command: [process.execPath, 'dist/cli/bin.js', 'serve', '--migrate'], readTraces: cliTraces },
-  { name: 'deno', command: ['bash', 'scripts/runtime.sh', 'deno'], readTraces: cliTraces },
-  { name: 'bun', command: ['bash', 'scripts/runtime.sh', 'bun'], readTraces: cliTraces },
+  { name: 'node', command: [process.execPath, 'dist/cli/bin.js', 'serve', '--migrate'], readTraces: cliTraces, readRecord: cliRecord, memory: 'number' },
+  { name: 'deno', command: ['bash', 'scripts/runtime.sh', 'deno'], readTraces: cliTraces, readRecord: cliRecord, memory: 'number' },
+  { name: 'bun', command: ['bash', 'scripts/runtime.sh', 'bun'], readTraces: cliTraces, readRecord: cliRecord, memory: 'number' },
   {
     name: 'workerd',
     command: ['bash', 'scripts/runtime.sh', 'workerd'],
-    readTraces: (storage) => {
-      const out = spawnSync('bash', ['scripts/runtime.sh', 'workerd-traces', '1000'], { cwd: ROOT, env: { ...process.env, WORKERD_STORAGE: storage }, encoding: 'utf8' })
-      if (out.status !== 0) throw new Error(`workerd-traces failed: ${out.stderr}`)
-      return (JSON.parse(out.stdout) as { traces: Array<{ trace_id: string }> }).traces
-    },
+    readTraces: workerdTraces,
+    readRecord: (storage, traceId) => workerdTraces(storage).find((record) => record.trace_id === traceId)!,
+    memory: 'null',
   },
 ]
 
@@ -75,6 +99,11 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example app on 
       // Stopped: the traces were flushed (Node, Deno, Bun: on SIGTERM; workerd: through waitUntil, per request).
       const stored = new Set(leg.readTraces(storage).map((row) => row.trace_id))
       expect(traceIds.filter((id) => !stored.has(id))).toEqual([])
+      // The adapter passed the peer's address; a runtime that cannot read its memory records null, not a crash.
+      const record = leg.readRecord(storage, traceIds.at(-1)!)
+      expect(record.ip).toBe('127.0.0.1')
+      if (leg.memory === 'null') expect(record.memory_mb).toBeNull()
+      else expect(record.memory_mb).toBeGreaterThan(0)
       rmSync(storage, { recursive: true, force: true })
       timings.push(`${leg.name} ${((performance.now() - started) / 1000).toFixed(1)} s`)
     }, 180_000)
