@@ -6,6 +6,7 @@
 #   bun        the npm package bun
 #   node22/    Node 22 (the npm package node@22): Miniflare requires Node >= 22
 #   miniflare  Miniflare, which runs workerd (Cloudflare's runtime) and gives D1 locally
+#   wrangler   Cloudflare's CLI: the Worker example is bundled with `wrangler deploy --dry-run`
 #
 # Idempotent: exits at once when the pinned versions are there.
 #
@@ -14,15 +15,16 @@
 #   scripts/install-runtimes.sh --installed # exit 0 when installed, 1 when not
 #
 # Layout of $SVC_RUNTIMES_DIR (default ~/.cache/svc/runtimes):
-#   node_modules/   deno, bun, miniflare (with workerd), node@22
-#   env.sh          DENO, BUN, NODE22 and MINIFLARE_DIR, sourced by tests/runtimes/tools.ts
+#   node_modules/   deno, bun, miniflare (with workerd), wrangler, node@22
+#   env.sh          DENO, BUN, NODE22, MINIFLARE_DIR and WRANGLER (a script for NODE22), sourced by scripts/runtime.sh
 set -euo pipefail
 
 DENO_VERSION=2.9.6
 BUN_VERSION=1.4.5
 NODE22_VERSION=22.23.3
 MINIFLARE_VERSION=4.20260730.0
-VERSION="deno@$DENO_VERSION bun@$BUN_VERSION node@$NODE22_VERSION miniflare@$MINIFLARE_VERSION"
+WRANGLER_VERSION=4.164.0
+VERSION="deno@$DENO_VERSION bun@$BUN_VERSION node@$NODE22_VERSION miniflare@$MINIFLARE_VERSION wrangler@$WRANGLER_VERSION"
 DIR="${SVC_RUNTIMES_DIR:-$HOME/.cache/svc/runtimes}"
 
 if [ "${1:-}" = "--print" ]; then echo "$DIR"; exit 0; fi
@@ -52,6 +54,7 @@ DENO="$M/deno/deno"
 BUN="$M/bun/bin/bun.exe"
 NODE22="$M/node/bin/node"
 MINIFLARE_DIR="$M/miniflare"
+WRANGLER="$M/wrangler/bin/wrangler.js"
 EOF
 echo "$VERSION" > "$DIR.partial/.version"
 rm -rf "$DIR"

@@ -6,6 +6,7 @@
 #   scripts/runtime.sh bun        # npm run start:bun
 #   scripts/runtime.sh workerd    # npm run start:workerd (Miniflare, under Node 22)
 #   scripts/runtime.sh workerd-traces   # the Worker's stored traces, JSON
+#   scripts/runtime.sh wrangler ...     # Cloudflare's CLI under Node 22 (e.g. deploy --dry-run)
 #
 # PORT and HOST as for `npm start`; .env is read (Deno: --env-file, Bun: itself,
 # workerd: scripts/workerd.mjs). Databases in storage/ (workerd: storage/workerd).
@@ -28,5 +29,6 @@ case "${1:-}" in
   bun) exec "$BUN" run examples/blog/runtimes/bun.ts ;;
   workerd) exec "$NODE22" scripts/workerd.mjs serve ;;
   workerd-traces) exec "$NODE22" scripts/workerd.mjs traces "${2:-1000}" ;;
-  *) echo "usage: scripts/runtime.sh deno|bun|workerd|workerd-traces" >&2; exit 2 ;;
+  wrangler) shift; PATH="$(dirname "$NODE22"):$PATH" WRANGLER_SEND_METRICS=false exec "$NODE22" "$WRANGLER" "$@" ;;
+  *) echo "usage: scripts/runtime.sh deno|bun|workerd|workerd-traces|wrangler ..." >&2; exit 2 ;;
 esac

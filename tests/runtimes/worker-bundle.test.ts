@@ -5,7 +5,11 @@
  * (scripts/bundle-worker.mjs fails the build on one). runtimes.test.ts then
  * serves that bundle in workerd.
  */
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/app.ts'
 // @ts-expect-error: a plain .mjs script, no declarations
 import { bundleWorker } from '../../scripts/bundle-worker.mjs'
 
@@ -25,10 +29,26 @@ describe('the Worker bundle', () => {
   }, 60_000)
 })
 
+const runtimesInstalled = spawnSync('bash', ['scripts/install-runtimes.sh', '--installed']).status === 0
+
+describe.skipIf(!runtimesInstalled && process.env.CI === undefined)('wrangler', () => {
+  it('bundles the example with its wrangler.toml (no compatibility flags: no nodejs_compat)', () => {
+    const dir = tempDir('svc-wrangler-')
+    try {
+      const run = spawnSync('bash', ['scripts/runtime.sh', 'wrangler', 'deploy', '--dry-run', '--outdir', dir.path, '-c', 'examples/blog/runtimes/wrangler.toml'], { encoding: 'utf8' })
+      expect(run.status, run.stdout + run.stderr).toBe(0)
+      expect(run.stdout).toMatch(/env\.DB \(svc-blog\)\s+D1 Database/)
+      expect(run.stdout).toMatch(/env\.TRACES \(svc-blog-traces\)\s+D1 Database/)
+      expect(readFileSync(join(dir.path, 'workers.js'), 'utf8')).not.toMatch(/from\s*["']node:/)
+      expect(readFileSync('examples/blog/runtimes/wrangler.toml', 'utf8')).not.toMatch(/^compatibility_flags/m)
+    } finally {
+      dir.remove()
+    }
+  }, 60_000)
+})
+
 describe('framework/ outside its Node adapter', () => {
-  it('imports no Node built-in and uses no Node global (only framework/node may)', async () => {
-    const { readdirSync, readFileSync } = await import('node:fs')
-    const { join } = await import('node:path')
+  it('imports no Node built-in and uses no Node global (only framework/node may)', () => {
     const offenders: string[] = []
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
