@@ -20,6 +20,7 @@ import type {
   RouteListJson,
   ServerStatusJson,
 } from './routes.ts'
+import type { ConfigCacheJson, DeployJson, DoctorJson, EnvCacheJson, EnvCheckJson, EnvSwitchJson, MaintenanceJson, OptimizeJson } from './operations.ts'
 import type {
   CleanupJson,
   DbWhyJson,
@@ -39,15 +40,18 @@ import type {
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
+import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
 import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './route-tools.ts'
 export * from './database.ts'
 export * from './new-project.ts'
+export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './generators.ts'
+export * from './operations.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -60,19 +64,29 @@ export interface ContractDocuments {
   DbSeedJson: DbSeedJson
   DbTableJson: DbTableJson
   DbTablesJson: DbTablesJson
+  ConfigCacheJson: ConfigCacheJson
   DbWhyJson: DbWhyJson
+  DeployJson: DeployJson
+  DoctorJson: DoctorJson
+  EnvCacheJson: EnvCacheJson
+  EnvCheckJson: EnvCheckJson
+  EnvSwitchJson: EnvSwitchJson
   ExportJson: ExportJson
   FixJson: FixJson
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
+  MaintenanceJson: MaintenanceJson
   MakeApiKeyJson: MakeApiKeyJson
   MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
+  MakeOpenApiJson: MakeOpenApiJson
+  MakePostmanJson: MakePostmanJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationBundleJson: MigrationBundleJson
   MigrationStatusJson: MigrationStatusJson
   NewProjectJson: NewProjectJson
+  OptimizeJson: OptimizeJson
   PostmanCollectionJson: PostmanCollectionJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson

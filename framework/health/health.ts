@@ -4,6 +4,7 @@
  * naming each one that failed, or 200 with `status: 'degraded'` when a check
  * works but is behind (traces accepted and not written).
  */
+import * as v from 'valibot'
 import type { Database } from '../database/database.ts'
 import { HttpError } from '../http/http-error.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
@@ -23,6 +24,13 @@ export interface CheckResult {
 }
 
 const CHECK_TIMEOUT_MS = 3000
+
+// What the probes answer in `data`, for the API description.
+const Liveness = v.object({ status: v.literal('ok') })
+const Readiness = v.object({
+  status: v.literal('ok'),
+  checks: v.record(v.string(), v.looseObject({ status: v.picklist(['ok', 'fail']), duration_ms: v.number(), error: v.optional(v.string()) })),
+})
 
 export function databaseCheck(db: Database): HealthCheck {
   return async () => {
@@ -56,7 +64,7 @@ export function healthRoutes(checks: Record<string, HealthCheck>): RouteDefiniti
   return defineRoutes((r) => {
     r.get('/health/live', function liveness() {
       return { status: 'ok' }
-    })
+    }).response(Liveness)
     r.get('/health/ready', async function readiness() {
       const results = await runChecks(checks)
       const failing = Object.keys(results).filter((name) => results[name]!.status === 'fail')
@@ -68,6 +76,8 @@ export function healthRoutes(checks: Record<string, HealthCheck>): RouteDefiniti
       const degraded = Object.values(results).some((result) => result.status === 'degraded')
       return { status: degraded ? 'degraded' : 'ok', checks: results }
     })
+      .response(Readiness)
+      .errors({ 503: 'A check failed: `error` names it, `data.checks` gives each check' })
   })
 }
 

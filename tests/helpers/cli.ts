@@ -21,6 +21,7 @@ const CONFIG_VARIABLES = [
   'TRACE_MODE', 'TRACE_DATABASE_URL', 'TRACE_DATABASE_AUTH_TOKEN', 'TRACE_SLOW_MS', 'TRACE_SAMPLE_RATE', 'TRACE_RETENTION_DAYS',
   'TRACE_MAX_TRACES', 'TRACE_BUFFER_SIZE', 'TRACE_BATCH_SIZE', 'TRACE_FLUSH_MS', 'TRACE_BODY_LIMIT', 'TRACE_N_PLUS_ONE',
   'TRACE_REDACT_HEADERS', 'TRACE_REDACT_FIELDS', 'TRACE_WRITER', 'EDITOR', 'VISUAL',
+  'API_DOCS',
 ]
 
 export function assertBuilt(): void {
@@ -82,6 +83,25 @@ export function linkRepoModules(dir: string): void {
     mkdirSync(join(link, '..'), { recursive: true })
     symlinkSync(target, link, 'dir')
   }
+}
+
+/** Adds routes (code inside `defineRoutes((r) => { ... })`, using `r`) at the end of the copy's routes/web.ts. */
+export function addWebRoutes(app: AppCopy, code: string): void {
+  app.write('routes/web.ts', app.read('routes', 'web.ts').replace(/\}\)\s*$/, `${code}\n})\n`))
+}
+
+/**
+ * A GET route that stays in flight until `releaseFile` exists (a server
+ * restart or stop happens meanwhile), printing `slow: started in <pid>` on
+ * stderr when it begins; it answers `{ slow: 'done', pid }`.
+ */
+export function slowRoute(path: string, releaseFile: string): string {
+  return `  r.get(${JSON.stringify(path)}, async () => {
+    process.stderr.write(\`slow: started in \${process.pid}\\n\`)
+    const { existsSync } = await import('node:fs')
+    while (!existsSync(${JSON.stringify(releaseFile)})) await new Promise((resolve) => setTimeout(resolve, 20))
+    return { slow: 'done', pid: process.pid }
+  })`
 }
 
 export interface SvcResult {
