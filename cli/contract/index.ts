@@ -14,6 +14,7 @@ import type {
   MakeMigrationsJson,
   MigrateFreshJson,
   MigrateJson,
+  MigrationBundleJson,
   MigrationStatusJson,
   RollbackJson,
   RouteListJson,
@@ -87,6 +88,7 @@ export interface ContractDocuments {
   MakePostmanJson: MakePostmanJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
+  MigrationBundleJson: MigrationBundleJson
   MigrationStatusJson: MigrationStatusJson
   OptimizeJson: OptimizeJson
   NewProjectJson: NewProjectJson

@@ -42,6 +42,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   MakePostmanJson: 'MakePostmanJson',
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',
+  MigrationBundleJson: 'MigrationBundleJson',
   MigrationStatusJson: 'MigrationStatusJson',
   OptimizeJson: 'OptimizeJson',
   NewProjectJson: 'NewProjectJson',
