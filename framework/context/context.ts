@@ -12,7 +12,7 @@ import type { ConnInfo } from '../app/conn-info.ts'
 import type { AppConfig } from '../config/config.ts'
 import type { Database } from '../database/database.ts'
 import { readJsonBody } from '../http/read-json-body.ts'
-import { jsonResponse, successEnvelope, TRACE_HEADER, type EnvelopeOptions } from '../http/response.ts'
+import { jsonTextResponse, successEnvelopeText, TRACE_HEADER, type EnvelopeOptions } from '../http/response.ts'
 import type { PathParams } from '../router/path-params.ts'
 import type { RequestRecorder } from '../trace/recorder.ts'
 import type { ValidationMessageFormatter } from '../validation/issues.ts'
@@ -182,7 +182,7 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
   /** The success envelope as a Response: `{ success: true, message?, data, meta? }`. */
   json(data: unknown, options?: EnvelopeOptions): Response {
     const headers = options?.headers === undefined ? { [TRACE_HEADER]: this.traceId } : { ...options.headers, [TRACE_HEADER]: this.traceId }
-    return jsonResponse(successEnvelope(data, options?.message, options?.meta), options?.status ?? 200, headers)
+    return jsonTextResponse(successEnvelopeText(data, options?.message, options?.meta), options?.status ?? 200, headers)
   }
 
   private rawBody(): Promise<unknown> {
