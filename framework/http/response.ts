@@ -41,11 +41,15 @@ export function jsonResponse(body: unknown, status: number, headers: Record<stri
   return jsonTextResponse(JSON.stringify(body), status, headers)
 }
 
-/** `jsonResponse` for a body already serialised (`text` must be JSON). */
-export function jsonTextResponse(text: string, status: number, headers: Record<string, string>): Response {
+/**
+ * `jsonResponse` for a body already serialised (`text` must be JSON); a
+ * `traceId` given is set as the trace header, after (over) `headers`.
+ */
+export function jsonTextResponse(text: string, status: number, headers: Record<string, string> | undefined, traceId?: string): Response {
   const init: Record<string, string> = { 'content-type': JSON_TYPE }
   for (const name in headers) init[name] = headers[name]!
-  return new (jsonResponseClass())(text, { status, headers: init }, headers[TRACE_HEADER])
+  if (traceId !== undefined) init[TRACE_HEADER] = traceId
+  return new (jsonResponseClass())(text, { status, headers: init }, init[TRACE_HEADER])
 }
 
 type ResponseClass = typeof Response

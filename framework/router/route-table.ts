@@ -34,6 +34,7 @@ interface MatchRequest {
 const ANY_METHOD_BUCKET = '*'
 // itty parses `url`; the origin is irrelevant to matching, the path is the request's own.
 const MATCH_ORIGIN = 'http://route.table'
+const NO_MATCH: Promise<undefined> = Promise.resolve(undefined)
 
 export class RouteTable<T> {
   private readonly buckets = new Map<string, IttyRouterType>()
@@ -63,7 +64,7 @@ export class RouteTable<T> {
    * The first route, in definition order, whose method, path and constraints match.
    * `pathname` is the URL's (percent-encoded); `url` is not read and stays for callers.
    */
-  async find(method: string, _url: string, pathname: string): Promise<RouteMatch<T> | undefined> {
+  find(method: string, _url: string, pathname: string): Promise<RouteMatch<T> | undefined> {
     const bucketMethod = method === 'HEAD' ? 'GET' : (ROUTE_METHODS as readonly string[]).includes(method) ? method : ANY_METHOD_BUCKET
     // Keys from the shortest ('GET ') to the longest ('GET api/v1/posts'); the deepest existing bucket wins.
     const segments = leadingSegments(pathname)
@@ -71,9 +72,10 @@ export class RouteTable<T> {
     for (let depth = 0; depth < segments.length; depth++) keys.push(`${keys[depth]}${depth === 0 ? '' : '/'}${segments[depth]}`)
     for (let depth = keys.length - 1; depth >= 0; depth--) {
       const router = this.buckets.get(keys[depth]!)
+      // itty's own promise, handed on as it is (one promise a request fewer than wrapping it).
       if (router !== undefined) return router.fetch({ method: 'GET', url: `${MATCH_ORIGIN}${pathname}` } as MatchRequest as never)
     }
-    return undefined
+    return NO_MATCH
   }
 
   /** Methods under which the path exists, for 405's Allow header and OPTIONS. */
