@@ -20,9 +20,14 @@ export interface QueryRecord {
   /** The rowid an insert created (traces use it to find the statements that touched a row). */
   lastInsertRowid?: number
   error?: string
+  /** What the observer's `started` returned as the statement was sent (the tracer's call site). */
+  caller?: unknown
 }
 
-export type QueryObserver = (query: QueryRecord) => void
+export type QueryObserver = ((query: QueryRecord) => void) & {
+  /** Called as a statement is sent, in the caller's own stack (before any await). */
+  started?: (sql: string) => unknown
+}
 
 export interface Database {
   /** @example await db.execute('select * from posts where id = ?', [id]) */
@@ -69,8 +74,9 @@ class ObservedDatabase implements Database {
 
   async execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
+    const caller = this.observer?.started?.(stmt.sql)
     if (this.executor === this.client && !isReadOnly(stmt.sql) && this.gate.busy) await this.gate.idle()
-    return this.observe(stmt, () => this.executor.execute(stmt))
+    return this.observe(stmt, () => this.executor.execute(stmt), caller)
   }
 
   async all<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row[]> {
@@ -83,16 +89,17 @@ class ObservedDatabase implements Database {
 
   async batch(statements: Statement[]): Promise<ResultSet[]> {
     const stmts = statements.map((statement) => toStatement(statement))
+    const caller = this.observer?.started?.(stmts[0]?.sql ?? '')
     if (this.executor === this.client && this.gate.busy) await this.gate.idle()
     const started = performance.now()
     try {
       const results =
         this.executor === this.client ? await this.client.batch(stmts, 'write') : await (this.executor as Transaction).batch(stmts)
       const each = (performance.now() - started) / Math.max(1, stmts.length)
-      stmts.forEach((stmt, i) => this.report(stmt, started + i * each, each, results[i]?.rows.length ?? 0, undefined, results[i]))
+      stmts.forEach((stmt, i) => this.report(stmt, started + i * each, each, results[i]?.rows.length ?? 0, undefined, results[i], caller))
       return results
     } catch (error) {
-      this.report(stmts[0] ?? { sql: '' }, started, performance.now() - started, 0, error)
+      this.report(stmts[0] ?? { sql: '' }, started, performance.now() - started, 0, error, undefined, caller)
       throw error
     }
   }
@@ -129,22 +136,23 @@ class ObservedDatabase implements Database {
     return gate
   }
 
-  private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>): Promise<ResultSet> {
+  private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>, caller: unknown): Promise<ResultSet> {
     if (this.observer === undefined) return run()
     const started = performance.now()
     try {
       const result = await run()
-      this.report(stmt, started, performance.now() - started, result.rows.length, undefined, result)
+      this.report(stmt, started, performance.now() - started, result.rows.length, undefined, result, caller)
       return result
     } catch (error) {
-      this.report(stmt, started, performance.now() - started, 0, error)
+      this.report(stmt, started, performance.now() - started, 0, error, undefined, caller)
       throw error
     }
   }
 
-  private report(stmt: { sql: string; args?: InArgs }, startedAt: number, duration: number, rows: number, error?: unknown, result?: ResultSet): void {
+  private report(stmt: { sql: string; args?: InArgs }, startedAt: number, duration: number, rows: number, error?: unknown, result?: ResultSet, caller?: unknown): void {
     if (this.observer === undefined) return
     const record: QueryRecord = { sql: stmt.sql, args: stmt.args, startedAt, duration_ms: round(duration), rows }
+    if (caller !== undefined) record.caller = caller
     if (result !== undefined) {
       const rowid = insertedRowid(stmt.sql, result)
       if (rowid !== undefined) record.lastInsertRowid = rowid
