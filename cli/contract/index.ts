@@ -33,6 +33,7 @@ import type {
   TraceJson,
   TraceListJson,
   TraceSummaryJson,
+  TraceUsersJson,
   WhyJson,
 } from './traces.ts'
 
@@ -70,5 +71,6 @@ export interface ContractDocuments {
   TraceJson: TraceJson
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
+  TraceUsersJson: TraceUsersJson
   WhyJson: WhyJson
 }

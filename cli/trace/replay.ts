@@ -16,11 +16,12 @@ import type { ReplayRequestJson, ReplayResponseJson } from '../contract/traces.t
 import { CliError } from '../output/cli-error.ts'
 import { loadApp, type LoadedApp, type LoadOptions } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-import { signAccessToken, type UserRef } from './sign-as.ts'
+import { REPLAY_HEADER } from './replay-header.ts'
+import { signAccessToken, usersById, type UserRef } from './sign-as.ts'
 
 /** Not replayed: the transport sets them, or they would make the diff unreadable. */
 const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'accept-encoding', 'upgrade', 'expect'])
-export const REPLAY_HEADER = 'x-svc-replay-of'
+export { REPLAY_HEADER } from './replay-header.ts'
 
 export interface RequestOptions {
   /** `http(s)://host:port`: send there instead of in process. */
@@ -208,6 +209,12 @@ export class ReplayTarget {
     const loaded = await this.app()
     if (loaded.database === undefined) throw new CliError('E_AS_NO_DATABASE', '--as needs the app database')
     return signAccessToken(this.project, loaded.config, loaded.database, user)
+  }
+
+  /** The email of a user of the app's database, undefined when there is no such user (or no users table). */
+  async emailOf(userId: number | string): Promise<string | undefined> {
+    const loaded = await this.app()
+    return (await usersById(loaded.database, [userId])).get(String(userId))?.email
   }
 
   async send(request: ReplayRequestJson, clientAddress = '127.0.0.1'): Promise<ReplayResponseJson> {

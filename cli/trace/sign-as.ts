@@ -16,6 +16,27 @@ export interface UserRef {
   id?: number | string
 }
 
+export interface UserRow {
+  id: number
+  email: string
+  name: string
+  role: string
+}
+
+/** Users of the app's database by id (as text); empty when it has no users table. */
+export async function usersById(db: Database | undefined, ids: Array<number | string>): Promise<Map<string, UserRow>> {
+  const found = new Map<string, UserRow>()
+  const numeric = [...new Set(ids.map(Number).filter(Number.isSafeInteger))]
+  if (db === undefined || numeric.length === 0) return found
+  try {
+    const result = await db.execute(`select id, email, name, role from users where id in (${numeric.map(() => '?').join(', ')})`, numeric)
+    for (const row of result.rows as unknown as UserRow[]) found.set(String(row.id), { id: Number(row.id), email: String(row.email), name: String(row.name), role: String(row.role) })
+  } catch {
+    // no users table (an app without auth): nobody to name
+  }
+  return found
+}
+
 export async function signAccessToken(project: Project, config: AppConfig, db: Database, user: UserRef): Promise<string> {
   if (config.env === 'production') {
     throw new CliError('E_AS_PRODUCTION', '--as signs tokens only in development and test (APP_ENV=production here)', {

@@ -39,6 +39,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   TraceJson: 'TraceJson',
   TraceListJson: 'TraceListJson',
   TraceSummaryJson: 'TraceSummaryJson',
+  TraceUsersJson: 'TraceUsersJson',
   WhyJson: 'WhyJson',
 }
 

@@ -50,7 +50,12 @@ export function copyExampleApp(name = 'blog'): AppCopy {
   })
   mkdirSync(join(dir, 'storage'), { recursive: true })
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `${name}-copy`, private: true, type: 'module' }, null, 2)}\n`)
+  linkDependencies(dir)
+  return appCopyAt(dir)
+}
 
+/** `dir/node_modules` with `svc` (the repo, whose `exports` point at dist/) and the repo's dependencies, as links. */
+export function linkDependencies(dir: string): void {
   const modules = join(dir, 'node_modules')
   mkdirSync(modules)
   symlinkSync(REPO_ROOT, join(modules, 'svc'), 'dir')
@@ -62,7 +67,10 @@ export function copyExampleApp(name = 'blog'): AppCopy {
     mkdirSync(join(link, '..'), { recursive: true })
     symlinkSync(target, link, 'dir')
   }
+}
 
+/** File helpers over a folder of a test's own. */
+export function appCopyAt(dir: string): AppCopy {
   return {
     dir,
     path: (...parts) => join(dir, ...parts),
