@@ -5,7 +5,7 @@ import { projectFor } from '../../project/project.ts'
 import { traceUsers } from '../../trace/users.ts'
 
 export default defineCommand({
-  meta: { name: 'trace:users', group: 'Debug and logs', description: 'Users seen in recent traces, to replay as one (replay --as=<email>)', json: ['TraceUsersJson'] },
+  meta: { name: 'trace:users', group: 'Debug and logs', description: 'Users seen in recent traces, with their emails (to replay a request as one of them)', json: ['TraceUsersJson'] },
   args: {
     ...cwdArg,
     ...jsonArg,
