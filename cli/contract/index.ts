@@ -7,6 +7,7 @@
  * (`npm run contract:schemas`, checked by tests/contract). Types only.
  */
 import type {
+  AuthTokenJson,
   CommandListJson,
   KeyGenerateJson,
   KeyGenerateRs256Json,
@@ -47,6 +48,7 @@ export * from './lsp.ts'
  * in schemas.json's `definitions`.
  */
 export interface ContractDocuments {
+  AuthTokenJson: AuthTokenJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
   DbWhyJson: DbWhyJson

@@ -117,6 +117,8 @@ export interface TraceJson {
   trace: TraceRecordJson
   /** True when the request ran a statement that changes data (insert, update, delete...): replaying it changes them again. */
   writes: boolean
+  /** The trace as a list shows it (what an editor keeps of a pinned trace). */
+  summary: TraceSummaryJson
 }
 
 export interface ExportJson {

@@ -8,6 +8,7 @@ import { systemClock } from '../../framework/auth/clock.ts'
 import { importSigningKeys, resolveKeyMaterial } from '../../framework/auth/keys.ts'
 import { createTokenService } from '../../framework/auth/tokens.ts'
 import { readJwtKeyFiles } from '../../framework/node/index.ts'
+import type { AuthTokenJson } from '../contract/routes.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { Project } from '../project/project.ts'
 
@@ -37,18 +38,19 @@ export async function usersById(db: Database | undefined, ids: Array<number | st
   return found
 }
 
-export async function signAccessToken(project: Project, config: AppConfig, db: Database, user: UserRef): Promise<string> {
+/** The token `--as` and `auth:token` sign, with whom it is for. */
+export async function signedAccessToken(project: Project, config: AppConfig, db: Database, user: UserRef): Promise<AuthTokenJson> {
   if (config.env === 'production') {
-    throw new CliError('E_AS_PRODUCTION', '--as signs tokens only in development and test (APP_ENV=production here)', {
+    throw new CliError('E_AS_PRODUCTION', 'svc signs tokens (--as, auth:token) only in development and test (APP_ENV=production here)', {
       hint: 'replay against a development copy, or print the request with --format=curl and add a real token yourself',
     })
   }
-  let row: { id: number; token_version: number; status: number } | undefined
+  let row: { id: number; token_version: number; status: number; email: string; name: string; role: string } | undefined
   try {
     const result =
       user.email !== undefined
-        ? await db.execute('select id, token_version, status from users where email = ?', [user.email])
-        : await db.execute('select id, token_version, status from users where id = ?', [Number(user.id)])
+        ? await db.execute('select id, token_version, status, email, name, role from users where email = ?', [user.email])
+        : await db.execute('select id, token_version, status, email, name, role from users where id = ?', [Number(user.id)])
     row = result.rows[0] as unknown as typeof row
   } catch (error) {
     throw new CliError('E_AS_NO_USERS', `Cannot read the users table: ${(error as Error).message}`, { hint: 'run svc migrate' })
@@ -60,5 +62,11 @@ export async function signAccessToken(project: Project, config: AppConfig, db: D
   }
   const keys = importSigningKeys(config, resolveKeyMaterial(config, readJwtKeyFiles(project.storageDir)))
   const tokens = createTokenService(config, () => keys, systemClock)
-  return (await tokens.sign(Number(row.id), Number(row.token_version), 'access')).token
+  const signed = await tokens.sign(Number(row.id), Number(row.token_version), 'access')
+  return {
+    user: { id: Number(row.id), email: String(row.email), name: String(row.name), role: String(row.role) },
+    token: signed.token,
+    token_type: 'Bearer',
+    expires_in: config.jwtTtl,
+  }
 }

@@ -15,6 +15,7 @@ import { contractValidator } from '../helpers/run-svc.ts'
 
 /** Every document name, checked by tsc against ContractDocuments (a missing or extra key is a type error). */
 const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
+  AuthTokenJson: 'AuthTokenJson',
   CleanupJson: 'CleanupJson',
   CommandListJson: 'CommandListJson',
   DbWhyJson: 'DbWhyJson',
@@ -75,8 +76,8 @@ describe('the JSON contract', () => {
     expect(routes({ routes: [{ ...route, method: 'FETCH' }] })).toBe(false)
     expect(routes({ routes: [{ ...route, extra: 1 }] })).toBe(false)
     const status = contractValidator('ServerStatusJson')
-    expect(status({ state: 'ready', app: null, error: null, routes: 1, traces: null, version: '0.1.0' })).toBe(true)
-    expect(status({ state: 'busy', app: null, error: null, routes: 1, traces: null, version: '0.1.0' })).toBe(false)
+    expect(status({ state: 'ready', app: null, error: null, routes: 1, traces: null, replays: null, version: '0.1.0' })).toBe(true)
+    expect(status({ state: 'busy', app: null, error: null, routes: 1, traces: null, replays: null, version: '0.1.0' })).toBe(false)
     expect(contractValidator('RollbackJson')({ rolled_back: 'x' })).toBe(false)
   })
 })

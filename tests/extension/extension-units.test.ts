@@ -59,7 +59,7 @@ describe('trace formatting', () => {
     expect(formatAge('2026-01-01T11:00:00Z', now)).toBe('1h ago')
     expect(formatAge('2025-12-30T12:00:00Z', now)).toBe('2d ago')
     expect(
-      traceDescription({ trace_id: 't', method: 'GET', path: '/', route: '/', status_code: 500, duration_ms: 3.2, ip: null, timestamp: '2026-01-01T11:59:00Z', user_id: null, exception: 'TypeError', query_count: 6, n_plus_one: true }, now),
+      traceDescription({ trace_id: 't', method: 'GET', path: '/', query: '', route: '/', status_code: 500, duration_ms: 3.2, ip: null, timestamp: '2026-01-01T11:59:00Z', user_id: null, exception: 'TypeError', error_message: 'x is undefined', query_count: 6, n_plus_one: true, replay_of: null }, now),
     ).toBe('3 ms · 1m ago · TypeError · N+1')
   })
 })

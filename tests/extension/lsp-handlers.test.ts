@@ -91,6 +91,7 @@ function trace(route: string | null, status: number, overrides: Partial<TraceSum
     trace_id: `svc_${Math.random().toString(16).slice(2)}`,
     method: 'GET',
     path: route ?? '/x',
+    query: '',
     route,
     status_code: status,
     duration_ms: 3,
@@ -98,8 +99,10 @@ function trace(route: string | null, status: number, overrides: Partial<TraceSum
     timestamp: new Date().toISOString(),
     user_id: null,
     exception: status >= 400 ? 'HttpError' : null,
+    error_message: status >= 400 ? 'Failed' : null,
     query_count: 0,
     n_plus_one: false,
+    replay_of: null,
     ...overrides,
   }
 }
@@ -263,11 +266,12 @@ describe('CodeLens', () => {
       trace('/api/admin/posts/{id}', 500, { method: 'DELETE', exception: 'TypeError' }),
       trace('/api/admin/posts/{id}', 200, { method: 'GET' }), // another method: not this route's
       trace('/api/posts', 200),
+      trace('/api/admin/posts/{id}', 500, { method: 'DELETE', replay_of: 'svc_original' }), // a replay: counted apart
     ]
     const lenses = codeLenses(state({ routeTable, traces }), documentOf(apiFile))
     const line = lineOf("r.delete('/posts/{id}'")
     const atDelete = lenses.filter((lens) => lens.range.start.line === line)
-    expect(atDelete.map((lens) => lens.command!.title)).toEqual(['DELETE /api/admin/posts/{id} · auth:admin, nosuch · 3 traces, 1 error', 'Send request'])
+    expect(atDelete.map((lens) => lens.command!.title)).toEqual(['DELETE /api/admin/posts/{id} · auth:admin, nosuch · 3 traces, 1 error · 1 replay', 'Send request'])
     expect(atDelete[0]!.command).toMatchObject({ command: 'svc.openRouteTraces', arguments: [{ method: 'DELETE', path: '/api/admin/posts/{id}' }] })
     expect(atDelete[1]!.command).toMatchObject({ command: 'svc.sendRequest' })
     // Without a route table the statically read middleware is shown; one trace, no error.

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AuthTokenJson } from '../../cli/contract/routes.ts'
 import type { ReplayJson, StatsJson, TraceJson, TraceListJson, TraceUsersJson } from '../../cli/contract/traces.ts'
 import { REPO_ROOT } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
@@ -48,7 +49,9 @@ describe('trace lists for the editor', () => {
   })
 
   it('say whether a trace wrote to the database', async () => {
-    expect((await json<TraceJson>(['log:trace', id('update')])).writes).toBe(true)
+    const update = await json<TraceJson>(['log:trace', id('update')])
+    expect(update.writes).toBe(true)
+    expect(update.summary).toMatchObject({ trace_id: id('update'), method: 'PUT', status_code: 200, user_id: workspace.users.ada.id })
     expect((await json<TraceJson>(['log:trace', id('list')])).writes).toBe(false)
     // A write refused before it ran (403) wrote nothing.
     expect((await json<TraceJson>(['log:trace', id('forbidden')])).writes).toBe(false)
@@ -93,6 +96,20 @@ describe('authenticated replay', () => {
     const curl = await json<ReplayJson>(['replay', id('me:admin'), '--format=curl', '--url=http://127.0.0.1:8123', '--as=admin@example.com'])
     expect(curl.dry_run).toBe(true)
     expect(curl.command).toMatch(/^curl -X GET 'http:\/\/127\.0\.0\.1:8123\/api\/auth\/me' .*-H 'authorization: Bearer ey/)
+  })
+})
+
+describe('auth:token', () => {
+  it('signs a token the app accepts, for a user of its database; an unknown user is a clear error', async () => {
+    const signed = await json<AuthTokenJson>(['auth:token', 'ada@example.com'])
+    expect(signed).toMatchObject({ user: { id: workspace.users.ada.id, email: 'ada@example.com', role: 'user' }, token_type: 'Bearer', expires_in: 3600 })
+    const replay = await json<ReplayJson>(['replay', id('me:reader'), '--header', `Authorization: Bearer ${signed.token}`])
+    expect((replay.response?.body as { data: { email: string } }).data.email).toBe('ada@example.com')
+    const unknown = await runSvc(['auth:token', 'nobody@example.com'], { cwd: workspace.dir })
+    expect(unknown.exitCode).not.toBe(0)
+    expect(unknown.stderr).toContain('E_AS_UNKNOWN_USER')
+    const production = await runSvc(['auth:token', 'ada@example.com'], { cwd: workspace.dir, env: { APP_ENV: 'production' } })
+    expect(production.stderr).toContain('E_AS_PRODUCTION')
   })
 })
 

@@ -7,6 +7,7 @@ import { findTrace } from '../../trace/find-trace.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
 import { printTraceList, searchTraces } from '../../trace/search.ts'
 import { writesData } from '../../trace/row-statements.ts'
+import { summaryOfRecord } from '../../trace/summary.ts'
 import { traceView } from '../../trace/view.ts'
 
 export default defineCommand({
@@ -28,7 +29,7 @@ export default defineCommand({
     const store = await openProjectTraceStore(project)
     try {
       const record = await findTrace(store, args.id)
-      if (args.json) return json({ trace: record, writes: writesData(record) })
+      if (args.json) return json({ trace: record, writes: writesData(record), summary: summaryOfRecord(record) })
       printLine(io, traceView(record, colors(io)))
     } finally {
       store.close()
