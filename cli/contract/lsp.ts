@@ -4,7 +4,7 @@
  * traces.ts), produced by running the CLI itself, never a second
  * implementation. Imports types only, so the extension bundles it.
  */
-import type { RouteListJson, ServerStatusJson } from './routes.ts'
+import type { AuthTokenJson, RouteListJson, ServerStatusJson } from './routes.ts'
 import type { ReplayJson, StatsJson, TopJson, TraceJson, TraceListJson, TraceUsersJson, WhyJson } from './traces.ts'
 
 /** Filters of `svc trace:list`, as its flags (absent = not filtered). */
@@ -75,6 +75,8 @@ export interface SvcRequests {
   'svc/why': [WhyParams, WhyJson]
   'svc/stats': [StatsParams, StatsJson]
   'svc/top': [TopParams, TopJson]
+  /** `auth:token <email>`: a fresh token for the request page's Authorization header. */
+  'svc/authToken': [{ email: string }, AuthTokenJson]
 }
 
 export const SvcRequest = {
@@ -88,6 +90,7 @@ export const SvcRequest = {
   why: 'svc/why',
   stats: 'svc/stats',
   top: 'svc/top',
+  authToken: 'svc/authToken',
 } as const satisfies Record<string, keyof SvcRequests>
 
 /** Notifications. Server → client: something changed; the client re-requests what it shows. */

@@ -31,7 +31,7 @@ import {
   type TraceParams,
   type WhyParams,
 } from '../contract/lsp.ts'
-import type { RouteListJson, ServerStatusJson } from '../contract/routes.ts'
+import type { AuthTokenJson, RouteListJson, ServerStatusJson } from '../contract/routes.ts'
 import type { ReplayJson, StatsJson, TopJson, TraceJson, TraceListJson, TraceUsersJson, WhyJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import { findProject, type Project } from '../project/project.ts'
@@ -106,6 +106,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Connec
   connection.onRequest(SvcRequest.top, (params: TopParams) =>
     workspace.cliRequest<TopJson>(['log:top', ...daysArg(params), ...(isCount(params?.limit) ? [`--limit=${params.limit}`] : [])]),
   )
+  connection.onRequest(SvcRequest.authToken, (params: { email?: unknown }) => workspace.cliRequest<AuthTokenJson>(['auth:token', '--', requireEmail(params)]))
   connection.onDidChangeWatchedFiles((params) => workspace.filesChanged(params.changes.map((change) => change.uri)))
 
   connection.onNotification(SvcNotification.editorShown, (params: { uri?: unknown }) => {
@@ -155,6 +156,14 @@ export function whyArgs(params: WhyParams): string[] {
     throw new ResponseError<SvcErrorData>(-32602, 'api:why needs a method and a path', { code: 'E_BAD_ARGUMENTS', message: 'api:why needs a method and a path', hint: null })
   }
   return ['api:why', `--id=${id}`, '--', method, path]
+}
+
+function requireEmail(params: { email?: unknown } | undefined): string {
+  const email = params?.email
+  if (typeof email !== 'string' || email.trim() === '') {
+    throw new ResponseError<SvcErrorData>(-32602, 'An email is required', { code: 'E_BAD_ARGUMENTS', message: 'An email is required', hint: null })
+  }
+  return email.trim()
 }
 
 function daysArg(params: { days?: unknown } | undefined): string[] {
@@ -220,8 +229,9 @@ class Workspace {
 
   async start(): Promise<void> {
     this.findProject()
-    await Promise.all([this.refreshRoutes(), this.refreshTraces()])
+    // Watching first: a change made while the first route table is built is not missed.
     await this.watch()
+    await Promise.all([this.refreshRoutes(), this.refreshTraces()])
   }
 
   stop(): void {

@@ -37,8 +37,10 @@ export type TracePanelMessage =
       trace: TraceRecordJson
       /** `log:trace --json`'s `writes`: replaying it changes data again. */
       writes: boolean
-      /** The matched route as `route:list` has it (its handler and source), null when none matched or the table is not loaded. */
+      /** The matched route as `route:list` has it (its handler, and its source with an absolute file), null when none matched or the table is not loaded. */
       route: Pick<RouteJson, 'method' | 'path' | 'handler' | 'source'> | null
+      /** The project root, to show source paths relative to it. */
+      root: string | null
       pinned: boolean
       environment: EnvironmentView
     }

@@ -36,6 +36,8 @@ export interface TracePanelServices {
   tokens: SavedTokens
   /** The project root (where package.json is): paths the CLI prints are relative to it. */
   projectRoot: () => string | null
+  /** The app folder: route sources are relative to it. */
+  appDir: () => string | null
   /** The route table's entry for a matched route. */
   routeOf: (method: string, pattern: string) => RouteJson | undefined
   environment: () => Environment
@@ -107,11 +109,14 @@ export class TraceDetailPanel implements vscode.Disposable {
     if (trace === null) return
     const route = trace.route === null ? undefined : this.services.routeOf(trace.method, trace.route)
     const environment = this.services.environment()
+    const appDir = this.services.appDir()
+    const source = route?.source && appDir ? { ...route.source, file: vscode.Uri.joinPath(vscode.Uri.file(appDir), route.source.file).fsPath } : null
     this.post({
       type: 'trace',
       trace,
       writes: this.writes,
-      route: route ? { method: route.method, path: route.path, handler: route.handler, source: route.source } : null,
+      route: route ? { method: route.method, path: route.path, handler: route.handler, source } : null,
+      root: this.services.projectRoot(),
       pinned: this.services.pins.has(trace.trace_id),
       environment: { name: environment.name, baseUrl: environment.baseUrl, production: environment.production },
     })

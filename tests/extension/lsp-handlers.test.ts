@@ -16,7 +16,7 @@ import { analyseRoutes } from '../../cli/lsp/analysis.ts'
 import { codeLenses, definition, diagnostics, hover, resolveModule, traceCounts, type ServerState } from '../../cli/lsp/handlers.ts'
 import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
 import { parseRouteFile, type RouteFileModel } from '../../cli/lsp/route-file.ts'
-import { replayArgs, traceListArgs } from '../../cli/lsp/server.ts'
+import { replayArgs, traceListArgs, whyArgs } from '../../cli/lsp/server.ts'
 import { parseCliError } from '../../cli/lsp/cli-runner.ts'
 
 const API_ROUTES = `import { defineRoutes } from 'svc'
@@ -287,8 +287,8 @@ describe('CodeLens', () => {
 
   it('counts traces of an ANY route for every method, and HEAD for GET routes', () => {
     const traces = [trace('/a', 200, { method: 'POST' }), trace('/a', 200, { method: 'HEAD' }), trace('/a', 500, { method: 'GET', exception: null })]
-    expect(traceCounts(state({ traces }), 'ANY', '/a')).toEqual({ traces: 3, errors: 1 })
-    expect(traceCounts(state({ traces }), 'GET', '/a')).toEqual({ traces: 2, errors: 1 })
+    expect(traceCounts(state({ traces }), 'ANY', '/a')).toEqual({ traces: 3, errors: 1, replays: 0 })
+    expect(traceCounts(state({ traces }), 'GET', '/a')).toEqual({ traces: 2, errors: 1, replays: 0 })
   })
 })
 
@@ -332,6 +332,13 @@ describe('custom request arguments', () => {
     expect(replayArgs({ id: 'svc_abc', diff: true, force: true })).toEqual(['replay', 'svc_abc', '--diff', '--force'])
     expect(replayArgs({ id: 'svc_abc', format: 'curl' })).toEqual(['replay', 'svc_abc', '--format=curl'])
     expect(() => replayArgs({ id: '--force' })).toThrow(/trace id/)
+    expect(traceListArgs({ ignore: ['/health/*', '', 3 as unknown as string] })).toEqual(['trace:list', '--ignore=/health/*'])
+    // Values that look like options stay values: each is written --name=value.
+    expect(replayArgs({ id: 'svc_abc', as: 'ada@example.com', header: ['Authorization: Bearer x', '--force'], url: 'http://127.0.0.1:9000' })).toEqual([
+      'replay', 'svc_abc', '--as=ada@example.com', '--header=Authorization: Bearer x', '--header=--force', '--url=http://127.0.0.1:9000',
+    ])
+    expect(whyArgs({ id: 'svc_abc', method: 'get', path: '/api/v1/posts/-1' })).toEqual(['api:why', '--id=svc_abc', '--', 'GET', '/api/v1/posts/-1'])
+    expect(() => whyArgs({ id: 'svc_abc', method: 'GET', path: '--fix' })).toThrow(/method and a path/)
   })
 
   it('reads the CLI error from stderr', () => {
