@@ -99,6 +99,8 @@ export const SvcNotification = {
   routesChanged: 'svc/routesChanged',
   /** New traces were written, or old ones pruned (params: `{}`): the server read the store's last batch and count, not file events. */
   tracesChanged: 'svc/tracesChanged',
+  /** The server's status (`svc/status`) changed: its route table or recent traces were read (params: `{}`). */
+  statusChanged: 'svc/statusChanged',
   /** Client → server: a route file became visible in an editor (params: `{ uri }`); the server refreshes the CodeLens. */
   editorShown: 'svc/editorShown',
 } as const

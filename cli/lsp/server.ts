@@ -324,9 +324,15 @@ class Workspace {
     }
     this.state.routeTable = this.routeTable
     this.state.appError = this.appError
+    this.statusChanged()
     await this.refreshAliases(true)
     this.publishDiagnostics()
     this.refreshLenses()
+  }
+
+  /** The client's status bar follows (an in-process svc/status, nothing run). */
+  private statusChanged(): void {
+    if (!this.stopped) void this.connection.sendNotification(SvcNotification.statusChanged, {})
   }
 
   private async refreshTraces(): Promise<void> {
@@ -340,6 +346,7 @@ class Workspace {
       }
     }
     this.state.traces = this.traces
+    this.statusChanged()
     this.refreshLenses()
   }
 

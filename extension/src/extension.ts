@@ -160,6 +160,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     void updateStatus()
   })
   routeSource.onDidChange(() => void updateStatus())
+  context.subscriptions.push(client.onStatusChanged(() => void updateStatus()))
   showTraceState()
 
   async function start(): Promise<void> {

@@ -19,8 +19,10 @@ export class SvcClient implements vscode.Disposable {
   private client: LanguageClient | undefined
   private readonly routesChanged = new vscode.EventEmitter<void>()
   private readonly tracesChanged = new vscode.EventEmitter<void>()
+  private readonly statusChanged = new vscode.EventEmitter<void>()
   readonly onRoutesChanged = this.routesChanged.event
   readonly onTracesChanged = this.tracesChanged.event
+  readonly onStatusChanged = this.statusChanged.event
   command: ServerCommand | undefined
 
   constructor(
@@ -59,6 +61,7 @@ export class SvcClient implements vscode.Disposable {
     await this.client.start()
     this.client.onNotification(SvcNotification.routesChanged, () => this.routesChanged.fire())
     this.client.onNotification(SvcNotification.tracesChanged, () => this.tracesChanged.fire())
+    this.client.onNotification(SvcNotification.statusChanged, () => this.statusChanged.fire())
   }
 
   /** Tells the server a route file is now shown (it refreshes the CodeLens). */
@@ -98,6 +101,7 @@ export class SvcClient implements vscode.Disposable {
     void this.stop()
     this.routesChanged.dispose()
     this.tracesChanged.dispose()
+    this.statusChanged.dispose()
   }
 }
 

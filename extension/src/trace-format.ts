@@ -18,13 +18,13 @@ export function statusTone(status: number): StatusTone {
 export function statusColorId(status: number): string {
   switch (statusTone(status)) {
     case 'server-error':
-      return 'svc.status.serverError'
+      return 'svc.statusServerError'
     case 'client-error':
-      return 'svc.status.clientError'
+      return 'svc.statusClientError'
     case 'redirect':
-      return 'svc.status.redirect'
+      return 'svc.statusRedirect'
     default:
-      return 'svc.status.success'
+      return 'svc.statusSuccess'
   }
 }
 

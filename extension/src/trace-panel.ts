@@ -66,7 +66,7 @@ export class TraceDetailPanel implements vscode.Disposable {
   static async show(services: TracePanelServices, traceId: string): Promise<TraceDetailPanel> {
     const existing = TraceDetailPanel.current
     if (existing) {
-      existing.panel.reveal(vscode.ViewColumn.Active)
+      existing.panel.reveal(undefined)
       await existing.load(traceId)
       return existing
     }

@@ -48,7 +48,8 @@ export class TraceSource implements vscode.Disposable {
   /** Pages added by "Load more". */
   private pages = 0
   private readonly firstSeen = new Map<string, number>()
-  private loaded = false
+  /** The newest start time listed so far (epoch ms). */
+  private newest: number | undefined
   private pendingWhilePaused = false
   private readonly subscription: vscode.Disposable
   private loading: Promise<void> | undefined
@@ -117,9 +118,12 @@ export class TraceSource implements vscode.Disposable {
       const route = this.filters.route
       const traces = list.traces.filter((trace) => route === undefined || trace.route === route).sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
       const now = Date.now()
-      // Rows not listed before are new (none on the first load: everything is).
-      for (const trace of traces) if (!this.firstSeen.has(trace.trace_id)) this.firstSeen.set(trace.trace_id, this.loaded ? now : 0)
-      this.loaded = true
+      // New: written since the last list (none on the first load, and not older ones "Load more" brings).
+      for (const trace of traces) {
+        if (this.firstSeen.has(trace.trace_id)) continue
+        this.firstSeen.set(trace.trace_id, this.newest !== undefined && Date.parse(trace.timestamp) > this.newest ? now : 0)
+      }
+      for (const trace of traces) this.newest = Math.max(this.newest ?? 0, Date.parse(trace.timestamp))
       this.traces = traces
       this.error = null
     } catch (error) {
