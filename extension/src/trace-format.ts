@@ -15,12 +15,13 @@ export function statusTone(status: number): StatusTone {
  * light, dark and both high-contrast themes that read as green, blue, amber
  * and red with at least 4.5:1 against the editor and side bar backgrounds).
  */
-export function statusColorId(status: number): string {
+export function statusColorId(status: number, icon = false): string {
   switch (statusTone(status)) {
     case 'server-error':
       return 'svc.statusServerError'
     case 'client-error':
-      return 'svc.statusClientError'
+      // Amber dark enough for text on white reads as olive in a dot: the dot has a brighter one (3:1, enough for an icon).
+      return icon ? 'svc.statusClientErrorIcon' : 'svc.statusClientError'
     case 'redirect':
       return 'svc.statusRedirect'
     default:

@@ -322,7 +322,7 @@ export class TracesTreeProvider implements vscode.TreeDataProvider<TraceNode> {
     const item = new vscode.TreeItem(fresh ? { label, highlights: [[0, label.length]] } : label)
     item.id = `${pinned ? 'pinned:' : ''}${trace.trace_id}`
     item.description = traceDescription(trace)
-    item.iconPath = new vscode.ThemeIcon(trace.replay_of !== null ? 'debug-restart' : 'circle-filled', new vscode.ThemeColor(statusColorId(trace.status_code)))
+    item.iconPath = new vscode.ThemeIcon(trace.replay_of !== null ? 'debug-restart' : 'circle-filled', new vscode.ThemeColor(statusColorId(trace.status_code, true)))
     item.contextValue = pinned ? 'trace.pinned' : 'trace'
     item.tooltip = new vscode.MarkdownString(
       [

@@ -56,3 +56,34 @@ export function hueName(hue: number): string {
   if (hue < 260) return 'blue'
   return 'other'
 }
+
+/** [r, g, b] of a computed `rgb()`/`rgba()` colour. */
+export function rgbOf(css: string): [number, number, number] {
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number) as [number, number, number]
+  return [r, g, b]
+}
+
+/** WCAG contrast ratio of two computed colours. */
+export function contrastOf(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, b] = rgbOf(css).map((value) => {
+      const c = value / 255
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+  }
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+  return (light! + 0.05) / (dark! + 0.05)
+}
+
+/** Hue (0..360) and HSL lightness (0..1) of a computed colour. */
+export function hueAndLightness(css: string): { hue: number; lightness: number } {
+  const [r, g, b] = rgbOf(css)
+  const max = Math.max(r, g, b)
+  const min = Math.min(r, g, b)
+  const lightness = (max + min) / 2 / 255
+  if (max === min) return { hue: 0, lightness }
+  const d = max - min
+  const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4
+  return { hue: (h * 60 + 360) % 360, lightness }
+}

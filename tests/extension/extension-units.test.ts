@@ -96,7 +96,8 @@ const summary = (overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson =>
 describe('trace formatting', () => {
   it('colours by status class (svc’s contributed theme colours) and reads durations and ages', () => {
     expect([200, 302, 404, 503].map(statusTone)).toEqual(['ok', 'redirect', 'client-error', 'server-error'])
-    expect([200, 302, 404, 503].map(statusColorId)).toEqual(['svc.statusSuccess', 'svc.statusRedirect', 'svc.statusClientError', 'svc.statusServerError'])
+    expect([200, 302, 404, 503].map((status) => statusColorId(status))).toEqual(['svc.statusSuccess', 'svc.statusRedirect', 'svc.statusClientError', 'svc.statusServerError'])
+    expect(statusColorId(404, true)).toBe('svc.statusClientErrorIcon')
     expect(formatDuration(0.25)).toBe('0.25 ms')
     expect(formatDuration(12.4)).toBe('12 ms')
     expect(formatDuration(1530)).toBe('1.53 s')

@@ -17,6 +17,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { createClient } from '@libsql/client'
 import { appCopyAt, copyExampleApp, linkDependencies, REPO_ROOT, SVC_BIN, spawnSvc, startSvc, svcJson, waitForLine, type AppCopy } from '../helpers/cli.ts'
 
 export interface SentRequest {
@@ -146,8 +147,11 @@ export async function repoWorkspace(): Promise<RepoWorkspace> {
   for (const [name, status] of Object.entries(expected)) {
     if (sent.named[name]?.status !== status) throw new Error(`${name}: expected ${status}, got ${sent.named[name]?.status}`)
   }
-  const ids = await svcJson<{ users: Array<{ user_id: number; email: string | null }> }>(['trace:users'], { cwd: dir })
-  const idOf = (email: string) => Number(ids.users.find((user) => user.email === email)?.user_id)
+  // The users' ids, from the app's database itself (no command under test involved).
+  const db = createClient({ url: `file:${join(dir, 'storage', 'database.sqlite')}` })
+  const rows = (await db.execute('select id, email from users')).rows as unknown as Array<{ id: number; email: string }>
+  db.close()
+  const idOf = (email: string) => Number(rows.find((row) => row.email === email)?.id)
   return {
     ...app,
     sent: sent.list,

@@ -32,7 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, copyExampleApp, REPO_ROOT, SVC_BIN, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
 import { chromiumPath, CHROMIUM_ARGS } from './browser.ts'
 import { createProfile, findCodeServer, installExtension, startCodeServer, type CodeServerProfile, type RunningCodeServer } from './code-server.ts'
-import { hueName, measureStatusContrast } from './contrast.ts'
+import { contrastOf, hueAndLightness, hueName, measureStatusContrast } from './contrast.ts'
 import { recordedApp, repoWorkspace, type RecordedApp, type RepoWorkspace } from './helpers.ts'
 
 const install = findCodeServer()
@@ -273,11 +273,15 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       expect(servers).toEqual([['lsp', '--stdio']])
     }, 60_000)
 
-    it('defect 7: the status dots read as green, amber and red, apart from each other, in the light theme', async () => {
-      const colour = async (label: string) =>
-        (await traceRow(page, label)).locator('.custom-view-tree-node-item-icon').evaluate((icon) => getComputedStyle(icon).color)
-      const hues = await Promise.all(['200 GET /api/v1/posts/1', '404 GET /nowhere', '500 GET /boom'].map(async (label) => hueOf(await colour(label))))
-      expect(hues.map(hueName)).toEqual(['green', 'amber', 'red'])
+    it('defect 7: the status dots read as green, amber (not olive) and red, with 3:1 against the side bar, in the light theme', async () => {
+      const sidebar = await page.locator('.part.sidebar').first().evaluate((element) => getComputedStyle(element).backgroundColor)
+      const dots = await Promise.all(
+        ['200 GET /api/v1/posts/1', '404 GET /nowhere', '500 GET /boom'].map(async (label) => (await traceRow(page, label)).locator('.custom-view-tree-node-item-icon').evaluate((icon) => getComputedStyle(icon).color)),
+      )
+      expect(dots.map((dot) => hueName(hueAndLightness(dot).hue))).toEqual(['green', 'amber', 'red'])
+      for (const dot of dots) expect(contrastOf(dot, sidebar), dot).toBeGreaterThanOrEqual(3)
+      // A dark amber reads as olive next to the green (the 4xx dot was list.warningForeground, #855F00).
+      expect(hueAndLightness(dots[1]!).lightness).toBeGreaterThanOrEqual(0.3)
     }, 60_000)
 
     it('shows the CodeLens above the routes of a route file', async () => {
@@ -312,10 +316,17 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       const input = page.locator('.quick-input-widget input[placeholder^="path, status"]')
       await input.pressSequentially('4xx')
       await expect.poll(() => rowLabels(page), { timeout: 10_000 }).toEqual(['404 GET /nowhere', '404 GET /api/v1/posts/999'])
-      await input.fill('no-such-thing')
+      await input.fill('')
+      await page.keyboard.press('Enter')
+      await expect.poll(async () => (await rowLabels(page)).length, { timeout: 10_000 }).toBe(7)
+
+      // defect 6: a filter that matches nothing says so (not "No traces recorded yet"), with Clear filters.
+      await runCommand(page, 'Filter Traces…')
+      await pickQuick(page, 'Path', 'filter traces by')
+      await page.locator('.quick-input-widget input[placeholder=""], .quick-input-widget input').last().fill('/no-such-thing')
       await page.keyboard.press('Enter')
       const welcome = traces.locator('.welcome-view-content')
-      await welcome.filter({ hasText: 'No traces match the filters' }).waitFor({ timeout: 10_000 })
+      await welcome.filter({ hasText: 'No traces match the filters' }).waitFor({ timeout: 30_000 })
       expect(await welcome.textContent()).not.toContain('No traces recorded yet')
       await shot(page, 'traces-no-match')
       await welcome.locator('.monaco-button', { hasText: 'Clear filters' }).click()
@@ -627,14 +638,3 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     }, 180_000)
   })
 })
-
-/** The hue (0..360) of a CSS rgb() colour. */
-function hueOf(css: string): number {
-  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number) as [number, number, number]
-  const max = Math.max(r, g, b)
-  const min = Math.min(r, g, b)
-  if (max === min) return 0
-  const d = max - min
-  const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4
-  return (h * 60 + 360) % 360
-}
