@@ -323,7 +323,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       // defect 6: a filter that matches nothing says so (not "No traces recorded yet"), with Clear filters.
       await runCommand(page, 'Filter Traces…')
       await pickQuick(page, 'Path', 'filter traces by')
-      await page.locator('.quick-input-widget input[placeholder=""], .quick-input-widget input').last().fill('/no-such-thing')
+      await page.locator('.quick-input-widget', { has: page.locator('.quick-input-title', { hasText: 'traces with path' }) }).locator('input').fill('/no-such-thing')
       await page.keyboard.press('Enter')
       const welcome = traces.locator('.welcome-view-content')
       await welcome.filter({ hasText: 'No traces match the filters' }).waitFor({ timeout: 30_000 })
