@@ -37,10 +37,12 @@ import type {
   TraceUsersJson,
   WhyJson,
 } from './traces.ts'
+import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -57,6 +59,7 @@ export interface ContractDocuments {
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MakeApiKeyJson: MakeApiKeyJson
+  MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson

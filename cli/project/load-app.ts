@@ -1,12 +1,13 @@
 /**
  * Builds the project's app the way every command sees it: `.env` and the
- * process environment, the database, `routes/api.ts`, `routes/web.ts` and the
- * optional `app/kernel.ts` (global middleware, aliases, health checks, CORS).
+ * process environment, the database, `routes/api.ts`, `routes/web.ts`, the
+ * optional `app/kernel.ts` (global middleware, aliases, health checks, CORS)
+ * and the optional `app/listeners/index.ts` (event listeners, registered).
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { authPlugin, ConfigError, createApp, isAuthPlugin, listen, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type Listener, type RouteDefinition } from '../../framework/index.ts'
+import { checkJwtKeyPair, loadEnv, logMailer, nativeArgon2id, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
@@ -20,6 +21,15 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** Where the app's logs go (mail.log); default `<storage>/logs`. Regression replays write to a temporary folder. */
+  logsDir?: string
+  /**
+   * True when the app answers other clients (`svc serve`): its traces are
+   * written by TRACE_WRITER's writer, a worker thread by default, so that no
+   * request waits for the store. A one-shot command (a replay) writes from
+   * its own thread, and starts no thread for it.
+   */
+  serving?: boolean
 }
 
 export interface LoadedApp {
@@ -67,11 +77,13 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined
   try {
-    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config)
+    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config, { serving: options.serving === true })
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
+    await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
+    const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
+    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
     const close = async () => {
       try {
@@ -97,16 +109,26 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
 
 /**
  * Authentication is on in every app: the auth plugin (mails to
- * storage/logs/mail.log, RS256 keys from storage/keys/) comes first, unless
- * the kernel lists its own `authPlugin({...})`.
+ * storage/logs/mail.log, RS256 keys from storage/keys/, the native argon2id)
+ * comes first, unless the kernel lists its own `authPlugin({...})`.
  */
-function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+function withAuth(project: Project, config: AppConfig, serving: boolean, logsDir: string, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
   const keys = readJwtKeyFiles(project.storageDir)
   // An RS256 pair that cannot be used stops start-up here, not at the first login.
   if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({ mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')), keys })
+  const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
+}
+
+/** `app/listeners/index.ts`: the app's event listeners (`export default [...]`), registered for `emit`. */
+async function registerListeners(importFile: ImportFile, path: string): Promise<void> {
+  const listeners = await loadDefault<unknown>(importFile, path)
+  if (listeners === undefined) return
+  if (!Array.isArray(listeners) || !listeners.every((each) => typeof (each as Partial<Listener>)?.handle === 'function')) {
+    throw new CliError('E_APP_LOAD', `${path} does not export a list of listeners`, { hint: 'export default [sendWelcomeMail] satisfies Listener[] (see docs/generators.md)' })
+  }
+  listen(...(listeners as Listener[]))
 }
 
 async function loadDefault<T>(importFile: ImportFile, path: string): Promise<T | undefined> {

@@ -70,3 +70,8 @@ export async function signedAccessToken(project: Project, config: AppConfig, db:
     expires_in: config.jwtTtl,
   }
 }
+
+/** Just the token (`svc/testing/project`'s `tokenFor`). */
+export async function signAccessToken(project: Project, config: AppConfig, db: Database, user: UserRef): Promise<string> {
+  return (await signedAccessToken(project, config, db, user)).token
+}

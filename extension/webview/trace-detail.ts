@@ -21,9 +21,18 @@ function headersTable(headers: Record<string, string>): HTMLElement {
   return h('table', { class: 'headers' }, ...names.map((name) => h('tr', {}, h('th', {}, name), h('td', {}, headers[name]!))))
 }
 
-function bodyBlock(body: { content: unknown; size: number; truncated: boolean }): HTMLElement {
+function bodyBlock(body: { content: unknown; size: number; truncated: boolean; incomplete?: boolean }): HTMLElement {
   if (body.content === null || body.content === '') return h('p', { class: 'muted' }, 'No body')
-  return h('div', {}, h('pre', { class: 'body' }, pretty(body.content)), body.truncated ? h('p', { class: 'muted' }, `Truncated (${body.size} bytes in all)`) : null)
+  return h(
+    'div',
+    {},
+    h('pre', { class: 'body' }, pretty(body.content)),
+    body.incomplete === true
+      ? h('p', { class: 'muted' }, `Incomplete: the client sent ${body.size} bytes before the response was sent or the connection closed`)
+      : body.truncated
+        ? h('p', { class: 'muted' }, `Truncated (${body.size} bytes in all)`)
+        : null,
+  )
 }
 
 /** A bar from `start` to `start + duration` on a 0..total scale (CSSOM styles: allowed by the CSP). */
@@ -110,7 +119,7 @@ function renderTrace(message: TraceMessage): void {
       h('code', { id: 'trace-id' }, trace.trace_id),
       trace.ip ? ` · ${trace.ip}` : '',
       trace.user_id !== null ? ` · user ${trace.user_id}` : '',
-      trace.memory_mb !== null ? ` · ${trace.memory_mb.toFixed(1)} MB` : '',
+      trace.memory_mb !== null ? ` · process RSS ${trace.memory_mb.toFixed(1)} MB` : '',
       message.writes ? h('span', { class: 'chip', id: 'writes' }, 'wrote data') : null,
       replayOf ? h('span', { class: 'chip' }, 'replay of ', actionLink(replayOf.slice(0, 16), { id: 'replay-of' }, () => vscode.postMessage({ type: 'openTrace', traceId: replayOf }))) : null,
     ),

@@ -2,16 +2,29 @@
  * Serves an app over HTTP on Node with @hono/node-server (chosen by the
  * benchmark in docs/benchmarks.md), and stops gracefully: no new connections,
  * in-flight requests finish, then `onClose` runs (close the database there).
+ * What Node refuses before the app sees it is answered in the envelope
+ * (client-error.ts); a request must arrive whole within `requestTimeoutMs`.
  */
 import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
 import { createAdaptorServer } from '@hono/node-server'
-import { CONN_INFO } from '../app/conn-info.ts'
+import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
+import { answerClientError } from './client-error.ts'
+
+/** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
 export interface ServeOptions {
   port?: number
   host?: string
+  /**
+   * The whole request, headers and body, must arrive within this; then 408
+   * and the connection is closed, so a stalled upload holds its buffered body
+   * only so long. Default: the app's `REQUEST_TIMEOUT_MS`, else 30 s.
+   */
+  requestTimeoutMs?: number
   /** Runs once every in-flight request has finished. */
   onClose?: () => Promise<void> | void
 }
@@ -24,8 +37,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
+  const requestTimeout = options.requestTimeoutMs ?? app.config?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   let closing: Promise<void> | undefined
   // Node keeps a connection alive after a response that finishes once close()
   // was called, so the stop would wait for the client to hang up (about 4 s
@@ -34,14 +48,19 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
   // per-request bookkeeping.
   const server = createAdaptorServer({
     fetch: async (request, env) => {
-      // The headers as Node parsed them: the tracer copies these instead of building a Headers object.
-      const incoming = env.incoming
-      const response = await app.fetch(request, { [CONN_INFO]: { remoteAddress: incoming.socket.remoteAddress, headers: incoming.headers } })
+      const response = await app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing) })
       if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
       return response
     },
     hostname: host,
+    serverOptions: {
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 60_000),
+      // Node looks for late requests this often: a timeout fires at most a quarter late.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+    },
   }) as Server
+  server.on('clientError', answerClientError(app, host.includes(':') ? `[${host}]` : host))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -69,5 +88,45 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
       }).then(() => options.onClose?.())
       return closing
     },
+  }
+}
+
+/**
+ * What the app learns of the connection (`ConnInfo`): the peer address,
+ * Node's parsed request headers (which the tracer copies instead of building
+ * a Headers object), and when the response is done.
+ */
+class NodeConnection implements ConnInfo {
+  readonly remoteAddress: string | undefined
+  readonly headers: IncomingHttpHeaders
+
+  constructor(
+    private readonly incoming: IncomingMessage | Http2ServerRequest,
+    private readonly outgoing: ServerResponse | Http2ServerResponse,
+  ) {
+    this.remoteAddress = incoming.socket.remoteAddress
+    this.headers = incoming.headers
+  }
+
+  /**
+   * Resolves once the response is sent or the connection closed, and the
+   * request body was either received whole (then once it has been read to
+   * its end) or never will be. The tracer reads a body the app left unread
+   * only until then: a client that hangs up without sending it, after an
+   * early answer (401, 404, 429), would otherwise keep its trace pending for
+   * ever.
+   */
+  responseDone(): Promise<void> {
+    const { incoming, outgoing } = this
+    return new Promise((resolve) => {
+      const done = () => resolve()
+      const afterResponse = () => {
+        if (!incoming.complete || incoming.readableEnded || incoming.destroyed) return done()
+        incoming.once('end', done)
+        incoming.once('close', done)
+      }
+      if (outgoing.closed) afterResponse()
+      else outgoing.once('close', afterResponse)
+    })
   }
 }

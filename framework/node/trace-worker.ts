@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { EncodedBatch } from '../trace/batch-codec.ts'
-import { storeSink } from '../trace/store.ts'
+import { isLockError, storeSink } from '../trace/store.ts'
 import { openTraceStore, type OpenTraceStoreOptions } from './traces.ts'
 
 export interface TraceWorkerData {
@@ -15,6 +15,7 @@ export interface TraceWorkerData {
 export type TraceWorkerRequest =
   | { id: number; type: 'write'; batch: EncodedBatch | null; dropped: number }
   | { id: number; type: 'prune'; options: { olderThanMs?: number; maxTraces?: number } }
+  | { id: number; type: 'dropped' }
   | { id: number; type: 'close' }
 
 export type TraceWorkerReply = { type: 'ready' } | { type: 'failed'; error: string } | { type: 'done'; id: number; result?: number; error?: string }
@@ -29,17 +30,20 @@ try {
     const reply = (result?: number, error?: string) => port.postMessage({ type: 'done', id: request.id, result, error } satisfies TraceWorkerReply)
     try {
       if (request.type === 'write') {
-        await sink.write(request.batch, request.dropped)
-        reply()
+        reply((await sink.write(request.batch, request.dropped)) ?? undefined)
       } else if (request.type === 'prune') {
         reply(await sink.prune(request.options))
+      } else if (request.type === 'dropped') {
+        reply(await store.droppedCount())
       } else {
         store.close()
         reply()
         port.close()
       }
     } catch (error) {
-      reply(undefined, error instanceof Error ? error.message : String(error))
+      // The lock error's own text (the database layer may have wrapped it): the writer tries again on it.
+      const message = error instanceof Error ? error.message : String(error)
+      reply(undefined, isLockError(error) && !isLockError(message) ? `SQLITE_BUSY: ${message}` : message)
     }
   })
   port.postMessage({ type: 'ready' } satisfies TraceWorkerReply)

@@ -77,7 +77,7 @@ function traceRecordWithoutSources(): TraceRecord {
     route: null,
     status_code: 200,
     headers: {},
-    body: { content: null, size: 0, truncated: false },
+    body: { content: null, size: 0, truncated: false, incomplete: false },
     queries: [{ sql: 'select 1', args: null, duration_ms: 1, rows: 1, start_ms: 0, last_insert_rowid: null, error: null } as TraceRecord['queries'][number]],
     middleware: [],
     exception: null,
@@ -88,6 +88,6 @@ function traceRecordWithoutSources(): TraceRecord {
     ip: null,
     timestamp: '2026-01-01T00:00:00.000Z',
     user_id: null,
-    response: { status: 200, headers: {}, body: { content: null, size: 0, truncated: false } },
+    response: { status: 200, headers: {}, body: { content: null, size: 0, truncated: false, incomplete: false } },
   }
 }
