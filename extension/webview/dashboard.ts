@@ -47,7 +47,7 @@ function latencyChart(buckets: StatsBucketJson[], bucketMs: number): HTMLElement
   for (const fraction of [0, 0.5, 1]) {
     const value = top * fraction
     axis.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: 'grid' }))
-    axis.append(svg('text', { x: pad.left - 6, y: y(value) + 4, 'text-anchor': 'end' }, ms(value)))
+    axis.append(svg('text', { x: pad.left - 6, y: y(value) + 4, 'text-anchor': 'end' }, value === 0 ? '0 ms' : ms(value)))
   }
   const label = (time: number) => new Date(time).toLocaleString([], bucketMs >= 86_400_000 ? { month: 'short', day: 'numeric' } : { hour: '2-digit', minute: '2-digit' })
   axis.append(svg('text', { x: pad.left, y: height - 8, 'text-anchor': 'start' }, label(first)))

@@ -127,8 +127,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
 
   /** Switches the colour theme as a user does: Preferences: Color Theme, then the theme's name. */
   async function setTheme(page: Page, theme: string, kind: 'vs' | 'vs-dark' | 'hc-black' | 'hc-light'): Promise<void> {
-    await page.keyboard.press('F1')
-    const input = page.locator('.quick-input-widget input[placeholder*="command"]')
+    const input = await openPalette(page)
     await input.fill('>Preferences: Color Theme')
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click()
     await page.locator('.quick-input-widget input[placeholder*="theme" i]').fill(theme)
@@ -150,10 +149,24 @@ describe.skipIf(install === null)('the extension in code-server', () => {
   const rowLabels = (page: Page) => viewPane(page, 'Traces').locator('.monaco-list-row .label-name').allTextContents()
   const statusBarText = (page: Page) => page.locator('.statusbar-item', { hasText: 'svc:' }).first().textContent()
 
-  async function runCommand(page: Page, title: string): Promise<void> {
-    await page.keyboard.press('F1')
+  /**
+   * Opens the command palette. F1 pressed while the previous quick pick is
+   * still closing (or with the focus in a webview) may open nothing: pressed
+   * again until the palette's input shows.
+   */
+  async function openPalette(page: Page): Promise<Locator> {
     const input = page.locator('.quick-input-widget input[placeholder*="command"]')
-    await input.waitFor()
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('F1')
+      const shown = await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)
+      if (shown) return input
+      if (attempt === 4) throw new Error('the command palette did not open (F1, four times)')
+      await page.locator('.statusbar').click({ position: { x: 5, y: 5 } })
+    }
+  }
+
+  async function runCommand(page: Page, title: string): Promise<void> {
+    const input = await openPalette(page)
     await input.fill(`>svc: ${title}`)
     await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click()
   }
@@ -195,6 +208,22 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     const row = viewPane(page, 'Traces').locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first()
     await row.waitFor({ timeout: 60_000 })
     return row
+  }
+
+  /**
+   * Clicks the trace row `label` and waits for the detail to show `heading`.
+   * The list may gain rows (new traces) between finding a row and the click
+   * landing, and the click then opens the row that moved there: clicked again.
+   */
+  async function openTrace(page: Page, label: string, heading: string): Promise<Frame> {
+    for (let attempt = 1; ; attempt++) {
+      await (await traceRow(page, label)).click()
+      try {
+        return await detailShowing(page, heading, attempt === 3 ? 60_000 : 20_000)
+      } catch (error) {
+        if (attempt === 3) throw error
+      }
+    }
   }
 
   /** An inline action of a row (shown on hover). Context menus render in a closed shadow root, out of Playwright's reach. */
@@ -334,8 +363,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     }, 120_000)
 
     it('opens a trace: route and handler links, each statement linked to its line, N+1 as "6× same query" with its line', async () => {
-      await (await traceRow(page, '200 GET /loop')).click()
-      const detail = await detailShowing(page, 'GET /loop 200')
+      const detail = await openTrace(page, '200 GET /loop', 'GET /loop 200')
       expect(await detail.locator('h1').textContent()).toBe('GET /loop 200')
       expect(await detail.locator('#code-links').textContent()).toBe('Route GET /loop → handler loop')
       expect(await detail.locator('#n-plus-one .finding strong').textContent()).toBe('6× same query')
@@ -351,8 +379,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     }, 120_000)
 
     it('replays from the webview, marks the replay in the list, and diffs in VS Code’s diff editor', async () => {
-      await (await traceRow(page, '200 GET /api/v1/posts/1')).click()
-      let detail = await detailShowing(page, 'GET /api/v1/posts/1 200')
+      let detail = await openTrace(page, '200 GET /api/v1/posts/1', 'GET /api/v1/posts/1 200')
       await detail.locator('button[data-action="replay"]').click()
       await detail.locator('#replay-status').waitFor({ timeout: 60_000 })
       expect(await detail.locator('#replay-outcome').textContent()).toMatch(/^Replayed: 200 \(recorded 200\) in .* · new trace svc_/)
@@ -468,8 +495,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     it('in a production app, Replay shows the dry run and asks before --force', async () => {
       const env = app.read('.env')
       app.write('.env', /^APP_ENV=/m.test(env) ? env.replace(/^APP_ENV=.*$/m, 'APP_ENV=production') : `${env}\nAPP_ENV=production\n`)
-      await (await traceRow(page, '200 GET /api/v1/posts')).click()
-      const detail = await detailShowing(page, 'GET /api/v1/posts 200')
+      const detail = await openTrace(page, '200 GET /api/v1/posts', 'GET /api/v1/posts 200')
       const dialog = page.locator('.monaco-dialog-box')
       await detail.locator('button[data-action="replay"]').click()
       await dialog.filter({ hasText: 'This app runs in production' }).waitFor({ timeout: 60_000 })
@@ -519,8 +545,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     }, 120_000)
 
     it('defect 3: replays an authenticated trace as a user seen in the traces, and copies it as curl signed in', async () => {
-      await (await traceRow(page, '200 GET /api/auth/me')).click()
-      const detail = await detailShowing(page, 'GET /api/auth/me 200')
+      const detail = await openTrace(page, '200 GET /api/auth/me', 'GET /api/auth/me 200')
       await detail.locator('button[data-action="replay"]').click()
       await detail.locator('#replay-status').waitFor({ timeout: 60_000 })
       expect(await detail.locator('#replay-status').textContent()).toBe('401')
@@ -548,15 +573,13 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     }, 120_000)
 
     it('explains a failed trace with Why?, and asks before replaying a request that wrote to the database', async () => {
-      await (await traceRow(page, '403 DELETE /api/v1/posts/2')).click()
-      let detail = await detailShowing(page, 'DELETE /api/v1/posts/2 403')
+      let detail = await openTrace(page, '403 DELETE /api/v1/posts/2', 'DELETE /api/v1/posts/2 403')
       await detail.locator('button[data-action="why"]').click()
       await detail.locator('#why-explanation').waitFor({ timeout: 60_000 })
       expect(await detail.locator('#why-explanation').textContent()).toMatch(/^403 role: /)
       await shot(page, 'why')
 
-      await (await traceRow(page, '200 PUT /api/v1/posts/1')).click()
-      detail = await detailShowing(page, 'PUT /api/v1/posts/1 200')
+      detail = await openTrace(page, '200 PUT /api/v1/posts/1', 'PUT /api/v1/posts/1 200')
       await detail.locator('#writes').waitFor()
       const traces = (await rowLabels(page)).length
       await detail.locator('button[data-action="replay"]').click()
@@ -571,8 +594,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       await page.locator('.statusbar-item', { hasText: 'local' }).first().click()
       await pickQuick(page, 'production', 'environment for')
       await page.locator('.statusbar-item', { hasText: 'production' }).first().waitFor({ timeout: 10_000 })
-      await (await traceRow(page, '200 GET /api/v1/posts?page=1')).click()
-      const detail = await detailShowing(page, 'GET /api/v1/posts?page=1 200')
+      const detail = await openTrace(page, '200 GET /api/v1/posts?page=1', 'GET /api/v1/posts?page=1 200')
       await expect.poll(() => detail.locator('button[data-action="replayOnServer"]').textContent(), { timeout: 30_000 }).toBe('Replay on production')
       await detail.locator('button[data-action="replayOnServer"]').click()
       const dialog = page.locator('.monaco-dialog-box', { hasText: 'production environment' })
