@@ -6,13 +6,11 @@
  * (`--as`, `--header`); a regression test of an authenticated trace signing
  * in inside the test; `log:trace`'s `writes`; `log:stats`' timeline.
  */
-import { spawn } from 'node:child_process'
-import { existsSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuthTokenJson } from '../../cli/contract/routes.ts'
 import type { ReplayJson, StatsJson, TraceJson, TraceListJson, TraceUsersJson } from '../../cli/contract/traces.ts'
-import { REPO_ROOT } from '../helpers/cli.ts'
+import { runVitestIn } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 import { repoWorkspace, type RepoWorkspace } from '../extension/helpers.ts'
 
@@ -122,7 +120,7 @@ describe('a regression test of an authenticated trace', () => {
     const source = workspace.read(written.test_file!)
     expect(source).toContain('"as": "user@example.com"')
     expect(source).not.toMatch(/authorization/i)
-    const run = await runVitest(written.test_file!)
+    const run = await runVitestIn(workspace.dir, written.test_file!)
     expect(run.code, run.stdout + run.stderr).toBe(0)
   }, 120_000)
 
@@ -146,20 +144,3 @@ describe('log:stats', () => {
     expect(stats.timeline.map((bucket) => bucket.start)).toEqual([...stats.timeline.map((bucket) => bucket.start)].sort())
   })
 })
-
-/** Runs one test file of the workspace with vitest, as its developer would. */
-async function runVitest(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const link = join(workspace.dir, 'node_modules', 'vitest')
-  if (!existsSync(link)) symlinkSync(join(REPO_ROOT, 'node_modules', 'vitest'), link, 'dir')
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', workspace.dir, file], {
-    cwd: workspace.dir,
-    // The runner's own VITEST_* variables would confuse the nested run.
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV')), NO_COLOR: '1' },
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-  return { code, stdout, stderr }
-}
