@@ -20,6 +20,7 @@ import type {
   RouteListJson,
   ServerStatusJson,
 } from './routes.ts'
+import type { ConfigCacheJson, DeployJson, DoctorJson, EnvCacheJson, EnvCheckJson, EnvSwitchJson, MaintenanceJson, OptimizeJson } from './operations.ts'
 import type {
   CleanupJson,
   DbWhyJson,
@@ -37,12 +38,21 @@ import type {
   TraceUsersJson,
   WhyJson,
 } from './traces.ts'
+import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
+import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
+import type { NewProjectJson } from './new-project.ts'
+import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
 import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
+export * from './route-tools.ts'
+export * from './database.ts'
+export * from './new-project.ts'
+export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './generators.ts'
+export * from './operations.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -53,22 +63,38 @@ export interface ContractDocuments {
   AuthTokenJson: AuthTokenJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  DbSeedJson: DbSeedJson
+  DbTableJson: DbTableJson
+  DbTablesJson: DbTablesJson
+  ConfigCacheJson: ConfigCacheJson
   DbWhyJson: DbWhyJson
+  DeployJson: DeployJson
+  DoctorJson: DoctorJson
+  EnvCacheJson: EnvCacheJson
+  EnvCheckJson: EnvCheckJson
+  EnvSwitchJson: EnvSwitchJson
   ExportJson: ExportJson
   FixJson: FixJson
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
+  MaintenanceJson: MaintenanceJson
   MakeApiKeyJson: MakeApiKeyJson
   MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
+  MakeOpenApiJson: MakeOpenApiJson
+  MakePostmanJson: MakePostmanJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
+  NewProjectJson: NewProjectJson
+  OptimizeJson: OptimizeJson
   PostmanCollectionJson: PostmanCollectionJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
+  RouteRulesJson: RouteRulesJson
+  RouteSearchJson: RouteSearchJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
   StatsJson: StatsJson
@@ -77,5 +103,6 @@ export interface ContractDocuments {
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
   TraceUsersJson: TraceUsersJson
+  UserRoleJson: UserRoleJson
   WhyJson: WhyJson
 }

@@ -22,12 +22,13 @@
  * Compatibility rule (as for traces): fields are only ever added.
  */
 import type { RouteDescription, RouteMethod, RouteParam, SourceLocation } from '../../framework/router/types.ts'
+import type { SeededRowsJson } from './database.ts'
 
 export type RouteMethodJson = RouteMethod
 export type RouteParamJson = RouteParam
 
 /** One route of the compiled app (`route:list --json`, `storage/cache/routes.json`): the framework's description, with the source relative to the app folder. */
-export interface RouteJson extends Omit<RouteDescription, 'source' | 'schemas'> {
+export interface RouteJson extends Omit<RouteDescription, 'source' | 'schemas' | 'responses'> {
   /** Where the route is defined, relative to the app folder; null for built-in routes (health, auth). */
   source: SourceLocation | null
   /** Which schemas the route declares (`.body()`, `.query()`, `.response()`); the schema objects themselves are in-process only. */
@@ -62,7 +63,9 @@ export interface RollbackJson {
 
 export interface MigrateFreshJson {
   ran: string[]
+  /** With --seed: the seeders that ran, and what each added (db:seed's document). */
   seeded: string[]
+  seeded_rows: SeededRowsJson[]
 }
 
 export interface KeyGenerateJson {

@@ -1,9 +1,11 @@
 /** Finds `database/migrations/<timestamp>_<name>.ts` files and loads them as migrations. */
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
-import type { Database, Migration } from '../../framework/index.ts'
+import type { Database, Migration, MigrationEvents } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
+import type { CommandIO } from '../output/io.ts'
+import { createProgress, type Progress } from '../output/progress.ts'
+import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
 import { loadConfig, openProjectDatabase } from './load-app.ts'
 import type { Project } from './project.ts'
 
@@ -16,7 +18,10 @@ export function migrationsDir(project: Project): string {
 export async function loadMigrations(project: Project, importFile: ImportFile = importWithJiti): Promise<Migration[]> {
   const dir = migrationsDir(project)
   if (!existsSync(dir)) return []
-  if (importFile === importWithJiti) forgetAppModules(dir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(dir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const files = readdirSync(dir)
     .filter((file) => MIGRATION_FILE.test(file))
     .sort()
@@ -55,29 +60,27 @@ export async function withProjectMigrations<T>(
   }
 }
 
-/** Runs `database/seeders/*.ts` in name order; each exports `run(db)` (or a default function). */
-export async function runSeeders(project: Project, db: Database, importFile: ImportFile = importWithJiti): Promise<string[]> {
-  const dir = join(project.appDir, 'database', 'seeders')
-  if (!existsSync(dir)) return []
-  if (importFile === importWithJiti) forgetAppModules(dir)
-  const files = readdirSync(dir).filter((file) => /\.(ts|js|mjs)$/.test(file)).sort()
-  for (const file of files) {
-    const module = await importFile(join(dir, file))
-    const run = (module.run ?? module.default) as unknown
-    if (typeof run !== 'function') throw new CliError('E_BAD_SEEDER', `${file} exports no run(db) function`)
-    await withConsoleOnStderr(() => (run as (db: Database) => Promise<void>)(db))
-  }
-  return files.map((file) => basename(file, extname(file)))
-}
-
-/** What a seeder logs is progress for humans: stderr, so that `--json` keeps stdout one JSON document. */
-async function withConsoleOnStderr<T>(work: () => Promise<T>): Promise<T> {
-  const { log, info } = console
-  console.log = console.info = (...args: unknown[]) => console.error(...args)
-  try {
-    return await work()
-  } finally {
-    console.log = log
-    console.info = info
+/**
+ * Progress of a migration run: the live line (or one plain line per
+ * migration) on stderr, and `Migrated: <name>` on stdout as each one
+ * finishes; with `--json` only the progress, stdout keeps the document.
+ */
+export function migrationProgress(io: CommandIO, json: boolean, header?: string): MigrationEvents & Pick<Progress, 'done'> {
+  let progress: Progress | undefined
+  return {
+    onMigration({ name, total, done }) {
+      if (progress === undefined) {
+        progress = createProgress(io, { label: 'Migrating', total })
+        if (header !== undefined && !json) progress.print(header)
+      }
+      if (!done) return progress.step(name)
+      progress.tick()
+      if (!json) progress.print(`Migrated: ${name}`)
+    },
+    done() {
+      if (progress === undefined && header !== undefined && !json) io.stdout.write(`${header}\n`)
+      progress?.done()
+      header = undefined
+    },
   }
 }

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createClient } from '@libsql/client'
-import { appCopyAt, copyExampleApp, linkDependencies, REPO_ROOT, SVC_BIN, spawnSvc, startSvc, svcJson, waitForLine, type AppCopy } from '../helpers/cli.ts'
+import { appCopyAt, copyExampleApp, linkRepoModules, REPO_ROOT, SVC_BIN, spawnSvc, startSvc, svcJson, waitForLine, type AppCopy } from '../helpers/cli.ts'
 
 export interface SentRequest {
   method: string
@@ -118,7 +118,7 @@ export async function repoWorkspace(): Promise<RepoWorkspace> {
     join(dir, 'package.json'),
     `${JSON.stringify({ name: 'repo-layout', private: true, type: 'module', bin: { svc: './bin/svc.js' }, svc: { app: appFolder, storage: 'storage' } }, null, 2)}\n`,
   )
-  linkDependencies(dir)
+  linkRepoModules(dir)
   const app = appCopyAt(dir)
   addExtraRoutes(app, join(appFolder, 'routes'))
   app.write('bin/svc.js', CLI_SHIM)

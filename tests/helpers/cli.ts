@@ -21,6 +21,7 @@ const CONFIG_VARIABLES = [
   'TRACE_MODE', 'TRACE_DATABASE_URL', 'TRACE_DATABASE_AUTH_TOKEN', 'TRACE_SLOW_MS', 'TRACE_SAMPLE_RATE', 'TRACE_RETENTION_DAYS',
   'TRACE_MAX_TRACES', 'TRACE_BUFFER_SIZE', 'TRACE_BATCH_SIZE', 'TRACE_FLUSH_MS', 'TRACE_BODY_LIMIT', 'TRACE_N_PLUS_ONE',
   'TRACE_REDACT_HEADERS', 'TRACE_REDACT_FIELDS', 'TRACE_WRITER', 'EDITOR', 'VISUAL',
+  'API_DOCS',
 ]
 
 export function assertBuilt(): void {
@@ -50,23 +51,8 @@ export function copyExampleApp(name = 'blog'): AppCopy {
   })
   mkdirSync(join(dir, 'storage'), { recursive: true })
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `${name}-copy`, private: true, type: 'module' }, null, 2)}\n`)
-  linkDependencies(dir)
+  linkRepoModules(dir)
   return appCopyAt(dir)
-}
-
-/** `dir/node_modules` with `svc` (the repo, whose `exports` point at dist/) and the repo's dependencies, as links. */
-export function linkDependencies(dir: string): void {
-  const modules = join(dir, 'node_modules')
-  mkdirSync(modules)
-  symlinkSync(REPO_ROOT, join(modules, 'svc'), 'dir')
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
-    const target = join(REPO_ROOT, 'node_modules', dependency)
-    if (!existsSync(target)) continue
-    const link = join(modules, dependency)
-    mkdirSync(join(link, '..'), { recursive: true })
-    symlinkSync(target, link, 'dir')
-  }
 }
 
 /** File helpers over a folder of a test's own. */
@@ -81,6 +67,44 @@ export function appCopyAt(dir: string): AppCopy {
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }
+}
+
+/**
+ * Makes `svc` and the repo's dependencies resolvable from `dir`
+ * (`node_modules/svc` links to the repo, whose `exports` point at dist/), as
+ * an install would, without one.
+ */
+export function linkRepoModules(dir: string): void {
+  const modules = join(dir, 'node_modules')
+  mkdirSync(modules, { recursive: true })
+  symlinkSync(REPO_ROOT, join(modules, 'svc'), 'dir')
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    const target = join(REPO_ROOT, 'node_modules', dependency)
+    if (!existsSync(target)) continue
+    const link = join(modules, dependency)
+    mkdirSync(join(link, '..'), { recursive: true })
+    symlinkSync(target, link, 'dir')
+  }
+}
+
+/** Adds routes (code inside `defineRoutes((r) => { ... })`, using `r`) at the end of the copy's routes/web.ts. */
+export function addWebRoutes(app: AppCopy, code: string): void {
+  app.write('routes/web.ts', app.read('routes', 'web.ts').replace(/\}\)\s*$/, `${code}\n})\n`))
+}
+
+/**
+ * A GET route that stays in flight until `releaseFile` exists (a server
+ * restart or stop happens meanwhile), printing `slow: started in <pid>` on
+ * stderr when it begins; it answers `{ slow: 'done', pid }`.
+ */
+export function slowRoute(path: string, releaseFile: string): string {
+  return `  r.get(${JSON.stringify(path)}, async () => {
+    process.stderr.write(\`slow: started in \${process.pid}\\n\`)
+    const { existsSync } = await import('node:fs')
+    while (!existsSync(${JSON.stringify(releaseFile)})) await new Promise((resolve) => setTimeout(resolve, 20))
+    return { slow: 'done', pid: process.pid }
+  })`
 }
 
 export interface SvcResult {

@@ -14,7 +14,7 @@ export default defineCommand({
     force: { type: 'boolean', description: 'Overwrite the migration if the app already has it' },
   },
   run({ args, io, json }) {
-    const result = writeMigrationFiles(projectFor(io, args.cwd), [API_KEYS_MIGRATION_SOURCE], 'make:apikey-table', args.force)
+    const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), [API_KEYS_MIGRATION_SOURCE], 'make:apikey-table', args.force)
     if (args.json) return json(result)
     for (const file of result.written) printLine(io, `Created ${file}`)
     for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)
