@@ -6,6 +6,7 @@
  */
 export const commandFolders = {
   api: () => import('./api/index.ts'),
+  auth: () => import('./auth/index.ts'),
   config: () => import('./config/index.ts'),
   db: () => import('./db/index.ts'),
   debug: () => import('./debug/index.ts'),

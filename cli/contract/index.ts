@@ -7,6 +7,7 @@
  * (`npm run contract:schemas`, checked by tests/contract). Types only.
  */
 import type {
+  AuthTokenJson,
   CommandListJson,
   KeyGenerateJson,
   KeyGenerateRs256Json,
@@ -35,6 +36,7 @@ import type {
   TraceJson,
   TraceListJson,
   TraceSummaryJson,
+  TraceUsersJson,
   WhyJson,
 } from './traces.ts'
 import type { ApiTestJson, ApiTestLoopJson, BenchmarkJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
@@ -64,6 +66,7 @@ export interface ContractDocuments {
   ApiTestJson: ApiTestJson
   ApiTestLoopJson: ApiTestLoopJson
   BenchmarkJson: BenchmarkJson
+  AuthTokenJson: AuthTokenJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
   ConfigCacheJson: ConfigCacheJson
@@ -108,6 +111,7 @@ export interface ContractDocuments {
   TraceJson: TraceJson
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
+  TraceUsersJson: TraceUsersJson
   UserRoleJson: UserRoleJson
   WhyJson: WhyJson
 }

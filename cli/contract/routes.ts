@@ -117,6 +117,15 @@ export interface MakeApiKeyJson {
   expires_at: string
 }
 
+/** `auth:token <email>`: a fresh access token (development and test only; what `--as` signs). */
+export interface AuthTokenJson {
+  user: { id: number; email: string; name: string; role: string }
+  token: string
+  token_type: 'Bearer'
+  /** Seconds (JWT_TTL). */
+  expires_in: number
+}
+
 /** What the language server knows about the workspace (`svc/status`). */
 export interface ServerStatusJson {
   /** `ready`: the app was found; `no_app`: E_NO_APP; `error`: the app was found but does not load. */
@@ -127,8 +136,10 @@ export interface ServerStatusJson {
   error: { code: string; message: string; hint: string | null } | null
   /** Routes in the table (0 when it cannot be built). */
   routes: number
-  /** Traces in the store, null when it cannot be read (no store yet, or no trace commands). */
+  /** Recent traces (up to 1,000), null when the store cannot be read (no store yet, or no trace commands). */
   traces: number | null
+  /** How many of them are replays (`svc replay` sent them), null with `traces`. */
+  replays: number | null
   /** The svc version the server runs. */
   version: string
 }

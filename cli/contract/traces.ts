@@ -7,6 +7,7 @@
  * | Command                          | Document            |
  * |----------------------------------|---------------------|
  * | trace:list, log:trace (search) | TraceListJson       |
+ * | trace:users                      | TraceUsersJson      |
  * | log:tail --json (NDJSON: one line per trace) | TraceSummaryJson |
  * | log:slow                         | SlowJson            |
  * | log:trace <id>                   | TraceJson           |
@@ -45,6 +46,8 @@ export interface TraceSummaryJson {
   trace_id: string
   method: string
   path: string
+  /** The query string without `?` (redacted parameters are `[REDACTED]`), '' when none. */
+  query: string
   route: string | null
   status_code: number
   duration_ms: number
@@ -53,8 +56,12 @@ export interface TraceSummaryJson {
   user_id: number | string | null
   /** The exception class, null when the request threw nothing. */
   exception: string | null
+  /** The exception's message (`Post not found`), null when the request threw nothing. */
+  error_message: string | null
   query_count: number
   n_plus_one: boolean
+  /** The trace this request replayed (`svc replay` marks what it sends), null for a request of its own. */
+  replay_of: string | null
 }
 
 // ---------------------------------------------------------------------------
@@ -72,11 +79,33 @@ export interface TraceFiltersJson {
   days: number | null
   slow_ms: number | null
   limit: number
+  /** `--ignore`: paths left out (substrings or globs). */
+  ignore: string[]
 }
 
 export interface TraceListJson {
   filters: TraceFiltersJson
   traces: TraceSummaryJson[]
+}
+
+/** A user who made traced requests (`trace:users`): whom a replay can sign in as (`--as=<email>`). */
+export interface TraceUserJson {
+  user_id: number | string
+  /** From the app's users table; null when the user is not there (or the app has none). */
+  email: string | null
+  name: string | null
+  role: string | null
+  /** Traces of this user among those scanned. */
+  traces: number
+  /** ISO 8601: their newest trace. */
+  last_seen: string
+}
+
+export interface TraceUsersJson {
+  /** How many of the newest traces were read. */
+  scanned: number
+  /** Most recently seen first. */
+  users: TraceUserJson[]
 }
 
 export interface SlowJson {
@@ -86,6 +115,10 @@ export interface SlowJson {
 
 export interface TraceJson {
   trace: TraceRecordJson
+  /** True when the request ran a statement that changes data (insert, update, delete...): replaying it changes them again. */
+  writes: boolean
+  /** The trace as a list shows it (what an editor keeps of a pinned trace). */
+  summary: TraceSummaryJson
 }
 
 export interface ExportJson {
@@ -144,8 +177,10 @@ export interface ReplayJson {
   diff: ResponseDiffJson | null
   /** `--format=curl|httpie`: the command line. */
   command: string | null
-  /** `--test`: the vitest file written. */
+  /** `--test`: the vitest file written, relative to the project root (the folder of its package.json). */
   test_file: string | null
+  /** `--test`: what would make the written test fail whatever the code does (redacted values it sends...); empty when nothing. */
+  test_warnings: string[]
 }
 
 export interface StatusClassCountsJson {
@@ -181,6 +216,20 @@ export interface StatsJson {
   dropped: number
   /** N+1 findings in the period. */
   n_plus_one: number
+  /** The width of each timeline bucket: from a minute to a day, so that the traces' span makes at most 60 of them. */
+  bucket_ms: number
+  /** Latency and errors over time, oldest first; buckets without traces are left out. */
+  timeline: StatsBucketJson[]
+}
+
+export interface StatsBucketJson {
+  /** ISO 8601: the bucket's start. */
+  start: string
+  count: number
+  /** 5xx responses. */
+  errors: number
+  p50_ms: number
+  p95_ms: number
 }
 
 export interface TopJson {

@@ -24,7 +24,7 @@ export class CliCommandError extends Error {
 }
 
 export interface CliRunner {
-  /** Runs `svc <args> --json --cwd <root>` and parses stdout; a failure is a CliCommandError. */
+  /** Runs `svc <command> --json --cwd=<root> <args...>` and parses stdout; a failure is a CliCommandError. */
   json<T>(args: string[]): Promise<T>
 }
 
@@ -42,7 +42,9 @@ export function createCliRunner(options: CliRunnerOptions): CliRunner {
   return {
     json<T>(args: string[]): Promise<T> {
       return new Promise((resolve, reject) => {
-        const child = spawn(executable!, [...prefix, ...args, '--json', '--cwd', options.root], {
+        // The runner's own options right after the command name: the args may end with `-- <positionals>`.
+        const [command, ...rest] = args
+        const child = spawn(executable!, [...prefix, command!, '--json', `--cwd=${options.root}`, ...rest], {
           cwd: options.root,
           env: { ...process.env, ...options.env, NO_COLOR: '1', FORCE_COLOR: '0' },
           stdio: ['ignore', 'pipe', 'pipe'],

@@ -62,15 +62,19 @@ export function tableRoute(state: ServerState, route: StaticRoute): RouteJson | 
 }
 
 export interface TraceCounts {
+  /** Requests of their own (replays left out). */
   traces: number
   errors: number
+  /** Requests `svc replay` sent. */
+  replays: number
 }
 
-/** Traces of a route: the ones whose matched route pattern is its path (and method, for non-ANY routes). */
+/** Traces of a route: the ones whose matched route pattern is its path (and method, for non-ANY routes); replays counted apart. */
 export function traceCounts(state: ServerState, method: string, path: string): TraceCounts | null {
   if (state.traces === null) return null
   const matching = state.traces.filter((trace) => trace.route === path && (method === 'ANY' || trace.method === method || (method === 'GET' && trace.method === 'HEAD')))
-  return { traces: matching.length, errors: matching.filter(isErrorTrace).length }
+  const own = matching.filter((trace) => trace.replay_of === null)
+  return { traces: own.length, errors: own.filter(isErrorTrace).length, replays: matching.length - own.length }
 }
 
 /** An error trace, as the trace commands' `--error` counts it (a 5xx: every unexpected exception ends as one). */
@@ -113,6 +117,7 @@ export function lensTitle(state: ServerState, route: StaticRoute): string {
   if (counts !== null) {
     const traces = `${counts.traces} trace${counts.traces === 1 ? '' : 's'}`
     parts.push(counts.errors > 0 ? `${traces}, ${counts.errors} error${counts.errors === 1 ? '' : 's'}` : traces)
+    if (counts.replays > 0) parts.push(`${counts.replays} replay${counts.replays === 1 ? '' : 's'}`)
   }
   return parts.join(' · ')
 }
@@ -141,7 +146,7 @@ export function hover(state: ServerState, document: TextDocument, params: { posi
   lines.push('')
   lines.push(`Handler: \`${compiled?.handler ?? handlerName(route)}\``)
   const counts = traceCounts(state, route.method, route.path)
-  if (counts !== null) lines.push('', `Traces: ${counts.traces} recent, ${counts.errors} error${counts.errors === 1 ? '' : 's'}`)
+  if (counts !== null) lines.push('', `Traces: ${counts.traces} recent, ${counts.errors} error${counts.errors === 1 ? '' : 's'}${counts.replays > 0 ? `, and ${counts.replays} replay${counts.replays === 1 ? '' : 's'}` : ''}`)
   if (compiled === undefined && state.appError !== null) lines.push('', `_The app does not load: ${state.appError.message}_`)
   return { contents: { kind: 'markdown', value: lines.join('\n') }, range: route.range }
 }

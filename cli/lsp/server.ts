@@ -2,17 +2,37 @@
  * `svc lsp --stdio`: the language server. It wires the plain handlers
  * (handlers.ts) to a vscode-languageserver connection, keeps their state
  * (route files, the route table, recent traces, alias checks), watches the
- * route files and the trace store, and answers the custom requests with the
- * CLI's own JSON (contract/lsp.ts).
+ * route files (through the editor's file watcher when it offers one) and the
+ * trace store (in process, trace-store-watch.ts), and answers the custom
+ * requests with the CLI's own JSON (contract/lsp.ts).
  */
-import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
-import { createConnection, ProposedFeatures, ResponseError, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node'
+import {
+  createConnection,
+  DidChangeWatchedFilesNotification,
+  ProposedFeatures,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type FileSystemWatcher,
+} from 'vscode-languageserver/node'
 import { TextDocument } from 'vscode-languageserver-textdocument'
-import { SvcNotification, SvcRequest, type ReplayParams, type SvcErrorData, type TraceListParams, type TraceParams } from '../contract/lsp.ts'
-import type { RouteListJson, ServerStatusJson } from '../contract/routes.ts'
-import type { ReplayJson, TraceJson, TraceListJson } from '../contract/traces.ts'
+import {
+  SvcNotification,
+  SvcRequest,
+  type ReplayParams,
+  type StatsParams,
+  type SvcErrorData,
+  type TopParams,
+  type TraceListParams,
+  type TraceParams,
+  type WhyParams,
+} from '../contract/lsp.ts'
+import type { AuthTokenJson, RouteListJson, ServerStatusJson } from '../contract/routes.ts'
+import type { ReplayJson, StatsJson, TopJson, TraceJson, TraceListJson, TraceUsersJson, WhyJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import { findProject, type Project } from '../project/project.ts'
 import { cliVersion } from '../version.ts'
@@ -21,6 +41,8 @@ import { CliCommandError, createCliRunner, type CliRunner } from './cli-runner.t
 import { codeLenses, definition, hover, workspaceDiagnostics, type ServerState } from './handlers.ts'
 import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
 import { parseRouteFile, type RouteFileModel } from './route-file.ts'
+import { SourceWatch } from './source-watch.ts'
+import { TraceStoreWatch } from './trace-store-watch.ts'
 
 export interface LanguageServerOptions {
   /** The command that is `svc` (default: this process' Node and script). */
@@ -41,6 +63,10 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Connec
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? (params.rootPath ? pathToFileURL(params.rootPath).href : null)
     workspace.setRoot(folder ? fileURLToPath(folder) : process.cwd())
     workspace.codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true
+    const watched = params.capabilities.workspace?.didChangeWatchedFiles
+    workspace.clientWatches = watched?.dynamicRegistration === true ? { relativePatterns: watched.relativePatternSupport === true } : null
+    const options = (params.initializationOptions ?? {}) as { tracePollMs?: unknown }
+    if (typeof options.tracePollMs === 'number' && options.tracePollMs >= 50) workspace.tracePollMs = options.tracePollMs
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -73,6 +99,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Connec
   connection.onRequest(SvcRequest.traces, (params: TraceListParams) => workspace.cliRequest<TraceListJson>(traceListArgs(params ?? {})))
   connection.onRequest(SvcRequest.trace, (params: TraceParams) => workspace.cliRequest<TraceJson>(['log:trace', requireId(params)]))
   connection.onRequest(SvcRequest.replay, (params: ReplayParams) => workspace.cliRequest<ReplayJson>(replayArgs(params)))
+  connection.onRequest(SvcRequest.refreshRoutes, () => workspace.refreshRoutesNow())
+  connection.onRequest(SvcRequest.traceUsers, () => workspace.cliRequest<TraceUsersJson>(['trace:users']))
+  connection.onRequest(SvcRequest.why, (params: WhyParams) => workspace.cliRequest<WhyJson>(whyArgs(params)))
+  connection.onRequest(SvcRequest.stats, (params: StatsParams) => workspace.cliRequest<StatsJson>(['log:stats', ...daysArg(params)]))
+  connection.onRequest(SvcRequest.top, (params: TopParams) =>
+    workspace.cliRequest<TopJson>(['log:top', ...daysArg(params), ...(isCount(params?.limit) ? [`--limit=${params.limit}`] : [])]),
+  )
+  connection.onRequest(SvcRequest.authToken, (params: { email?: unknown }) => workspace.cliRequest<AuthTokenJson>(['auth:token', '--', requireEmail(params)]))
+  connection.onDidChangeWatchedFiles((params) => workspace.filesChanged(params.changes.map((change) => change.uri)))
 
   connection.onNotification(SvcNotification.editorShown, (params: { uri?: unknown }) => {
     if (typeof params?.uri === 'string') workspace.editorShown(params.uri)
@@ -95,16 +130,52 @@ export function traceListArgs(params: TraceListParams): string[] {
   if (params.slow === true) args.push('--slow')
   else if (typeof params.slow === 'number') args.push(`--slow=${params.slow}`)
   if (typeof params.limit === 'number') args.push(`--limit=${params.limit}`)
+  for (const path of strings(params.ignore)) args.push(`--ignore=${path}`)
   return args
 }
 
+/** Every value as `--name=value`: a value that starts with a dash stays a value. */
 export function replayArgs(params: ReplayParams): string[] {
   const args = ['replay', requireId(params)]
   if (params.diff) args.push('--diff')
   if (params.force) args.push('--force')
   if (params.format) args.push(`--format=${params.format}`)
   if (params.test) args.push('--test')
+  if (typeof params.as === 'string' && params.as.trim() !== '') args.push(`--as=${params.as.trim()}`)
+  for (const header of strings(params.header)) args.push(`--header=${header}`)
+  if (typeof params.url === 'string' && params.url.trim() !== '') args.push(`--url=${params.url.trim()}`)
   return args
+}
+
+/** `api:why <method> <path> --id <id>`: the positionals after `--`, so that no path reads as an option. */
+export function whyArgs(params: WhyParams): string[] {
+  const id = requireId(params)
+  const method = typeof params?.method === 'string' ? params.method.toUpperCase() : ''
+  const path = typeof params?.path === 'string' ? params.path : ''
+  if (!/^[A-Z]+$/.test(method) || !path.startsWith('/')) {
+    throw new ResponseError<SvcErrorData>(-32602, 'api:why needs a method and a path', { code: 'E_BAD_ARGUMENTS', message: 'api:why needs a method and a path', hint: null })
+  }
+  return ['api:why', `--id=${id}`, '--', method, path]
+}
+
+function requireEmail(params: { email?: unknown } | undefined): string {
+  const email = params?.email
+  if (typeof email !== 'string' || email.trim() === '') {
+    throw new ResponseError<SvcErrorData>(-32602, 'An email is required', { code: 'E_BAD_ARGUMENTS', message: 'An email is required', hint: null })
+  }
+  return email.trim()
+}
+
+function daysArg(params: { days?: unknown } | undefined): string[] {
+  return typeof params?.days === 'number' && params.days > 0 ? [`--days=${params.days}`] : []
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : []
 }
 
 function requireId(params: { id?: unknown } | undefined): string {
@@ -120,13 +191,17 @@ class Workspace {
   project: Project | null = null
   projectError: SvcErrorData | null = null
   codeLensRefresh = false
+  /** The editor watches the source folders for the server (null: the server watches them itself). */
+  clientWatches: { relativePatterns: boolean } | null = null
+  tracePollMs = 1000
   private runner: CliRunner | undefined
   private readonly models = new Map<string, { text: string; model: RouteFileModel }>()
   private routeTable: ServerState['routeTable'] = null
   private appError: SvcErrorData | null = null
   private traces: ServerState['traces'] = null
   private aliasErrors = new Map<string, string | null>()
-  private watchers: FSWatcher[] = []
+  private sourceWatch: SourceWatch | undefined
+  private traceWatch: TraceStoreWatch | undefined
   private timers = new Map<string, NodeJS.Timeout>()
   private stopped = false
 
@@ -154,15 +229,16 @@ class Workspace {
 
   async start(): Promise<void> {
     this.findProject()
+    // Watching first: a change made while the first route table is built is not missed.
+    await this.watch()
     await Promise.all([this.refreshRoutes(), this.refreshTraces()])
-    this.watch()
   }
 
   stop(): void {
     this.stopped = true
-    for (const watcher of this.watchers) watcher.close()
+    this.sourceWatch?.close()
+    this.traceWatch?.close()
     for (const timer of this.timers.values()) clearTimeout(timer)
-    this.watchers = []
   }
 
   status(): ServerStatusJson {
@@ -173,6 +249,7 @@ class Workspace {
       error: this.projectError ?? this.appError,
       routes: this.routeTable?.length ?? 0,
       traces: this.traces?.length ?? null,
+      replays: this.traces?.filter((trace) => trace.replay_of !== null).length ?? null,
       version: cliVersion(),
     }
   }
@@ -184,6 +261,25 @@ class Workspace {
       if (error instanceof CliCommandError) throw new ResponseError<SvcErrorData>(1, error.message, error.toJSON())
       throw error
     }
+  }
+
+  /** "Refresh Routes": the route files read again, the route table, diagnostics and CodeLens rebuilt, the table returned. */
+  async refreshRoutesNow(): Promise<RouteListJson> {
+    this.models.clear()
+    this.findProject()
+    await this.refreshRoutes()
+    if (this.project === null) return this.cliRequest<RouteListJson>(['route:list']) // fails with E_NO_APP
+    if (this.routeTable === null) throw new ResponseError<SvcErrorData>(1, this.appError?.message ?? 'The app does not load', this.appError ?? undefined)
+    return { routes: this.routeTable }
+  }
+
+  /** Files the editor saw change (its own watcher, registered in `watch`). */
+  filesChanged(uris: string[]): void {
+    const appDir = this.project?.appDir
+    if (appDir === undefined) return
+    const sources = ['routes', 'app'].map((name) => join(appDir, name))
+    const touched = uris.some((uri) => uri.startsWith('file:') && sources.some((dir) => fileURLToPath(uri).startsWith(dir)))
+    if (touched) this.sourcesChanged()
   }
 
   /** A route file became visible: VS Code may have asked for its CodeLens before it was open here. */
@@ -228,9 +324,15 @@ class Workspace {
     }
     this.state.routeTable = this.routeTable
     this.state.appError = this.appError
+    this.statusChanged()
     await this.refreshAliases(true)
     this.publishDiagnostics()
     this.refreshLenses()
+  }
+
+  /** The client's status bar follows (an in-process svc/status, nothing run). */
+  private statusChanged(): void {
+    if (!this.stopped) void this.connection.sendNotification(SvcNotification.statusChanged, {})
   }
 
   private async refreshTraces(): Promise<void> {
@@ -244,6 +346,7 @@ class Workspace {
       }
     }
     this.state.traces = this.traces
+    this.statusChanged()
     this.refreshLenses()
   }
 
@@ -277,30 +380,46 @@ class Workspace {
     void this.connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined)
   }
 
-  private watch(): void {
+  private sourcesChanged(): void {
+    this.debounce('routes', 300, async () => {
+      this.models.clear()
+      this.findProject()
+      await this.refreshRoutes()
+      void this.connection.sendNotification(SvcNotification.routesChanged, {})
+    })
+  }
+
+  /**
+   * Source folders: through the editor's own file watcher when it offers to
+   * watch for the server (VS Code's survives files replaced by a rename),
+   * else folder by folder here (source-watch.ts). Traces: the store itself.
+   */
+  private async watch(): Promise<void> {
     const project = this.project
-    if (project === null) return
-    const onSource = () =>
-      this.debounce('routes', 300, async () => {
-        this.models.clear()
-        this.findProject()
-        await this.refreshRoutes()
-        void this.connection.sendNotification(SvcNotification.routesChanged, {})
-      })
-    for (const dir of ['routes', 'app'].map((name) => join(project.appDir, name))) {
-      if (existsSync(dir)) this.watchers.push(watch(dir, { recursive: true }, onSource))
-    }
-    if (existsSync(project.storageDir)) {
-      this.watchers.push(
-        watch(project.storageDir, (_event, name) => {
-          if (name === null || !String(name).startsWith('traces')) return
-          this.debounce('traces', 500, async () => {
-            await this.refreshTraces()
-            void this.connection.sendNotification(SvcNotification.tracesChanged, {})
-          })
-        }),
+    if (project === null || this.stopped) return
+    const sources = ['routes', 'app'].map((name) => join(project.appDir, name))
+    if (this.clientWatches !== null) {
+      const base = pathToFileURL(project.appDir).href
+      const watchers: FileSystemWatcher[] = ['routes', 'app'].map((name) =>
+        this.clientWatches!.relativePatterns ? { globPattern: { baseUri: base, pattern: `${name}/**` } } : { globPattern: `${project.appDir.split('\\').join('/')}/${name}/**` },
       )
+      try {
+        await this.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers })
+      } catch {
+        this.sourceWatch = new SourceWatch(sources, () => this.sourcesChanged())
+      }
+    } else {
+      this.sourceWatch = new SourceWatch(sources, () => this.sourcesChanged())
     }
+    this.traceWatch = new TraceStoreWatch(project, () => this.tracesWritten(), { intervalMs: this.tracePollMs })
+    await this.traceWatch.start()
+  }
+
+  /** New traces in the store: the recent ones read again (one `trace:list`), then the client is told. */
+  private async tracesWritten(): Promise<void> {
+    if (this.stopped) return
+    await this.refreshTraces()
+    void this.connection.sendNotification(SvcNotification.tracesChanged, {})
   }
 
   private debounce(key: string, ms: number, task: () => Promise<void>): void {

@@ -20,8 +20,16 @@ export const traceFilterArgs = {
   limit: { type: 'number', description: 'At most N traces', valueHint: 'n', integer: true, min: 1, default: 50 },
 } as const satisfies ArgsDef
 
+/** Only for the lists (trace:list, log:trace without an id): paths to leave out, as the editor's Traces view does with /health/*. */
+export const ignoreArg = {
+  ignore: { type: 'string', description: 'Leave out paths containing this text or matching this glob (/health/*)', valueHint: 'text|glob', multiple: true },
+} as const satisfies ArgsDef
+
 /** The filters as a command received them (any of them may be left out). */
-export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs>>
+export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs & typeof ignoreArg>>
+
+/** The store's filter, and the paths a list leaves out. */
+export type ListFilter = TraceFilter & { ignore?: string[] }
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
@@ -34,9 +42,9 @@ export function parseAge(option: string, text: string): number {
   return Number(match[1]) * UNITS[match[2]!]!
 }
 
-export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.now()): { filter: TraceFilter; echo: TraceFiltersJson } {
+export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.now()): { filter: ListFilter; echo: TraceFiltersJson } {
   const limit = args.limit ?? 50
-  const filter: TraceFilter = { limit }
+  const filter: ListFilter = { limit }
   const echo: TraceFiltersJson = {
     path: args.path ?? null,
     status: args.status ?? null,
@@ -47,8 +55,10 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     days: null,
     slow_ms: null,
     limit,
+    ignore: args.ignore ?? [],
   }
   if (args.path) filter.path = args.path
+  if (args.ignore !== undefined && args.ignore.length > 0) filter.ignore = args.ignore
   if (args.status) {
     try {
       statusRanges(args.status)

@@ -12,15 +12,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CONN_INFO, TRACE_HEADER, type EnvRecord } from '../../framework/index.ts'
 import { REDACTED, type TraceRecord } from '../../framework/trace/index.ts'
+import type { AuthTokenJson } from '../contract/routes.ts'
 import type { ReplayRequestJson, ReplayResponseJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import { loadApp, type LoadedApp, type LoadOptions } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-import { signAccessToken, type UserRef } from './sign-as.ts'
+import { REPLAY_HEADER } from './replay-header.ts'
+import { signedAccessToken, usersById, type UserRef } from './sign-as.ts'
 
 /** Not replayed: the transport sets them, or they would make the diff unreadable. */
 const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'accept-encoding', 'upgrade', 'expect'])
-export const REPLAY_HEADER = 'x-svc-replay-of'
+export { REPLAY_HEADER } from './replay-header.ts'
 
 export interface RequestOptions {
   /** `http(s)://host:port`: send there instead of in process. */
@@ -216,9 +218,19 @@ export class ReplayTarget {
 
   /** A fresh token for `--as` (or the trace's user in regression), signed with the app's settings. */
   async tokenFor(user: UserRef): Promise<string> {
+    return (await this.signedFor(user)).token
+  }
+
+  async signedFor(user: UserRef): Promise<AuthTokenJson> {
     const loaded = await this.app()
     if (loaded.database === undefined) throw new CliError('E_AS_NO_DATABASE', '--as needs the app database')
-    return signAccessToken(this.project, loaded.config, loaded.database, user)
+    return signedAccessToken(this.project, loaded.config, loaded.database, user)
+  }
+
+  /** The email of a user of the app's database, undefined when there is no such user (or no users table). */
+  async emailOf(userId: number | string): Promise<string | undefined> {
+    const loaded = await this.app()
+    return (await usersById(loaded.database, [userId])).get(String(userId))?.email
   }
 
   async send(request: ReplayRequestJson, clientAddress = '127.0.0.1'): Promise<ReplayResponseJson> {

@@ -15,6 +15,13 @@ const TARGET: Array<[RowStatementKind, RegExp]> = [
   ['select', new RegExp(`^\\s*(?:with\\b[\\s\\S]*?\\))?\\s*select\\b[\\s\\S]*?\\bfrom\\s+${NAME}`, 'i')],
 ]
 
+const WRITE = /^\s*(?:with\b[\s\S]*?\)\s*)?(?:insert|replace|update|delete|create|drop|alter)\b/i
+
+/** True when the request ran a statement that changed data (one that succeeded): replaying it changes them again. */
+export function writesData(record: Pick<TraceRecord, 'queries'>): boolean {
+  return record.queries.some((query) => query.error === null && WRITE.test(query.sql))
+}
+
 export function statementKind(sql: string, table: string): RowStatementKind | undefined {
   for (const [kind, pattern] of TARGET) {
     const match = pattern.exec(sql)

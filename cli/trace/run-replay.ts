@@ -1,7 +1,7 @@
 /** The replay flow shared by log:replay, api:why (--fix, --diff, --force) and fix. */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import type { TraceRecord } from '../../framework/trace/index.ts'
+import { REDACTED, type TraceRecord } from '../../framework/trace/index.ts'
 import type { ReplayJson, ResponseDiffJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { ArgsDef } from '../command/define.ts'
@@ -20,6 +20,8 @@ export interface ReplayOptions {
   insecure?: boolean
   sets?: string[]
   as?: string
+  /** `Name: value` pairs added to (or replacing) the request's headers. */
+  header?: string[]
   edit?: boolean
   force?: boolean
   format?: string
@@ -33,6 +35,7 @@ export const replayArgs = {
   insecure: { type: 'boolean', description: 'With https: accept any certificate' },
   set: { type: 'string', description: 'Change a body field before sending (dotted paths)', valueHint: 'field=value', multiple: true },
   as: { type: 'string', description: 'Sign a fresh access token for this user (development only)', valueHint: 'email' },
+  header: { type: 'string', description: 'Add or replace a request header (Authorization: Bearer <token>)', valueHint: 'name: value', multiple: true },
   edit: { type: 'boolean', description: 'Edit the request in $EDITOR before sending' },
   force: { type: 'boolean', description: 'Send even in production (side effects happen)' },
   format: { type: 'enum', description: 'Print the request as a command line instead of sending', options: ['curl', 'httpie'] },
@@ -47,9 +50,16 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
   let redacted = prepared.redacted
   const target = new ReplayTarget(project, { url: options.url, https: options.https, insecure: options.insecure })
   try {
-    if (options.as !== undefined) {
-      request.headers.authorization = `Bearer ${await target.tokenFor({ email: options.as })}`
+    // A test of an authenticated trace signs in inside the test: as the trace's user when --as names nobody.
+    const as = options.as ?? (options.test && redacted.includes('header authorization') ? await recordedUserEmail(target, record) : undefined)
+    if (as !== undefined) {
+      request.headers.authorization = `Bearer ${await target.tokenFor({ email: as })}`
       redacted = redacted.filter((place) => place !== 'header authorization')
+    }
+    for (const header of options.header ?? []) {
+      const [name, value] = parseHeader(header)
+      request.headers[name] = value
+      redacted = redacted.filter((place) => place !== `header ${name}`)
     }
     if (options.edit) request = editRequest(request, project.env)
     const production = config.env === 'production'
@@ -64,6 +74,7 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
       diff: null,
       command: options.format === undefined ? null : commandLine(request, options.format as 'curl' | 'httpie', options.insecure === true),
       test_file: null,
+      test_warnings: [],
     }
     if (!dryRun) {
       json.response = await target.send(request, record.ip ?? '127.0.0.1')
@@ -72,20 +83,63 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
         json.response,
       )
     }
-    if (options.test) json.test_file = writeRegressionTest(project, record, request, options.as)
+    if (options.test) {
+      const given = (options.header ?? []).map((header) => parseHeader(header)[0])
+      json.test_file = writeRegressionTest(project, record, request, as, given)
+      json.test_warnings = testWarnings(json, given.filter((name) => name !== 'authorization' || as === undefined))
+    }
     return json
   } finally {
     await target.close()
   }
 }
 
-function writeRegressionTest(project: Project, record: TraceRecord, request: ReplayJson['request'], as: string | undefined): string {
+/** `Name: value` (or `name=value`) as a lower-case header name and its value. */
+export function parseHeader(text: string): [string, string] {
+  const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*[:=]\s*(.*)$/.exec(text)
+  if (match === null) throw new CliError('E_BAD_OPTION', `--header takes "Name: value", got "${text}"`)
+  return [match[1]!.toLowerCase(), match[2]!.trim()]
+}
+
+/**
+ * The email of the user a trace was recorded for, to sign in as them inside
+ * the test; undefined when the request signed in as nobody (its token was
+ * refused: the test replays it without one), an error saying what to pass
+ * when that user is not in the app's database.
+ */
+async function recordedUserEmail(target: ReplayTarget, record: TraceRecord): Promise<string | undefined> {
+  if (record.user_id === null) return undefined
+  const email = await target.emailOf(record.user_id)
+  if (email === undefined) {
+    throw new CliError('E_TEST_NEEDS_USER', `${record.trace_id} was made by user ${record.user_id}, who is not in the app's database: a test replaying it could not sign in`, {
+      hint: 'pass --as=<email> to sign in as a user of the app\'s database inside the test',
+    })
+  }
+  return email
+}
+
+/** What would make the written test fail whatever the code does, said when it is written. */
+function testWarnings(json: ReplayJson, left: string[]): string[] {
+  const warnings: string[] = []
+  const secrets = json.redacted.filter((place) => place !== 'header authorization')
+  if (json.redacted.includes('header authorization')) {
+    warnings.push('The recorded bearer token was redacted and no user was signed in: the test sends the request without a token (its answer may differ from a refused token\'s; pass --as=<email> to sign in).')
+  }
+  if (secrets.length > 0) warnings.push(`The test sends ${REDACTED} for ${secrets.join(', ')} (redacted in the trace): edit the test file to give real values, or it cannot pass.`)
+  if (left.length > 0) warnings.push(`The test leaves out the headers given with --header (${left.join(', ')}): their values may be secrets; add them to the test file if it needs them.`)
+  if (json.diff?.changed) warnings.push('The current code already answers differently from the recording (see the diff): the test fails until the code answers as recorded.')
+  return warnings
+}
+
+function writeRegressionTest(project: Project, record: TraceRecord, request: ReplayJson['request'], as: string | undefined, left: string[]): string {
   const url = new URL(request.url)
   const slug = `${record.method}-${record.path}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60)
   const file = join(project.root, 'tests', 'regression', `${slug}-${record.trace_id.slice(-8)}.test.ts`)
   const headers = { ...request.headers }
   delete headers[REPLAY_HEADER]
   if (as !== undefined) delete headers.authorization
+  // Headers given with --header stay out of a file that is committed: a token among them would be.
+  for (const name of left) delete headers[name]
   const recorded: RecordedCase = {
     trace_id: record.trace_id,
     request: { method: request.method, path: `${url.pathname}${url.search}`, headers, body: request.body },
@@ -143,6 +197,7 @@ export function printReplay(io: CommandIO, json: ReplayJson, options: { diff?: b
   }
   if (options.diff && json.diff !== null) printLine(io, diffText(json.diff, color))
   if (json.test_file !== null) printLine(io, `Wrote ${json.test_file} (run it with npx vitest run ${json.test_file})`)
+  for (const warning of json.test_warnings) printNote(io, warning)
 }
 
 export function diffText(diff: ResponseDiffJson, color: Colors): string {

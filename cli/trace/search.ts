@@ -1,4 +1,5 @@
 /** The search shared by trace:list and log:trace without an id, and its human view. */
+import { compileFilter, type TraceFilter, type TraceRecord, type TraceStore } from '../../framework/trace/index.ts'
 import type { TraceListJson } from '../contract/traces.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, printLine, table } from '../output/print.ts'
@@ -6,18 +7,33 @@ import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { parseFilters, type FilterArgs } from './filters.ts'
 import { openProjectTraceStore, projectTraceConfig } from './open-store.ts'
-import { SUMMARY_HEADERS, summaryLine, summaryOfRow } from './summary.ts'
+import { SUMMARY_HEADERS, summaryLine, summaryOfRecord } from './summary.ts'
 
 export async function searchTraces(project: Project, args: FilterArgs): Promise<TraceListJson> {
   const config = loadConfig(project)
   const { filter, echo } = parseFilters(args, projectTraceConfig(project, config).slowMs)
   const store = await openProjectTraceStore(project, config)
   try {
-    const rows = await store.search(filter)
-    return { filters: echo, traces: rows.map(summaryOfRow) }
+    const records = filter.ignore === undefined ? await store.records(filter) : await newestNotIgnored(store, filter, filter.ignore)
+    return { filters: echo, traces: records.map(summaryOfRecord) }
   } finally {
     store.close()
   }
+}
+
+/** Newest first, the limit counted after leaving out the paths `--ignore` names (each a substring or a glob, as `--path`). */
+async function newestNotIgnored(store: TraceStore, filter: TraceFilter, ignore: string[]): Promise<TraceRecord[]> {
+  const matches = compileFilter(filter)
+  const ignored = ignore.map((path) => compileFilter({ path }))
+  const limit = filter.limit ?? Number.POSITIVE_INFINITY
+  const out: TraceRecord[] = []
+  if (limit <= 0) return out
+  for await (const record of store.newest({ sinceMs: filter.sinceMs })) {
+    if (!matches(record) || ignored.some((test) => test(record))) continue
+    out.push(record)
+    if (out.length >= limit) break
+  }
+  return out
 }
 
 export function printTraceList(io: CommandIO, list: TraceListJson): void {

@@ -1,6 +1,6 @@
 /** Percentiles and per-endpoint aggregates over trace rows (log:stats, log:top). */
 import type { TraceRow } from '../../framework/trace/index.ts'
-import type { EndpointStatsJson, StatusClassCountsJson } from '../contract/traces.ts'
+import type { EndpointStatsJson, StatsBucketJson, StatusClassCountsJson } from '../contract/traces.ts'
 
 /** Nearest-rank percentile of sorted values; 0 for none. */
 export function percentile(sorted: readonly number[], p: number): number {
@@ -62,4 +62,35 @@ export function endpointStats(rows: readonly TraceRow[]): EndpointStatsJson[] {
       }
     })
     .sort((a, b) => b.p95_ms - a.p95_ms || b.count - a.count)
+}
+
+const MINUTE = 60_000
+const BUCKETS = [MINUTE, 5 * MINUTE, 15 * MINUTE, 60 * MINUTE, 6 * 60 * MINUTE, 24 * 60 * MINUTE]
+const MAX_BUCKETS = 60
+
+/** p50/p95 and errors per bucket of time, the bucket the smallest that spans the rows' time in at most 60. */
+export function timeline(rows: readonly TraceRow[]): { bucket_ms: number; buckets: StatsBucketJson[] } {
+  if (rows.length === 0) return { bucket_ms: MINUTE, buckets: [] }
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  for (const row of rows) {
+    first = Math.min(first, Number(row.started_at))
+    last = Math.max(last, Number(row.started_at))
+  }
+  const size = BUCKETS.find((ms) => Math.floor(last / ms) - Math.floor(first / ms) < MAX_BUCKETS) ?? BUCKETS.at(-1)!
+  const groups = new Map<number, { durations: number[]; errors: number }>()
+  for (const row of rows) {
+    const start = Math.floor(Number(row.started_at) / size) * size
+    let group = groups.get(start)
+    if (group === undefined) groups.set(start, (group = { durations: [], errors: 0 }))
+    group.durations.push(Number(row.duration_ms))
+    if (Number(row.status_code) >= 500) group.errors++
+  }
+  const buckets = [...groups.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([start, { durations, errors }]) => {
+      const sorted = durations.sort((a, b) => a - b)
+      return { start: new Date(start).toISOString(), count: sorted.length, errors, p50_ms: percentile(sorted, 50), p95_ms: percentile(sorted, 95) }
+    })
+  return { bucket_ms: size, buckets }
 }

@@ -1,30 +1,15 @@
-/** Rows and records as the contract's documents, and the human one-line view. */
-import type { TraceRecord, TraceRow } from '../../framework/trace/index.ts'
+/** Records as the contract's documents, and the human one-line view. */
+import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { TraceSummaryJson } from '../contract/traces.ts'
 import type { Colors } from '../output/print.ts'
-
-export function summaryOfRow(row: TraceRow): TraceSummaryJson {
-  return {
-    trace_id: row.trace_id,
-    method: row.method,
-    path: row.path,
-    route: row.route,
-    status_code: Number(row.status_code),
-    duration_ms: Number(row.duration_ms),
-    ip: row.ip,
-    timestamp: new Date(Number(row.started_at)).toISOString(),
-    user_id: userId(row.user_id),
-    exception: row.exception,
-    query_count: Number(row.query_count),
-    n_plus_one: Number(row.n_plus_one) > 0,
-  }
-}
+import { REPLAY_HEADER } from './replay-header.ts'
 
 export function summaryOfRecord(record: TraceRecord): TraceSummaryJson {
   return {
     trace_id: record.trace_id,
     method: record.method,
     path: record.path,
+    query: record.query,
     route: record.route,
     status_code: record.status_code,
     duration_ms: record.duration_ms,
@@ -32,14 +17,11 @@ export function summaryOfRecord(record: TraceRecord): TraceSummaryJson {
     timestamp: record.timestamp,
     user_id: record.user_id,
     exception: record.exception?.class ?? null,
+    error_message: record.exception?.message ?? null,
     query_count: record.queries.length,
     n_plus_one: record.n_plus_one.length > 0,
+    replay_of: record.headers[REPLAY_HEADER] ?? null,
   }
-}
-
-function userId(value: string | null): number | string | null {
-  if (value === null) return null
-  return /^\d+$/.test(value) ? Number(value) : value
 }
 
 export function statusColor(status: number, color: Colors): (text: string) => string {

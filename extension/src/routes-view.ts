@@ -22,12 +22,16 @@ export class RouteSource implements vscode.Disposable {
 
   async refresh(): Promise<void> {
     try {
-      this.routes = (await this.client.request(SvcRequest.routes, {})).routes
-      this.error = null
+      this.set((await this.client.request(SvcRequest.routes, {})).routes, null)
     } catch (error) {
-      this.routes = []
-      this.error = error instanceof Error ? error.message : String(error)
+      this.set([], error instanceof Error ? error.message : String(error))
     }
+  }
+
+  /** Routes got another way ("Refresh Routes" asks the server to read the files again). */
+  set(routes: RouteJson[], error: string | null): void {
+    this.routes = routes
+    this.error = error
     this.changed.fire()
   }
 

@@ -4,16 +4,25 @@
  * extension shows comes through here, as the CLI printed it.
  */
 import * as vscode from 'vscode'
-import { LanguageClient, ResponseError, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node'
+import { LanguageClient, ResponseError, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node'
 import { SvcNotification, SvcRequest, type SvcErrorData, type SvcRequests } from '../../cli/contract/lsp.ts'
-import { resolveServerCommand, type ServerCommand } from './server-command.ts'
+import { isMissing, resolveServerCommand, type ServerCommand } from './server-command.ts'
+
+/** No `svc` to start: what was tried (the welcome view shows it). */
+export class CliNotFound extends Error {
+  constructor(readonly tried: string[]) {
+    super(`svc was not found: ${tried.join('; ')}`)
+  }
+}
 
 export class SvcClient implements vscode.Disposable {
   private client: LanguageClient | undefined
   private readonly routesChanged = new vscode.EventEmitter<void>()
   private readonly tracesChanged = new vscode.EventEmitter<void>()
+  private readonly statusChanged = new vscode.EventEmitter<void>()
   readonly onRoutesChanged = this.routesChanged.event
   readonly onTracesChanged = this.tracesChanged.event
+  readonly onStatusChanged = this.statusChanged.event
   command: ServerCommand | undefined
 
   constructor(
@@ -21,11 +30,19 @@ export class SvcClient implements vscode.Disposable {
     private readonly output: vscode.LogOutputChannel,
   ) {}
 
+  /** Starts the server; a CliNotFound when there is no `svc` to start (nothing is spawned then). */
   async start(): Promise<void> {
     const settings = vscode.workspace.getConfiguration('svc', this.folder.uri)
-    this.command = resolveServerCommand(this.folder.uri.fsPath, settings.get<string>('command', ''), settings.get<string>('nodePath', 'node'))
-    this.output.appendLine(`Starting ${this.command.command} ${this.command.args.join(' ')} (${this.command.origin}) in ${this.folder.uri.fsPath}`)
-    const run = { command: this.command.command, args: this.command.args, transport: TransportKind.stdio, options: { cwd: this.folder.uri.fsPath, shell: process.platform === 'win32' } }
+    const found = resolveServerCommand(this.folder.uri.fsPath, settings.get<string>('command', ''), settings.get<string>('nodePath', 'node'))
+    if (isMissing(found)) {
+      this.command = undefined
+      this.output.appendLine(`svc was not found. Tried:\n  ${found.tried.join('\n  ')}`)
+      throw new CliNotFound(found.tried)
+    }
+    this.command = found
+    // The stdio transport adds `--stdio` itself: the command line has it once.
+    this.output.appendLine(`Starting ${found.command} ${found.args.join(' ')} --stdio (${found.origin}) in ${this.folder.uri.fsPath}`)
+    const run = { command: found.command, args: found.args, transport: TransportKind.stdio, options: { cwd: this.folder.uri.fsPath, shell: process.platform === 'win32' } }
     const serverOptions: ServerOptions = { run, debug: run }
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
@@ -34,6 +51,7 @@ export class SvcClient implements vscode.Disposable {
       ],
       workspaceFolder: this.folder,
       outputChannel: this.output,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationFailedHandler: (error) => {
         this.output.appendLine(`svc language server failed to initialize: ${String(error)}`)
         return false
@@ -43,6 +61,7 @@ export class SvcClient implements vscode.Disposable {
     await this.client.start()
     this.client.onNotification(SvcNotification.routesChanged, () => this.routesChanged.fire())
     this.client.onNotification(SvcNotification.tracesChanged, () => this.tracesChanged.fire())
+    this.client.onNotification(SvcNotification.statusChanged, () => this.statusChanged.fire())
   }
 
   /** Tells the server a route file is now shown (it refreshes the CodeLens). */
@@ -67,6 +86,11 @@ export class SvcClient implements vscode.Disposable {
     return this.request(SvcRequest.status, {})
   }
 
+  /** The started command, for "Open settings" and the output. */
+  describeCommand(): string {
+    return this.command === undefined ? 'none' : `${this.command.command} ${this.command.args.join(' ')} --stdio`
+  }
+
   async stop(): Promise<void> {
     const client = this.client
     this.client = undefined
@@ -77,6 +101,7 @@ export class SvcClient implements vscode.Disposable {
     void this.stop()
     this.routesChanged.dispose()
     this.tracesChanged.dispose()
+    this.statusChanged.dispose()
   }
 }
 

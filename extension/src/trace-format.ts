@@ -1,4 +1,4 @@
-/** How traces read in the Traces view and the status bar. No VS Code import. */
+/** How traces read in the Traces view, the quick picks and the status bar. No VS Code import. */
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
 
 export type StatusTone = 'ok' | 'redirect' | 'client-error' | 'server-error'
@@ -8,6 +8,25 @@ export function statusTone(status: number): StatusTone {
   if (status >= 400) return 'client-error'
   if (status >= 300) return 'redirect'
   return 'ok'
+}
+
+/**
+ * The theme colour of a status (contributed in package.json, with defaults for
+ * light, dark and both high-contrast themes that read as green, blue, amber
+ * and red with at least 4.5:1 against the editor and side bar backgrounds).
+ */
+export function statusColorId(status: number, icon = false): string {
+  switch (statusTone(status)) {
+    case 'server-error':
+      return 'svc.statusServerError'
+    case 'client-error':
+      // Amber dark enough for text on white reads as olive in a dot: the dot has a brighter one (3:1, enough for an icon).
+      return icon ? 'svc.statusClientErrorIcon' : 'svc.statusClientError'
+    case 'redirect':
+      return 'svc.statusRedirect'
+    default:
+      return 'svc.statusSuccess'
+  }
 }
 
 export function formatDuration(ms: number): string {
@@ -25,13 +44,40 @@ export function formatAge(timestamp: string, now = Date.now()): string {
   return `${Math.floor(seconds / 86_400)}d ago`
 }
 
-export function traceLabel(trace: TraceSummaryJson): string {
-  return `${trace.status_code} ${trace.method} ${trace.path}`
+/** The path with its query string, as it was requested. */
+export function requestTarget(trace: Pick<TraceSummaryJson, 'path' | 'query'>): string {
+  return trace.query ? `${trace.path}?${trace.query}` : trace.path
 }
 
+export function traceLabel(trace: TraceSummaryJson): string {
+  return `${trace.status_code} ${trace.method} ${requestTarget(trace)}`
+}
+
+/** "12 ms · 5m ago · Post not found", with "replay" and "N+1" when they apply. */
 export function traceDescription(trace: TraceSummaryJson, now = Date.now()): string {
   const parts = [formatDuration(trace.duration_ms), formatAge(trace.timestamp, now)]
-  if (trace.exception) parts.push(trace.exception)
+  if (trace.replay_of !== null) parts.unshift('replay')
+  if (trace.error_message) parts.push(trace.error_message)
+  else if (trace.exception) parts.push(trace.exception)
   if (trace.n_plus_one) parts.push('N+1')
   return parts.join(' · ')
+}
+
+/**
+ * Type-to-filter over the listed traces: every word must be found in the
+ * line (status, method, path with its query, route, error, trace id); a
+ * word like `4xx` matches the status class. Only narrows what the CLI listed.
+ */
+export function matchesText(trace: TraceSummaryJson, text: string): boolean {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return true
+  const line = [trace.status_code, trace.method, requestTarget(trace), trace.route ?? '', trace.exception ?? '', trace.error_message ?? '', trace.trace_id, trace.replay_of !== null ? 'replay' : '']
+    .join(' ')
+    .toLowerCase()
+  return words.every((word) => (/^[1-5]xx$/.test(word) ? String(trace.status_code)[0] === word[0] : line.includes(word)))
+}
+
+/** The route a trace groups under: its matched pattern, or "no route" (404s and the like). */
+export function routeKey(trace: Pick<TraceSummaryJson, 'method' | 'route'>): string {
+  return trace.route === null ? 'no route matched' : `${trace.method} ${trace.route}`
 }

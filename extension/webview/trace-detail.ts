@@ -1,48 +1,19 @@
 /**
  * The trace detail page, running inside the webview: renders one trace
- * (`svc log:trace <id> --json`'s `trace`) and the results of its actions, and
- * posts the buttons' messages to the extension. DOM built with
- * createElement/textContent only: trace content is never parsed as HTML.
+ * (`svc log:trace <id> --json`) with links to the code (route, handler, the
+ * line of each SQL statement and of the N+1), the results of its actions
+ * (replay, why), and posts the buttons' messages to the extension. DOM built
+ * with createElement/textContent only: trace content is never parsed as HTML.
  */
-import type { ReplayJson, TraceRecordJson } from '../../cli/contract/traces.ts'
-import type { PanelMessage, WebviewMessage } from '../src/messages.ts'
+import type { ReplayJson, TraceQueryJson, TraceRecordJson, WhyJson } from '../../cli/contract/traces.ts'
+import type { TraceAction, TracePanelMessage, TraceWebviewMessage } from '../src/messages.ts'
+import { actionLink, button, h, ms, pretty, statusPill, vscodeApi, type Child } from './dom.ts'
 
-interface VsCodeApi {
-  postMessage(message: WebviewMessage): void
-  getState(): unknown
-  setState(state: unknown): void
-}
+type TraceMessage = Extract<TracePanelMessage, { type: 'trace' }>
 
-declare function acquireVsCodeApi(): VsCodeApi
-
-const vscode = acquireVsCodeApi()
+const vscode = vscodeApi<TraceWebviewMessage>()
 const app = document.getElementById('app')!
-let current: TraceRecordJson | null = null
-
-type Child = Node | string | null | undefined | false
-
-function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
-  const element = document.createElement(tag)
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value)
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue
-    element.append(typeof child === 'string' ? document.createTextNode(child) : child)
-  }
-  return element
-}
-
-function ms(value: number): string {
-  return value < 1 ? `${value.toFixed(2)} ms` : value < 1000 ? `${value.toFixed(1)} ms` : `${(value / 1000).toFixed(2)} s`
-}
-
-function statusClass(status: number): string {
-  return status >= 500 ? 'status-5xx' : status >= 400 ? 'status-4xx' : status >= 300 ? 'status-3xx' : 'status-2xx'
-}
-
-function pretty(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2)
-}
+let shown: TraceMessage | null = null
 
 function headersTable(headers: Record<string, string>): HTMLElement {
   const names = Object.keys(headers).sort()
@@ -75,13 +46,17 @@ function bar(start: number, duration: number, total: number, tone: string): HTML
   return track
 }
 
+/** A file as shown: relative to the project root when under it. */
+function displayPath(file: string): string {
+  const root = shown?.root
+  if (root && file.startsWith(`${root}/`)) return file.slice(root.length + 1)
+  return file
+}
+
 function sourceLink(file: string, line: number, column: number, label?: string): HTMLElement {
-  const link = h('a', { href: '#', class: 'source-link', 'data-file': file, 'data-line': String(line), 'data-column': String(column) }, label ?? `${file}:${line}:${column}`)
-  link.addEventListener('click', (event) => {
-    event.preventDefault()
-    vscode.postMessage({ type: 'openSource', file, line, column })
-  })
-  return link
+  return actionLink(label ?? `${displayPath(file)}:${line}:${column}`, { class: 'source-link', 'data-file': file, 'data-line': String(line), 'data-column': String(column) }, () =>
+    vscode.postMessage({ type: 'openSource', file, line, column }),
+  )
 }
 
 const FRAME = /^(.*?)\(?((?:file:\/\/)?(?:[A-Za-z]:)?[^():\s]+\.[cm]?[jt]sx?):(\d+):(\d+)\)?\s*$/
@@ -90,47 +65,78 @@ function stackLine(line: string): HTMLElement {
   const match = FRAME.exec(line)
   if (!match || /node_modules|node:internal/.test(match[2]!)) return h('div', { class: 'frame muted' }, line)
   const file = match[2]!.replace(/^file:\/\//, '')
-  return h('div', { class: 'frame' }, match[1]!.trimEnd() + ' ', sourceLink(file, Number(match[3]), Number(match[4]), `${file}:${match[3]}:${match[4]}`))
+  return h('div', { class: 'frame' }, match[1]!.trimEnd() + ' ', sourceLink(file, Number(match[3]), Number(match[4])))
 }
 
 function section(title: string, id: string, ...children: Child[]): HTMLElement {
   return h('section', { id }, h('h2', {}, title), ...children)
 }
 
-function actionButton(action: 'replay' | 'replayDiff' | 'copyCurl' | 'createTest', label: string, traceId: string): HTMLElement {
-  const button = h('button', { type: 'button', 'data-action': action }, label)
-  button.addEventListener('click', () => vscode.postMessage({ type: action, traceId }))
-  return button
+function actionButton(action: TraceAction, label: string, traceId: string, secondary = false): HTMLElement {
+  return button(label, { 'data-action': action, ...(secondary ? { class: 'secondary' } : {}) }, () => vscode.postMessage({ type: 'action', action, traceId }))
 }
 
-function renderTrace(trace: TraceRecordJson): void {
-  current = trace
-  vscode.setState({ trace })
+function queryItem(query: TraceQueryJson, total: number): HTMLElement {
+  return h(
+    'li',
+    { class: 'query' },
+    h('div', { class: 'row' }, h('code', { class: 'sql' }, query.sql), h('span', { class: 'timing' }, `${ms(query.duration_ms)} · ${query.rows} row${query.rows === 1 ? '' : 's'}`)),
+    query.source ? h('div', { class: 'from' }, 'from ', sourceLink(query.source.file, query.source.line, query.source.column)) : null,
+    query.args !== null && (Array.isArray(query.args) ? query.args.length > 0 : Object.keys(query.args).length > 0) ? h('div', { class: 'args muted' }, `args: ${JSON.stringify(query.args)}`) : null,
+    query.error ? h('div', { class: 'error-text' }, query.error) : null,
+    bar(query.start_ms, query.duration_ms, total, query.error ? 'tone-error' : 'tone-sql'),
+  )
+}
+
+function renderTrace(message: TraceMessage): void {
+  shown = message
+  vscode.setState({ message })
+  const { trace, route } = message
   const total = trace.duration_ms
   const queryTime = trace.queries.reduce((sum, query) => sum + query.duration_ms, 0)
   const path = trace.query ? `${trace.path}?${trace.query}` : trace.path
+  const replayOf = trace.headers['x-svc-replay-of']
+  const failed = trace.status_code >= 400
+
+  const routeLine = h('p', { class: 'links', id: 'code-links' })
+  if (route) {
+    routeLine.append(
+      'Route ',
+      route.source ? sourceLink(route.source.file, route.source.line, route.source.column, `${route.method} ${route.path}`) : h('code', {}, `${route.method} ${route.path}`),
+      ' → handler ',
+      actionLink(route.handler, { class: 'handler-link', id: 'handler-link' }, () => vscode.postMessage({ type: 'openHandler', method: route.method, route: route.path })),
+    )
+  } else routeLine.append(trace.route ? `Route ${trace.route}` : 'No route matched')
 
   const header = h(
     'header',
     {},
-    h('h1', {}, h('span', { class: 'method' }, trace.method), ' ', h('span', { class: 'path' }, path), ' ', h('span', { class: `status ${statusClass(trace.status_code)}`, id: 'status' }, String(trace.status_code))),
+    h('h1', {}, h('span', { class: 'method' }, trace.method), ' ', h('span', { class: 'path' }, path), ' ', statusPill(trace.status_code, 'status')),
     h(
       'p',
       { class: 'meta' },
       `${ms(total)} · ${new Date(trace.timestamp).toLocaleString()} · `,
       h('code', { id: 'trace-id' }, trace.trace_id),
-      trace.route ? ` · route ${trace.route}` : ' · no route matched',
       trace.ip ? ` · ${trace.ip}` : '',
       trace.user_id !== null ? ` · user ${trace.user_id}` : '',
       trace.memory_mb !== null ? ` · process RSS ${trace.memory_mb.toFixed(1)} MB` : '',
+      message.writes ? h('span', { class: 'chip', id: 'writes' }, 'wrote data') : null,
+      replayOf ? h('span', { class: 'chip' }, 'replay of ', actionLink(replayOf.slice(0, 16), { id: 'replay-of' }, () => vscode.postMessage({ type: 'openTrace', traceId: replayOf }))) : null,
     ),
+    routeLine,
     h(
       'div',
       { class: 'actions' },
       actionButton('replay', 'Replay', trace.trace_id),
       actionButton('replayDiff', 'Replay and diff', trace.trace_id),
-      actionButton('copyCurl', 'Copy as curl', trace.trace_id),
-      actionButton('createTest', 'Create regression test', trace.trace_id),
+      failed ? actionButton('why', 'Why?', trace.trace_id) : null,
+      actionButton('replayAs', 'Replay as…', trace.trace_id, true),
+      actionButton('replayOnServer', `Replay on ${message.environment.name}`, trace.trace_id, true),
+      actionButton('editAndSend', 'Edit and send', trace.trace_id, true),
+      actionButton('copyCurl', 'Copy as curl', trace.trace_id, true),
+      actionButton('createTest', 'Create regression test', trace.trace_id, true),
+      actionButton('compare', 'Compare with…', trace.trace_id, true),
+      actionButton('pin', message.pinned ? 'Unpin' : 'Pin', trace.trace_id, true),
     ),
     h('div', { id: 'result', class: 'result', role: 'status' }),
   )
@@ -153,29 +159,23 @@ function renderTrace(trace: TraceRecordJson): void {
       ? section(
           'N+1 queries',
           'n-plus-one',
-          ...trace.n_plus_one.map((finding) => h('div', { class: 'finding' }, h('strong', {}, `${finding.count}×`), ` ${ms(finding.total_ms)} `, h('code', {}, finding.shape))),
+          ...trace.n_plus_one.map((finding) =>
+            h(
+              'div',
+              { class: 'finding' },
+              h('strong', {}, `${finding.count}× same query`),
+              ` (${ms(finding.total_ms)}) `,
+              h('code', {}, finding.shape),
+              finding.source ? h('div', { class: 'from' }, 'from ', sourceLink(finding.source.file, finding.source.line, finding.source.column)) : null,
+            ),
+          ),
         )
       : null
 
   const sql = section(
     `SQL (${trace.queries.length} ${trace.queries.length === 1 ? 'query' : 'queries'}, ${ms(queryTime)})`,
     'sql',
-    trace.queries.length === 0
-      ? h('p', { class: 'muted' }, 'No queries')
-      : h(
-          'ol',
-          { class: 'queries' },
-          ...trace.queries.map((query) =>
-            h(
-              'li',
-              { class: 'query' },
-              h('div', { class: 'row' }, h('code', { class: 'sql' }, query.sql), h('span', { class: 'timing' }, `${ms(query.duration_ms)} · ${query.rows} row${query.rows === 1 ? '' : 's'}`)),
-              query.args !== null && (Array.isArray(query.args) ? query.args.length > 0 : Object.keys(query.args).length > 0) ? h('div', { class: 'args muted' }, `args: ${JSON.stringify(query.args)}`) : null,
-              query.error ? h('div', { class: 'error-text' }, query.error) : null,
-              bar(query.start_ms, query.duration_ms, total, query.error ? 'tone-error' : 'tone-sql'),
-            ),
-          ),
-        ),
+    trace.queries.length === 0 ? h('p', { class: 'muted' }, 'No queries') : h('ol', { class: 'queries' }, ...trace.queries.map((query) => queryItem(query, total))),
   )
 
   const middleware = section(
@@ -193,47 +193,44 @@ function renderTrace(trace: TraceRecordJson): void {
   )
 
   const request = section('Request', 'request', h('h3', {}, 'Headers'), headersTable(trace.headers), h('h3', {}, 'Body'), bodyBlock(trace.body))
-  const response = section(
-    `Response ${trace.response.status}`,
-    'response',
-    h('h3', {}, 'Headers'),
-    headersTable(trace.response.headers),
-    h('h3', {}, 'Body'),
-    bodyBlock(trace.response.body),
-  )
+  const response = section(`Response ${trace.response.status}`, 'response', h('h3', {}, 'Headers'), headersTable(trace.response.headers), h('h3', {}, 'Body'), bodyBlock(trace.response.body))
 
   app.replaceChildren(header, ...[exception, nPlusOne, sql, middleware, request, response].filter((node): node is HTMLElement => node !== null))
 }
 
-function result(): HTMLElement | null {
-  return document.getElementById('result')
-}
-
 function showResult(...children: Child[]): void {
-  const target = result()
+  const target = document.getElementById('result')
   if (target) target.replaceChildren(...children.filter((child): child is Node | string => Boolean(child)))
 }
 
 function renderReplay(replay: ReplayJson): void {
-  if (replay.test_file) return showResult(h('p', { id: 'replay-outcome' }, 'Regression test written: ', h('code', {}, replay.test_file)))
-  if (replay.command) return showResult(h('p', { id: 'replay-outcome' }, 'Copied: '), h('pre', { class: 'body' }, replay.command))
+  if (replay.test_file) {
+    return showResult(
+      h('p', { id: 'replay-outcome' }, 'Regression test written: ', h('code', {}, replay.test_file)),
+      ...replay.test_warnings.map((warning) => h('p', { class: 'warning-text test-warning' }, warning)),
+    )
+  }
+  if (replay.command) return showResult(h('p', { id: 'replay-outcome' }, `Copied (${replay.target}): `), h('pre', { class: 'body' }, replay.command))
   if (replay.dry_run || replay.response === null) {
     return showResult(
       h('p', { id: 'replay-outcome' }, `Dry run (nothing sent): ${replay.request.method} ${replay.request.url}`),
       replay.redacted.length > 0 ? h('p', { class: 'muted' }, `Redacted, not replayed: ${replay.redacted.join(', ')}`) : null,
     )
   }
-  const recorded = current?.status_code
+  const recorded = shown?.trace.status_code
   const status = replay.response.status
+  const newTrace = replay.response.trace_id
   showResult(
     h(
       'p',
       { id: 'replay-outcome' },
       'Replayed: ',
-      h('span', { class: `status ${statusClass(status)}`, id: 'replay-status' }, String(status)),
+      statusPill(status, 'replay-status'),
       recorded !== undefined ? ` (recorded ${recorded})` : '',
       ` in ${ms(replay.response.duration_ms)}`,
-      replay.response.trace_id ? ` · new trace ${replay.response.trace_id}` : '',
+      replay.target !== 'in-process' ? ` on ${replay.target}` : '',
+      newTrace ? ' · new trace ' : '',
+      newTrace ? actionLink(newTrace, { id: 'new-trace' }, () => vscode.postMessage({ type: 'openTrace', traceId: newTrace })) : null,
     ),
     replay.diff
       ? h(
@@ -244,32 +241,85 @@ function renderReplay(replay: ReplayJson): void {
             : 'Same response as recorded',
         )
       : null,
-    replay.redacted.length > 0 ? h('p', { class: 'muted' }, `Redacted, not replayed: ${replay.redacted.join(', ')}`) : null,
+    replay.redacted.length > 0 ? h('p', { class: 'muted' }, `Redacted, not replayed: ${replay.redacted.join(', ')} (Replay as… signs in)`) : null,
+  )
+}
+
+function renderWhy(why: WhyJson): void {
+  const failure = why.failure
+  const routing = why.routing
+  showResult(
+    h(
+      'section',
+      { id: 'why' },
+      h('h2', {}, 'Why?'),
+      failure
+        ? h(
+            'div',
+            {},
+            h('p', { id: 'why-explanation', class: 'explanation' }, h('strong', {}, `${failure.status} ${failure.kind.replace(/_/g, ' ')}`), `: ${failure.explanation}`),
+            failure.middleware ? h('p', {}, 'Answered by the middleware ', h('code', {}, failure.middleware)) : null,
+            failure.location ? h('p', {}, 'Thrown at ', sourceLink(failure.location.file, failure.location.line, failure.location.column)) : null,
+            failure.errors ? h('ul', { class: 'errors' }, ...Object.entries(failure.errors).map(([field, messages]) => h('li', {}, h('code', {}, field), `: ${messages.join('; ')}`))) : null,
+          )
+        : h('p', { id: 'why-explanation' }, 'This request did not fail.'),
+      h(
+        'p',
+        { class: 'muted' },
+        `Routing: ${routing.outcome.replace(/_/g, ' ')}`,
+        routing.matched ? ` → ${routing.matched.method} ${routing.matched.path} (${[...routing.matched.middleware, routing.matched.handler].join(' → ')})` : '',
+        routing.allowed.length > 0 ? ` · allowed: ${routing.allowed.join(', ')}` : '',
+      ),
+      routing.candidates.length > 0
+        ? h('ul', { class: 'candidates' }, ...routing.candidates.map((candidate) => h('li', {}, h('code', {}, `${candidate.method} ${candidate.path}`), `: ${candidate.detail}`)))
+        : null,
+    ),
   )
 }
 
 function setBusy(busy: boolean): void {
-  for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-action]')) button.disabled = busy
+  for (const element of document.querySelectorAll<HTMLButtonElement>('button[data-action]')) element.disabled = busy
 }
 
-window.addEventListener('message', (event: MessageEvent<PanelMessage>) => {
+const BUSY_TEXT: Partial<Record<TraceAction, string>> = {
+  copyCurl: 'Building the command…',
+  createTest: 'Writing the test…',
+  why: 'Asking why…',
+  editAndSend: 'Preparing the request…',
+  compare: 'Pick the other trace…',
+  pin: '',
+}
+
+window.addEventListener('message', (event: MessageEvent<TracePanelMessage>) => {
   const message = event.data
   if (typeof message !== 'object' || message === null) return
   switch (message.type) {
     case 'trace':
-      renderTrace(message.trace)
+      renderTrace(message)
       break
-    case 'busy':
+    case 'busy': {
       setBusy(true)
-      showResult(h('p', { class: 'muted' }, message.action === 'copyCurl' ? 'Building the command…' : message.action === 'createTest' ? 'Writing the test…' : 'Replaying…'))
+      const text = BUSY_TEXT[message.action] ?? 'Replaying…'
+      showResult(text ? h('p', { class: 'muted' }, text) : null)
       break
+    }
     case 'replayResult':
       setBusy(false)
       renderReplay(message.replay)
       break
+    case 'why':
+      setBusy(false)
+      renderWhy(message.why)
+      break
+    case 'pinned': {
+      const pin = document.querySelector<HTMLButtonElement>('button[data-action="pin"]')
+      if (pin) pin.textContent = message.pinned ? 'Unpin' : 'Pin'
+      if (shown) shown = { ...shown, pinned: message.pinned }
+      break
+    }
     case 'notice':
       setBusy(false)
-      showResult(h('p', {}, message.message))
+      showResult(message.message ? h('p', {}, message.message) : null)
       break
     case 'error':
       setBusy(false)
@@ -278,6 +328,6 @@ window.addEventListener('message', (event: MessageEvent<PanelMessage>) => {
   }
 })
 
-const saved = vscode.getState() as { trace?: TraceRecordJson } | undefined
-if (saved?.trace) renderTrace(saved.trace)
+const saved = vscode.getState() as { message?: TraceMessage } | undefined
+if (saved?.message) renderTrace(saved.message)
 vscode.postMessage({ type: 'ready' })

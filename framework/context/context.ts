@@ -10,7 +10,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { ConnInfo } from '../app/conn-info.ts'
 import type { AppConfig } from '../config/config.ts'
-import type { Database } from '../database/database.ts'
+import type { Database, QueryObserver } from '../database/database.ts'
 import { readJsonBody } from '../http/read-json-body.ts'
 import { jsonTextResponse, successEnvelopeText, type EnvelopeOptions } from '../http/response.ts'
 import type { PathParams } from '../router/path-params.ts'
@@ -158,7 +158,11 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
     if (this.database === undefined) throw new Error('This app was created without a database')
     if (this.recorder === undefined) return this.database
     const recorder = this.recorder
-    this.observedDatabase ??= this.database.withObserver((query) => recorder.recordQuery(query))
+    if (this.observedDatabase === undefined) {
+      const observer: QueryObserver = (query) => recorder.recordQuery(query)
+      if (recorder.queryStarted !== undefined) observer.started = (sql) => recorder.queryStarted!(sql)
+      this.observedDatabase = this.database.withObserver(observer)
+    }
     return this.observedDatabase
   }
 

@@ -23,9 +23,14 @@ export interface QueryRecord {
   /** The rowid an insert created (traces use it to find the statements that touched a row). */
   lastInsertRowid?: number
   error?: string
+  /** What the observer's `started` returned as the statement was sent (the tracer's call site). */
+  caller?: unknown
 }
 
-export type QueryObserver = (query: QueryRecord) => void
+export type QueryObserver = ((query: QueryRecord) => void) & {
+  /** Called as a statement is sent, in the caller's own stack (before any await). */
+  started?: (sql: string) => unknown
+}
 
 export interface Database {
   /** @example await db.execute('select * from posts where id = ?', [id]) */
@@ -165,9 +170,10 @@ class ObservedDatabase implements Database {
 
   execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
+    const caller = this.observer?.started?.(stmt.sql)
     // Inside a transaction, `transaction()` maps a busy lock.
-    if (this.tx !== undefined) return this.observe(stmt, () => this.tx!.executor.execute(stmt))
-    const run = () => this.onClient((client) => this.observe(stmt, () => client.execute(stmt)))
+    if (this.tx !== undefined) return this.observe(stmt, () => this.tx!.executor.execute(stmt), caller)
+    const run = () => this.onClient((client) => this.observe(stmt, () => client.execute(stmt), caller))
     // Reads never wait for the write gate (WAL readers are not blocked by the writer).
     if (isReadOnly(stmt.sql)) return run()
     // A write outside a transaction takes its turn behind the open or queued ones.
@@ -184,20 +190,21 @@ class ObservedDatabase implements Database {
 
   batch(statements: Statement[]): Promise<ResultSet[]> {
     const stmts = statements.map((statement) => toStatement(statement))
-    if (this.tx !== undefined) return this.runBatch(stmts, (s) => this.tx!.executor.batch(s))
-    const run = () => this.onClient((client) => this.runBatch(stmts, (s) => client.batch(s)))
+    const caller = this.observer?.started?.(stmts[0]?.sql ?? '')
+    if (this.tx !== undefined) return this.runBatch(stmts, (s) => this.tx!.executor.batch(s), caller)
+    const run = () => this.onClient((client) => this.runBatch(stmts, (s) => client.batch(s), caller))
     return this.gate.busy ? this.gate.exclusive(run) : run()
   }
 
-  private async runBatch(stmts: SqlStatement[], send: (stmts: SqlStatement[]) => Promise<ResultSet[]>): Promise<ResultSet[]> {
+  private async runBatch(stmts: SqlStatement[], send: (stmts: SqlStatement[]) => Promise<ResultSet[]>, caller: unknown): Promise<ResultSet[]> {
     const started = performance.now()
     try {
       const results = await send(stmts)
       const each = (performance.now() - started) / Math.max(1, stmts.length)
-      stmts.forEach((stmt, i) => this.report(stmt, started + i * each, each, results[i]?.rows.length ?? 0, undefined, results[i]))
+      stmts.forEach((stmt, i) => this.report(stmt, started + i * each, each, results[i]?.rows.length ?? 0, undefined, results[i], caller))
       return results
     } catch (error) {
-      this.report(stmts[0] ?? { sql: '' }, started, performance.now() - started, 0, error)
+      this.report(stmts[0] ?? { sql: '' }, started, performance.now() - started, 0, error, undefined, caller)
       throw error
     }
   }
@@ -254,22 +261,23 @@ class ObservedDatabase implements Database {
     })
   }
 
-  private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>): Promise<ResultSet> {
+  private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>, caller: unknown): Promise<ResultSet> {
     if (this.observer === undefined) return run()
     const started = performance.now()
     try {
       const result = await run()
-      this.report(stmt, started, performance.now() - started, result.rows.length, undefined, result)
+      this.report(stmt, started, performance.now() - started, result.rows.length, undefined, result, caller)
       return result
     } catch (error) {
-      this.report(stmt, started, performance.now() - started, 0, error)
+      this.report(stmt, started, performance.now() - started, 0, error, undefined, caller)
       throw error
     }
   }
 
-  private report(stmt: { sql: string; args?: InArgs }, startedAt: number, duration: number, rows: number, error?: unknown, result?: ResultSet): void {
+  private report(stmt: { sql: string; args?: InArgs }, startedAt: number, duration: number, rows: number, error?: unknown, result?: ResultSet, caller?: unknown): void {
     if (this.observer === undefined) return
     const record: QueryRecord = { sql: stmt.sql, args: stmt.args, startedAt, duration_ms: round(duration), rows }
+    if (caller !== undefined) record.caller = caller
     if (result !== undefined) {
       const rowid = insertedRowid(stmt.sql, result)
       if (rowid !== undefined) record.lastInsertRowid = rowid

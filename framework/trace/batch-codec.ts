@@ -103,6 +103,7 @@ export function decodeBatch(text: string): TraceRecord[] {
     for (const record of parsed) {
       completeBody(record.body)
       completeBody(record.response?.body)
+      withSources(record)
     }
     return parsed
   }
@@ -122,10 +123,17 @@ export function decodeBatch(text: string): TraceRecord[] {
     merged.response = { ...previous?.response, ...(patch.response as TraceResponse), headers: responseHeaders(storedHeaders, merged.trace_id) }
     if (queryTimings !== undefined) merged.queries = retimed(previous?.queries, queryTimings)
     if (durationUs !== undefined) merged.duration_ms = durationUs / 1000
+    if (patch.queries !== undefined || patch.n_plus_one !== undefined) withSources(merged)
     records.push(merged)
     previous = merged
   }
   return records
+}
+
+/** Records written before statements had a `source` say null: fields are never missing. */
+function withSources(record: TraceRecord): void {
+  for (const query of record.queries ?? []) if (query.source === undefined) query.source = null
+  for (const finding of record.n_plus_one ?? []) if (finding.source === undefined) finding.source = null
 }
 
 /** Bodies stored before `incomplete` existed read as complete. */
@@ -229,6 +237,7 @@ function sameStatements(a: readonly TraceQuery[], b: readonly TraceQuery[]): boo
     const x = a[i]!
     const y = b[i]!
     if (x.sql !== y.sql || x.rows !== y.rows || x.last_insert_rowid !== y.last_insert_rowid || x.error !== y.error || !sameJson(x.args, y.args)) return false
+    if (x.source !== y.source && !sameJson(x.source, y.source)) return false
   }
   return true
 }

@@ -10,6 +10,7 @@ import type { QueryRecord } from '../database/database.ts'
 import { isHttpError } from '../http/http-error.ts'
 import { rejectedBodyOf } from '../http/read-json-body.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
+import type { QuerySite, QuerySites } from './query-site.ts'
 import type { MiddlewareTiming, RequestRecorder } from './recorder.ts'
 
 // Most requests run no query and some no middleware: their lists stay this shared empty one.
@@ -19,6 +20,22 @@ export class RequestCapture implements RequestRecorder {
   readonly startedAt = performance.now()
   private queryList: QueryRecord[] | undefined
   private middlewareList: MiddlewareTiming[] | undefined
+  /** How many times each statement text was sent so far (query-site.ts). */
+  private sent: Map<string, number> | undefined
+
+  /** With `sites`, each statement gets its call site (`QueryRecord.caller`), for the trace to link its line. */
+  constructor(
+    private readonly sites?: QuerySites,
+    private readonly context?: Pick<Context, 'route'>,
+  ) {}
+
+  queryStarted(sql: string): QuerySite | undefined {
+    if (this.sites === undefined) return undefined
+    const sent = (this.sent ??= new Map())
+    const occurrence = sent.get(sql) ?? 0
+    sent.set(sql, occurrence + 1)
+    return this.sites.at(this.context?.route?.path ?? null, sql, occurrence)
+  }
 
   get queries(): readonly QueryRecord[] {
     return this.queryList ?? NONE

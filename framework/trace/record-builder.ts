@@ -24,6 +24,7 @@ import {
   type TraceRecord,
   type TraceSourceLocation,
 } from './record.ts'
+import { QuerySite } from './query-site.ts'
 import { detectNPlusOne } from './sql-shape.ts'
 
 export type RecordBuilder = (raw: RawTrace) => TraceRecord
@@ -59,6 +60,7 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
       start_ms: round(Math.max(0, q.startedAt - raw.started_at)),
       last_insert_rowid: q.lastInsertRowid ?? null,
       error: q.error ?? null,
+      source: q.caller instanceof QuerySite ? q.caller.location(appFrame) : null,
     }))
     const record: TraceRecord = {
       trace_id: raw.trace_id,

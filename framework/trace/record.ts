@@ -23,6 +23,8 @@ export interface TraceQuery {
   /** The rowid an insert created, when the driver reports one. */
   last_insert_rowid: number | null
   error: string | null
+  /** The line of application code that sent it (the first frame outside svc and node_modules); null when unknown. */
+  source: TraceSourceLocation | null
 }
 
 export interface TraceMiddleware {
@@ -57,6 +59,8 @@ export interface NPlusOneFinding {
   shape: string
   count: number
   total_ms: number
+  /** Where the first of them was sent from, null when unknown. */
+  source: TraceSourceLocation | null
 }
 
 /** A body as recorded: parsed JSON (redacted) or text (redacted by pattern), cut at the trace body limit. */

@@ -20,6 +20,11 @@ export interface RequestRecorder {
   readonly startedAt: number
   recordQuery(query: QueryRecord): void
   recordMiddleware(timing: MiddlewareTiming): void
+  /**
+   * Called as a statement is sent, in its caller's stack; what it returns comes
+   * back as the statement's `caller` (svc's tracer: the call site, for the line).
+   */
+  queryStarted?(sql: string): unknown
 }
 
 export interface Tracer {

@@ -22,21 +22,21 @@ export function sqlShape(sql: string): string {
     .toLowerCase()
 }
 
-export function detectNPlusOne(queries: readonly Pick<TraceQuery, 'sql' | 'duration_ms'>[], threshold: number): NPlusOneFinding[] {
+export function detectNPlusOne(queries: readonly (Pick<TraceQuery, 'sql' | 'duration_ms'> & Partial<Pick<TraceQuery, 'source'>>)[], threshold: number): NPlusOneFinding[] {
   if (queries.length < threshold) return []
-  const shapes = new Map<string, { count: number; total: number }>()
+  const shapes = new Map<string, { count: number; total: number; source: TraceQuery['source'] }>()
   for (const query of queries) {
     const shape = sqlShape(query.sql)
     const entry = shapes.get(shape)
-    if (entry === undefined) shapes.set(shape, { count: 1, total: query.duration_ms })
+    if (entry === undefined) shapes.set(shape, { count: 1, total: query.duration_ms, source: query.source ?? null })
     else {
       entry.count++
       entry.total += query.duration_ms
     }
   }
   const findings: NPlusOneFinding[] = []
-  for (const [shape, { count, total }] of shapes) {
-    if (count >= threshold) findings.push({ shape, count, total_ms: Math.round(total * 1000) / 1000 })
+  for (const [shape, { count, total, source }] of shapes) {
+    if (count >= threshold) findings.push({ shape, count, total_ms: Math.round(total * 1000) / 1000, source })
   }
   return findings.sort((a, b) => b.count - a.count)
 }

@@ -12,6 +12,7 @@ import type { AppPlugin } from '../app/create-app.ts'
 import type { Context } from '../context/context.ts'
 import { RequestCapture, snapshot } from './capture.ts'
 import type { TraceConfig } from './config.ts'
+import { QuerySites } from './query-site.ts'
 import type { RequestRecorder, Tracer } from './recorder.ts'
 import type { TraceSink } from './store.ts'
 import { TraceWriter, type WriterStats } from './writer.ts'
@@ -46,6 +47,7 @@ export function createTracer(options: TracerOptions): SvcTracer {
   const all = modes.has('all')
   const random = options.random ?? Math.random
   const writer = new TraceWriter(options.sink, config, options.onError ?? throttledConsoleError(), { pruneEveryMs: options.pruneEveryMs })
+  const sites = new QuerySites()
 
   function keep(c: Context, status: number, durationMs: number): boolean {
     if (all) return true
@@ -59,8 +61,8 @@ export function createTracer(options: TracerOptions): SvcTracer {
 
   return {
     config,
-    begin(): RequestRecorder | undefined {
-      return off ? undefined : new RequestCapture()
+    begin(c: Context): RequestRecorder | undefined {
+      return off ? undefined : new RequestCapture(sites, c)
     },
     end(c: Context, response: Response, recorder: RequestRecorder): void {
       const capture = recorder as RequestCapture

@@ -18,6 +18,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   ApiTestJson: 'ApiTestJson',
   ApiTestLoopJson: 'ApiTestLoopJson',
   BenchmarkJson: 'BenchmarkJson',
+  AuthTokenJson: 'AuthTokenJson',
   CleanupJson: 'CleanupJson',
   CommandListJson: 'CommandListJson',
   ConfigCacheJson: 'ConfigCacheJson',
@@ -62,6 +63,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   TraceJson: 'TraceJson',
   TraceListJson: 'TraceListJson',
   TraceSummaryJson: 'TraceSummaryJson',
+  TraceUsersJson: 'TraceUsersJson',
   UserRoleJson: 'UserRoleJson',
   WhyJson: 'WhyJson',
 }
@@ -98,8 +100,8 @@ describe('the JSON contract', () => {
     expect(routes({ routes: [{ ...route, method: 'FETCH' }] })).toBe(false)
     expect(routes({ routes: [{ ...route, extra: 1 }] })).toBe(false)
     const status = contractValidator('ServerStatusJson')
-    expect(status({ state: 'ready', app: null, error: null, routes: 1, traces: null, version: '0.1.0' })).toBe(true)
-    expect(status({ state: 'busy', app: null, error: null, routes: 1, traces: null, version: '0.1.0' })).toBe(false)
+    expect(status({ state: 'ready', app: null, error: null, routes: 1, traces: null, replays: null, version: '0.1.0' })).toBe(true)
+    expect(status({ state: 'busy', app: null, error: null, routes: 1, traces: null, replays: null, version: '0.1.0' })).toBe(false)
     expect(contractValidator('RollbackJson')({ rolled_back: 'x' })).toBe(false)
   })
 })

@@ -19,7 +19,19 @@ afterAll(() => app?.remove())
 
 describe('the contract', () => {
   it('names every request of the language server', () => {
-    expect(Object.values(contract.SvcRequest).sort()).toEqual(['svc/replay', 'svc/routes', 'svc/status', 'svc/trace', 'svc/traces'])
+    expect(Object.values(contract.SvcRequest).sort()).toEqual([
+      'svc/authToken',
+      'svc/refreshRoutes',
+      'svc/replay',
+      'svc/routes',
+      'svc/stats',
+      'svc/status',
+      'svc/top',
+      'svc/trace',
+      'svc/traceUsers',
+      'svc/traces',
+      'svc/why',
+    ])
   })
 })
 

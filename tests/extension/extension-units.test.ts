@@ -1,27 +1,53 @@
 /**
  * The extension's modules that need no VS Code: which command starts the
- * server, how routes are grouped, how a route becomes a trace filter, how
- * traces read, which webview messages are accepted, and the nonce.
+ * server (and what was tried when none is there), how routes are grouped,
+ * how a route becomes a trace filter, how traces read and filter as you
+ * type, environments, which page messages are accepted, and the nonce.
  */
 import { describe, expect, it } from 'vitest'
 import type { RouteJson } from '../../cli/contract/routes.ts'
-import { isWebviewMessage } from '../../extension/src/messages.ts'
+import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
+import { activeEnvironment, onEnvironment, readEnvironments } from '../../extension/src/environments.ts'
+import { isDashboardWebviewMessage, isRequestWebviewMessage, isTraceWebviewMessage } from '../../extension/src/messages.ts'
+import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
+import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
+import { formatAge, formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
-import { resolveServerCommand } from '../../extension/src/server-command.ts'
-import { createNonce, traceDetailHtml } from '../../extension/src/trace-detail-html.ts'
-import { formatAge, formatDuration, statusTone, traceDescription } from '../../extension/src/trace-format.ts'
 
 const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } })
 
+function lookup(files: Record<string, string | true>, path = '/usr/bin:/bin'): Lookup {
+  return {
+    exists: (file) => file in files,
+    executable: (file) => file in files,
+    readFile: (file) => (typeof files[file] === 'string' ? (files[file] as string) : undefined),
+    env: { PATH: path },
+    platform: 'linux',
+  }
+}
+
 describe('server command', () => {
-  it('prefers the setting, then the workspace install, then svc on the PATH', () => {
-    expect(resolveServerCommand('/w', '/opt/svc/dist/cli/bin.js', '/usr/bin/node')).toEqual({ command: '/usr/bin/node', args: ['/opt/svc/dist/cli/bin.js', 'lsp', '--stdio'], origin: 'setting' })
-    expect(resolveServerCommand('/w', './tools/svc')).toEqual({ command: '/w/tools/svc', args: ['lsp', '--stdio'], origin: 'setting' })
-    expect(resolveServerCommand('/w', '${workspaceFolder}/dist/cli/bin.js')).toEqual({ command: 'node', args: ['/w/dist/cli/bin.js', 'lsp', '--stdio'], origin: 'setting' })
-    expect(resolveServerCommand('/w', 'svc-dev')).toEqual({ command: 'svc-dev', args: ['lsp', '--stdio'], origin: 'setting' })
-    expect(resolveServerCommand('/w', '', 'node', (path) => path === '/w/node_modules/.bin/svc')).toEqual({ command: '/w/node_modules/.bin/svc', args: ['lsp', '--stdio'], origin: 'workspace' })
-    expect(resolveServerCommand('/w', '  ', 'node', () => false)).toEqual({ command: 'svc', args: ['lsp', '--stdio'], origin: 'path' })
+  it('prefers the setting, then the workspace install, then the package bin, then svc on the PATH; --stdio is left to the transport', () => {
+    const none = lookup({})
+    expect(resolveServerCommand('/w', '/opt/svc/dist/cli/bin.js', '/usr/bin/node', none)).toEqual({ command: '/usr/bin/node', args: ['/opt/svc/dist/cli/bin.js', 'lsp'], origin: 'setting' })
+    expect(resolveServerCommand('/w', './tools/svc', 'node', none)).toEqual({ command: '/w/tools/svc', args: ['lsp'], origin: 'setting' })
+    expect(resolveServerCommand('/w', '${workspaceFolder}/dist/cli/bin.js', 'node', none)).toEqual({ command: 'node', args: ['/w/dist/cli/bin.js', 'lsp'], origin: 'setting' })
+    expect(resolveServerCommand('/w', 'svc-dev', 'node', none)).toEqual({ command: 'svc-dev', args: ['lsp'], origin: 'setting' })
+    expect(resolveServerCommand('/w', '', 'node', lookup({ '/w/node_modules/.bin/svc': true }))).toEqual({ command: '/w/node_modules/.bin/svc', args: ['lsp'], origin: 'workspace' })
+    // This repo's layout: the package's own bin, run with Node.
+    const repo = lookup({ '/w/package.json': JSON.stringify({ name: 'svc', bin: { svc: './dist/cli/bin.js' } }), '/w/dist/cli/bin.js': true })
+    expect(resolveServerCommand('/w', '', '/usr/bin/node', repo)).toEqual({ command: '/usr/bin/node', args: ['/w/dist/cli/bin.js', 'lsp'], origin: 'package' })
+    expect(resolveServerCommand('/w', '  ', 'node', lookup({ '/usr/local/bin/svc': true }, '/usr/bin:/usr/local/bin'))).toEqual({ command: '/usr/local/bin/svc', args: ['lsp'], origin: 'path' })
+  })
+
+  it('says what it tried when there is no svc at all (nothing is spawned)', () => {
+    const unbuilt = lookup({ '/w/package.json': JSON.stringify({ bin: { svc: './dist/cli/bin.js' } }) })
+    expect(resolveServerCommand('/w', '', 'node', unbuilt)).toEqual({
+      missing: true,
+      tried: ['/w/node_modules/.bin/svc (not found)', '"bin": { "svc": "./dist/cli/bin.js" } of /w/package.json (/w/dist/cli/bin.js not found: build it first?)', 'svc on the PATH (not found)'],
+    })
+    expect(resolveServerCommand('/w', '', 'node', lookup({}))).toMatchObject({ missing: true, tried: [expect.any(String), 'a "bin" for svc in /w/package.json (none)', 'svc on the PATH (not found)'] })
   })
 })
 
@@ -48,9 +74,30 @@ describe('routes view grouping', () => {
   })
 })
 
+const summary = (overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson => ({
+  trace_id: 'svc_0123456789abcdef',
+  method: 'GET',
+  path: '/api/v1/posts',
+  query: 'page=2',
+  route: '/api/v1/posts',
+  status_code: 404,
+  duration_ms: 3.2,
+  ip: null,
+  timestamp: '2026-01-01T11:59:00Z',
+  user_id: null,
+  exception: 'HttpError',
+  error_message: 'Post not found',
+  query_count: 6,
+  n_plus_one: true,
+  replay_of: null,
+  ...overrides,
+})
+
 describe('trace formatting', () => {
-  it('colours by status class and reads durations and ages', () => {
+  it('colours by status class (svc’s contributed theme colours) and reads durations and ages', () => {
     expect([200, 302, 404, 503].map(statusTone)).toEqual(['ok', 'redirect', 'client-error', 'server-error'])
+    expect([200, 302, 404, 503].map((status) => statusColorId(status))).toEqual(['svc.statusSuccess', 'svc.statusRedirect', 'svc.statusClientError', 'svc.statusServerError'])
+    expect(statusColorId(404, true)).toBe('svc.statusClientErrorIcon')
     expect(formatDuration(0.25)).toBe('0.25 ms')
     expect(formatDuration(12.4)).toBe('12 ms')
     expect(formatDuration(1530)).toBe('1.53 s')
@@ -58,33 +105,85 @@ describe('trace formatting', () => {
     expect(formatAge('2026-01-01T11:59:50Z', now)).toBe('10s ago')
     expect(formatAge('2026-01-01T11:00:00Z', now)).toBe('1h ago')
     expect(formatAge('2025-12-30T12:00:00Z', now)).toBe('2d ago')
-    expect(
-      traceDescription({ trace_id: 't', method: 'GET', path: '/', route: '/', status_code: 500, duration_ms: 3.2, ip: null, timestamp: '2026-01-01T11:59:00Z', user_id: null, exception: 'TypeError', query_count: 6, n_plus_one: true }, now),
-    ).toBe('3 ms · 1m ago · TypeError · N+1')
+  })
+
+  it('labels with the query string, describes with the error message (not the class), marks replays', () => {
+    const now = Date.parse('2026-01-01T12:00:00Z')
+    expect(traceLabel(summary())).toBe('404 GET /api/v1/posts?page=2')
+    expect(traceDescription(summary(), now)).toBe('3 ms · 1m ago · Post not found · N+1')
+    expect(traceDescription(summary({ error_message: null, n_plus_one: false }), now)).toBe('3 ms · 1m ago · HttpError')
+    expect(traceDescription(summary({ replay_of: 'svc_1', n_plus_one: false }), now)).toBe('replay · 3 ms · 1m ago · Post not found')
+    expect(routeKey(summary())).toBe('GET /api/v1/posts')
+    expect(routeKey(summary({ route: null }))).toBe('no route matched')
+  })
+
+  it('filters as you type: every word in the line, a status class by its digit', () => {
+    const trace = summary()
+    for (const text of ['', 'posts', 'page=2', '404', '4xx', 'not found', 'GET posts', 'svc_0123', 'httperror']) expect(matchesText(trace, text), text).toBe(true)
+    for (const text of ['5xx', '500', 'comments', 'posts 200', 'replay']) expect(matchesText(trace, text), text).toBe(false)
+    expect(matchesText(summary({ replay_of: 'svc_1' }), 'replay')).toBe(true)
   })
 })
 
-describe('webview messages and page', () => {
+describe('environments', () => {
+  it('reads svc.environments (production by flag or name), falls back to svc.baseUrl as "local"', () => {
+    expect(readEnvironments([], 'http://127.0.0.1:8080/')).toEqual([{ name: 'local', baseUrl: 'http://127.0.0.1:8080', production: false }])
+    const environments = readEnvironments(
+      [
+        { name: 'local', baseUrl: 'http://127.0.0.1:9000/' },
+        { name: 'staging', baseUrl: 'https://staging.example.com' },
+        { name: 'prod', baseUrl: 'https://api.example.com' },
+        { name: 'live', baseUrl: 'https://live.example.com', production: true },
+        { name: 'broken', baseUrl: 'ftp://x' },
+        { name: 'local', baseUrl: 'http://duplicate' },
+        'nonsense',
+      ],
+      'http://127.0.0.1:8080',
+    )
+    expect(environments.map((e) => [e.name, e.baseUrl, e.production])).toEqual([
+      ['local', 'http://127.0.0.1:9000', false],
+      ['staging', 'https://staging.example.com', false],
+      ['prod', 'https://api.example.com', true],
+      ['live', 'https://live.example.com', true],
+    ])
+    expect(activeEnvironment(environments, 'staging').name).toBe('staging')
+    expect(activeEnvironment(environments, 'gone').name).toBe('local')
+    expect(onEnvironment('http://127.0.0.1:9000/api/v1/posts?page=2', environments[1]!)).toBe('https://staging.example.com/api/v1/posts?page=2')
+  })
+})
+
+describe('page messages and HTML', () => {
   it('accepts only the page messages it knows, well formed', () => {
-    expect(isWebviewMessage({ type: 'ready' })).toBe(true)
-    expect(isWebviewMessage({ type: 'replay', traceId: 'svc_1' })).toBe(true)
-    expect(isWebviewMessage({ type: 'replay' })).toBe(false)
-    expect(isWebviewMessage({ type: 'openSource', file: 'a.ts', line: 1, column: 2 })).toBe(true)
-    expect(isWebviewMessage({ type: 'openSource', file: 'a.ts', line: '1', column: 2 })).toBe(false)
-    expect(isWebviewMessage({ type: 'runShell', command: 'rm -rf /' })).toBe(false)
-    expect(isWebviewMessage('replay')).toBe(false)
-    expect(isWebviewMessage(null)).toBe(false)
+    expect(isTraceWebviewMessage({ type: 'ready' })).toBe(true)
+    expect(isTraceWebviewMessage({ type: 'action', action: 'replay', traceId: 'svc_1' })).toBe(true)
+    expect(isTraceWebviewMessage({ type: 'action', action: 'why', traceId: 'svc_1' })).toBe(true)
+    expect(isTraceWebviewMessage({ type: 'action', action: 'rm -rf', traceId: 'svc_1' })).toBe(false)
+    expect(isTraceWebviewMessage({ type: 'action', action: 'replay' })).toBe(false)
+    expect(isTraceWebviewMessage({ type: 'openSource', file: 'a.ts', line: 1, column: 2 })).toBe(true)
+    expect(isTraceWebviewMessage({ type: 'openSource', file: 'a.ts', line: '1', column: 2 })).toBe(false)
+    expect(isTraceWebviewMessage({ type: 'openHandler', method: 'GET', route: '/x' })).toBe(true)
+    expect(isTraceWebviewMessage({ type: 'runShell', command: 'rm -rf /' })).toBe(false)
+    expect(isTraceWebviewMessage('replay')).toBe(false)
+    expect(isTraceWebviewMessage(null)).toBe(false)
+    const request = { method: 'POST', url: 'http://x/y', headers: [['a', 'b']], body: '{}' }
+    expect(isRequestWebviewMessage({ type: 'send', request, environment: 'local' })).toBe(true)
+    expect(isRequestWebviewMessage({ type: 'send', request: { ...request, headers: [['a']] }, environment: 'local' })).toBe(false)
+    expect(isRequestWebviewMessage({ type: 'send', request: { ...request, headers: { a: 'b' } }, environment: 'local' })).toBe(false)
+    expect(isDashboardWebviewMessage({ type: 'refresh', days: 7 })).toBe(true)
+    expect(isDashboardWebviewMessage({ type: 'refresh', days: -1 })).toBe(false)
   })
 
   it('makes a fresh 192-bit nonce each time and puts it in the CSP and the script tag only', () => {
     const nonces = new Set(Array.from({ length: 50 }, createNonce))
     expect(nonces.size).toBe(50)
-    for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(24)
+    for (const nonce of nonces) expect(Buffer.from(nonce as string, 'base64')).toHaveLength(24)
     const nonce = createNonce()
-    const html = traceDetailHtml({ cspSource: 'vscode-webview://x', nonce, scriptUri: 'vscode-webview://x/media/trace-detail.js', styleUri: 'vscode-webview://x/media/trace-detail.css', title: 'T <1>' })
+    const html = pageHtml({ cspSource: 'vscode-webview://x', nonce, scriptUri: 'vscode-webview://x/media/trace-detail.js', styleUris: ['vscode-webview://x/media/theme.css', 'vscode-webview://x/media/trace-detail.css'], title: 'T <1>' })
     expect(html).toContain(`content="default-src 'none'; style-src vscode-webview://x; img-src vscode-webview://x data:; font-src vscode-webview://x; script-src 'nonce-${nonce}'"`)
     expect(html.match(/<script /g)).toHaveLength(1)
+    expect(html.match(/<link rel="stylesheet"/g)).toHaveLength(2)
     expect(html).toContain(`<script nonce="${nonce}" src="vscode-webview://x/media/trace-detail.js"></script>`)
     expect(html).toContain('<title>T &lt;1></title>')
+    expect(html).not.toMatch(/style=|<style/)
   })
 })

@@ -16,7 +16,7 @@ import { analyseRoutes } from '../../cli/lsp/analysis.ts'
 import { codeLenses, definition, diagnostics, hover, resolveModule, traceCounts, type ServerState } from '../../cli/lsp/handlers.ts'
 import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
 import { parseRouteFile, type RouteFileModel } from '../../cli/lsp/route-file.ts'
-import { replayArgs, traceListArgs } from '../../cli/lsp/server.ts'
+import { replayArgs, traceListArgs, whyArgs } from '../../cli/lsp/server.ts'
 import { parseCliError } from '../../cli/lsp/cli-runner.ts'
 
 const API_ROUTES = `import { defineRoutes } from 'svc'
@@ -91,6 +91,7 @@ function trace(route: string | null, status: number, overrides: Partial<TraceSum
     trace_id: `svc_${Math.random().toString(16).slice(2)}`,
     method: 'GET',
     path: route ?? '/x',
+    query: '',
     route,
     status_code: status,
     duration_ms: 3,
@@ -98,8 +99,10 @@ function trace(route: string | null, status: number, overrides: Partial<TraceSum
     timestamp: new Date().toISOString(),
     user_id: null,
     exception: status >= 400 ? 'HttpError' : null,
+    error_message: status >= 400 ? 'Failed' : null,
     query_count: 0,
     n_plus_one: false,
+    replay_of: null,
     ...overrides,
   }
 }
@@ -263,11 +266,12 @@ describe('CodeLens', () => {
       trace('/api/admin/posts/{id}', 500, { method: 'DELETE', exception: 'TypeError' }),
       trace('/api/admin/posts/{id}', 200, { method: 'GET' }), // another method: not this route's
       trace('/api/posts', 200),
+      trace('/api/admin/posts/{id}', 500, { method: 'DELETE', replay_of: 'svc_original' }), // a replay: counted apart
     ]
     const lenses = codeLenses(state({ routeTable, traces }), documentOf(apiFile))
     const line = lineOf("r.delete('/posts/{id}'")
     const atDelete = lenses.filter((lens) => lens.range.start.line === line)
-    expect(atDelete.map((lens) => lens.command!.title)).toEqual(['DELETE /api/admin/posts/{id} · auth:admin, nosuch · 3 traces, 1 error', 'Send request'])
+    expect(atDelete.map((lens) => lens.command!.title)).toEqual(['DELETE /api/admin/posts/{id} · auth:admin, nosuch · 3 traces, 1 error · 1 replay', 'Send request'])
     expect(atDelete[0]!.command).toMatchObject({ command: 'svc.openRouteTraces', arguments: [{ method: 'DELETE', path: '/api/admin/posts/{id}' }] })
     expect(atDelete[1]!.command).toMatchObject({ command: 'svc.sendRequest' })
     // Without a route table the statically read middleware is shown; one trace, no error.
@@ -283,8 +287,8 @@ describe('CodeLens', () => {
 
   it('counts traces of an ANY route for every method, and HEAD for GET routes', () => {
     const traces = [trace('/a', 200, { method: 'POST' }), trace('/a', 200, { method: 'HEAD' }), trace('/a', 500, { method: 'GET', exception: null })]
-    expect(traceCounts(state({ traces }), 'ANY', '/a')).toEqual({ traces: 3, errors: 1 })
-    expect(traceCounts(state({ traces }), 'GET', '/a')).toEqual({ traces: 2, errors: 1 })
+    expect(traceCounts(state({ traces }), 'ANY', '/a')).toEqual({ traces: 3, errors: 1, replays: 0 })
+    expect(traceCounts(state({ traces }), 'GET', '/a')).toEqual({ traces: 2, errors: 1, replays: 0 })
   })
 })
 
@@ -328,6 +332,13 @@ describe('custom request arguments', () => {
     expect(replayArgs({ id: 'svc_abc', diff: true, force: true })).toEqual(['replay', 'svc_abc', '--diff', '--force'])
     expect(replayArgs({ id: 'svc_abc', format: 'curl' })).toEqual(['replay', 'svc_abc', '--format=curl'])
     expect(() => replayArgs({ id: '--force' })).toThrow(/trace id/)
+    expect(traceListArgs({ ignore: ['/health/*', '', 3 as unknown as string] })).toEqual(['trace:list', '--ignore=/health/*'])
+    // Values that look like options stay values: each is written --name=value.
+    expect(replayArgs({ id: 'svc_abc', as: 'ada@example.com', header: ['Authorization: Bearer x', '--force'], url: 'http://127.0.0.1:9000' })).toEqual([
+      'replay', 'svc_abc', '--as=ada@example.com', '--header=Authorization: Bearer x', '--header=--force', '--url=http://127.0.0.1:9000',
+    ])
+    expect(whyArgs({ id: 'svc_abc', method: 'get', path: '/api/v1/posts/-1' })).toEqual(['api:why', '--id=svc_abc', '--', 'GET', '/api/v1/posts/-1'])
+    expect(() => whyArgs({ id: 'svc_abc', method: 'GET', path: '--fix' })).toThrow(/method and a path/)
   })
 
   it('reads the CLI error from stderr', () => {

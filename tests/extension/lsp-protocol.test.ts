@@ -99,7 +99,7 @@ describe('svc lsp --stdio', () => {
     const webUri = pathToFileURL(join(app.dir, 'routes', 'web.ts')).href
     await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: webUri, languageId: 'typescript', version: 1, text: readFileSync(join(app.dir, 'routes', 'web.ts'), 'utf8') } })
     const webLenses = await connection.sendRequest<Array<{ command: { title: string } }>>('textDocument/codeLens', { textDocument: { uri: webUri } })
-    expect(webLenses.map((lens) => lens.command.title)).toEqual(['GET / · 1 trace', 'Send request', 'GET /boom · 1 trace, 1 error', 'Send request'])
+    expect(webLenses.map((lens) => lens.command.title)).toEqual(['GET / · 1 trace', 'Send request', 'GET /boom · 1 trace, 1 error', 'Send request', 'GET /loop · 0 traces', 'Send request'])
     expect(titles).toContain('GET /api/v1/posts · 1 trace')
     expect(titles.filter((title) => title === 'Send request')).toHaveLength(lenses.length / 2)
 
@@ -148,9 +148,25 @@ describe('svc lsp --stdio', () => {
     const status = await connection.sendRequest<{ state: string; routes: number; traces: number }>('svc/status', {})
     expect(contractValidator('ServerStatusJson')(status)).toBe(true)
     expect(status).toMatchObject({ state: 'ready', routes: (routes as { routes: unknown[] }).routes.length })
-    // The replay above recorded a trace of its own: the count follows the store.
+    // The replays above recorded traces of their own: the counts follow the store, replays counted apart.
     const stored = (await svcJson<{ traces: unknown[] }>(['trace:list', '--limit=1000'], { cwd })).traces.length
-    await until(`svc/status with ${stored} traces`, async () => (await connection.sendRequest<{ traces: number }>('svc/status', {})).traces === stored)
+    await until(`svc/status with ${stored} traces, 1 replay`, async () => {
+      const current = await connection.sendRequest<{ traces: number; replays: number }>('svc/status', {})
+      return current.traces === stored && current.replays === 1
+    })
+
+    const why = await connection.sendRequest<{ failure: { kind: string } }>('svc/why', { id: app.sent.find((request) => request.path === '/boom')!.traceId, method: 'GET', path: '/boom' })
+    expect(why).toEqual(await svcJson(['api:why', 'GET', '/boom', '--id', app.sent.find((request) => request.path === '/boom')!.traceId!], { cwd }))
+    expect(contractValidator('WhyJson')(why)).toBe(true)
+    expect(why.failure.kind).toBe('exception')
+    const stats = await connection.sendRequest('svc/stats', { days: 1 })
+    expect(contractValidator('StatsJson')(stats)).toBe(true)
+    expect(stats).toMatchObject({ days: 1, total: stored })
+    const top = await connection.sendRequest<{ endpoints: unknown[] }>('svc/top', { days: 1, limit: 3 })
+    expect(contractValidator('TopJson')(top)).toBe(true)
+    expect(top.endpoints).toHaveLength(3)
+    const users = await connection.sendRequest('svc/traceUsers', {})
+    expect(users).toEqual(await svcJson(['trace:users'], { cwd }))
   }, 120_000)
 
   it('fails a custom request with the CLI error code and hint', async () => {

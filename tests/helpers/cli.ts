@@ -53,9 +53,12 @@ export function copyExampleApp(name = 'blog'): AppCopy {
   })
   mkdirSync(join(dir, 'storage'), { recursive: true })
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `${name}-copy`, private: true, type: 'module' }, null, 2)}\n`)
-
   linkRepoModules(dir)
+  return appCopyAt(dir)
+}
 
+/** File helpers over a folder of a test's own. */
+export function appCopyAt(dir: string): AppCopy {
   return {
     dir,
     path: (...parts) => join(dir, ...parts),
@@ -187,4 +190,27 @@ export function waitForLine(stream: NodeJS.ReadableStream, pattern: RegExp, time
     stream.on('data', onData)
     stream.once('end', onEnd)
   })
+}
+
+/**
+ * Runs one test file of a project with vitest, as its developer would (the
+ * repo's vitest linked into the project's node_modules when it has none).
+ */
+export async function runVitestIn(dir: string, file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const link = join(dir, 'node_modules', 'vitest')
+  if (!existsSync(link)) {
+    mkdirSync(join(dir, 'node_modules'), { recursive: true })
+    symlinkSync(join(REPO_ROOT, 'node_modules', 'vitest'), link, 'dir')
+  }
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', dir, file], {
+    cwd: dir,
+    // The runner's own VITEST_* variables would confuse the nested run.
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV')), NO_COLOR: '1' },
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+  return { code, stdout, stderr }
 }

@@ -16,13 +16,13 @@ function everythingChanged(n: number): TraceRecord {
     status_code: 500,
     headers: { host: 'example.test', 'x-request': 'other' },
     body: { content: { title: 'T' }, size: 13, truncated: false, incomplete: false },
-    queries: [{ sql: 'select 1', args: [1], duration_ms: 0.1, rows: 1, start_ms: 0.2, last_insert_rowid: null, error: null }],
+    queries: [{ sql: 'select 1', args: [1], duration_ms: 0.1, rows: 1, start_ms: 0.2, last_insert_rowid: null, error: null, source: { file: '/app/x.ts', line: 2, column: 5 } }],
     middleware: [{ name: 'auth', start_ms: 0.01, duration_ms: 0.5 }],
     exception: { class: 'TypeError', message: 'kaput', status: 500, errors: null, location: { file: '/app/x.ts', line: 3, column: 9 } },
     trace: ['TypeError: kaput', 'at x (/app/x.ts:3:9)'],
     duration_ms: 9.75,
     memory_mb: 61.5,
-    n_plus_one: [{ shape: 'select ?', count: 6, total_ms: 1.2 }],
+    n_plus_one: [{ shape: 'select ?', count: 6, total_ms: 1.2, source: null }],
     ip: '10.0.0.9',
     timestamp: '2027-01-01T00:00:00.000Z',
     user_id: 42,
@@ -58,8 +58,8 @@ describe('batch codec', () => {
 
   it('stores only the timings of statements that repeat the previous record\'s, in microseconds', () => {
     const statements = (n: number, rows = 1): TraceRecord['queries'] => [
-      { sql: 'select id, title from posts where id = ?', args: [1], duration_ms: 0.021 + n / 1000, rows, start_ms: 0.105, last_insert_rowid: null, error: null },
-      { sql: 'select name from tags where post_id = ?', args: [1], duration_ms: 0.4, rows: 2, start_ms: 0.2 + n, last_insert_rowid: null, error: null },
+      { sql: 'select id, title from posts where id = ?', args: [1], duration_ms: 0.021 + n / 1000, rows, start_ms: 0.105, last_insert_rowid: null, error: null, source: null },
+      { sql: 'select name from tags where post_id = ?', args: [1], duration_ms: 0.4, rows: 2, start_ms: 0.2 + n, last_insert_rowid: null, error: null, source: null },
     ]
     const records = [
       record(1, { queries: statements(1) }),

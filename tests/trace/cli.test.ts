@@ -16,7 +16,7 @@ import type { ValidateFunction } from 'ajv'
 import { contractAjv as ajv } from '../helpers/contract.ts'
 import type { TraceListJson, TraceSummaryJson, WhyJson } from '../../cli/contract/traces.ts'
 import { contractValidator, expectContract, runSvc } from '../helpers/run-svc.ts'
-import { copyExampleApp, REPO_ROOT, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, REPO_ROOT, runVitestIn, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
 
 const SECRET = 'trace-tests-jwt-secret-0123456789abcdef'
 const PASSWORD = 'correct-horse-battery-staple-42'
@@ -467,7 +467,7 @@ writeFileSync(file, JSON.stringify(request))
     expect(replay.test_file).toMatch(/^tests\/regression\/get-loop-[0-9a-f]{8}\.test\.ts$/)
     const source = app.read(replay.test_file)
     expect(source).toContain("from 'svc/regression'")
-    const run = await runVitest(replay.test_file)
+    const run = await runVitestIn(app.dir, replay.test_file)
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(run.stdout).toMatch(/1 passed/)
   })
@@ -514,25 +514,6 @@ async function startHttpsServer(): Promise<{ base: string; seen: SeenRequest[]; 
       server.close((error) => (error ? reject(error) : resolve()))
     }),
   }
-}
-
-/** Runs vitest on one file of the app copy (vitest itself comes from the repo). */
-async function runVitest(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { spawn } = await import('node:child_process')
-  const { symlinkSync, existsSync } = await import('node:fs')
-  const link = app.path('node_modules', 'vitest')
-  if (!existsSync(link)) symlinkSync(join(REPO_ROOT, 'node_modules', 'vitest'), link, 'dir')
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', app.dir, file], {
-    cwd: app.dir,
-    // The runner's own VITEST_* variables would confuse the nested run.
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV')), NO_COLOR: '1' },
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-  return { code, stdout, stderr }
 }
 
 describe('test:regression', () => {

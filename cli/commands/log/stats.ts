@@ -6,7 +6,7 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { positiveDays } from '../../trace/filters.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
-import { endpointStats, percentile, round, statusClasses } from '../../trace/stats.ts'
+import { endpointStats, percentile, round, statusClasses, timeline } from '../../trace/stats.ts'
 import { formatMs } from '../../trace/summary.ts'
 
 export default defineCommand({
@@ -25,6 +25,7 @@ export default defineCommand({
       const rows = await store.search({ sinceMs: Date.now() - days * 86_400_000 })
       const durations = rows.map((row) => Number(row.duration_ms)).sort((a, b) => a - b)
       const errors = rows.filter((row) => Number(row.status_code) >= 500 || Number(row.error) === 1).length
+      const overTime = timeline(rows)
       json = {
         days,
         total: rows.length,
@@ -36,6 +37,8 @@ export default defineCommand({
         slowest_routes: endpointStats(rows).slice(0, 5),
         dropped: await store.droppedCount(),
         n_plus_one: rows.filter((row) => Number(row.n_plus_one) > 0).length,
+        bucket_ms: overTime.bucket_ms,
+        timeline: overTime.buckets,
       }
     } finally {
       store.close()

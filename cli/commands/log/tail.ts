@@ -6,7 +6,7 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
-import { summaryLine, summaryOfRow } from '../../trace/summary.ts'
+import { summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
 const { limit: _limit, ...filters } = traceFilterArgs
 const POLL_MS = 500
@@ -33,15 +33,15 @@ export default defineCommand({
 
     const color = colors(io)
     const store = await openProjectTraceStore(project, config)
-    const print = (rows: Awaited<ReturnType<typeof store.search>>) => {
-      for (const row of rows) {
-        const summary = summaryOfRow(row)
+    const print = (records: Awaited<ReturnType<typeof store.records>>) => {
+      for (const record of records) {
+        const summary = summaryOfRecord(record)
         printLine(io, args.json ? JSON.stringify(summary) : summaryLine(summary, color).filter(Boolean).join('  '))
       }
     }
     let last: string | undefined
     try {
-      const first = (await store.search({ ...filter, limit: args.lines })).reverse()
+      const first = (await store.records({ ...filter, limit: args.lines })).reverse()
       print(first)
       last = first.at(-1)?.trace_id ?? (await store.search({ limit: 1 }))[0]?.trace_id
       if (!args.follow || io.signal.aborted) return
@@ -53,7 +53,7 @@ export default defineCommand({
           busy = true
           try {
             const query: TraceFilter = last === undefined ? { ...filter, order: 'oldest' } : { ...filter, afterTraceId: last, order: 'oldest' }
-            const rows = await store.search(query)
+            const rows = await store.records(query)
             print(rows)
             if (rows.length > 0) last = rows.at(-1)!.trace_id
             else if (last === undefined) last = (await store.search({ limit: 1 }))[0]?.trace_id

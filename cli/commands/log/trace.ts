@@ -2,10 +2,12 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
-import { traceFilterArgs } from '../../trace/filters.ts'
+import { ignoreArg, traceFilterArgs } from '../../trace/filters.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openProjectTraceStore } from '../../trace/open-store.ts'
 import { printTraceList, searchTraces } from '../../trace/search.ts'
+import { writesData } from '../../trace/row-statements.ts'
+import { summaryOfRecord } from '../../trace/summary.ts'
 import { traceView } from '../../trace/view.ts'
 
 export default defineCommand({
@@ -15,6 +17,7 @@ export default defineCommand({
     ...cwdArg,
     ...jsonArg,
     ...traceFilterArgs,
+    ...ignoreArg,
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
@@ -26,7 +29,7 @@ export default defineCommand({
     const store = await openProjectTraceStore(project)
     try {
       const record = await findTrace(store, args.id)
-      if (args.json) return json({ trace: record })
+      if (args.json) return json({ trace: record, writes: writesData(record), summary: summaryOfRecord(record) })
       printLine(io, traceView(record, colors(io)))
     } finally {
       store.close()

@@ -1,27 +1,28 @@
 /**
- * The trace detail webview's HTML: a shell that loads the bundled script and
- * stylesheet from the media folder. Content Security Policy: nothing by
- * default; styles from the webview's own source; scripts only with this
- * load's nonce. No VS Code import: the Playwright test renders it as is.
+ * The HTML of the webview pages (trace detail, request, dashboard): a shell
+ * that loads one bundled script and the stylesheets from the media folder.
+ * Content Security Policy: nothing by default; styles from the webview's own
+ * source; scripts only with this load's nonce; no inline style, no remote
+ * anything. No VS Code import: the Playwright test renders it as is.
  */
 import { randomBytes } from 'node:crypto'
 
-export interface TraceDetailHtmlOptions {
+export interface PageHtmlOptions {
   /** `webview.cspSource`. */
   cspSource: string
-  /** URIs (as strings) of media/trace-detail.js and media/trace-detail.css. */
+  /** URIs (as strings) of the page's script and stylesheets in media/. */
   scriptUri: string
-  styleUri: string
+  styleUris: string[]
   nonce: string
   title: string
 }
 
-/** A fresh nonce from a cryptographic source, for each load of the page. */
+/** A fresh nonce from a cryptographic source, for each load of a page. */
 export function createNonce(): string {
   return randomBytes(24).toString('base64')
 }
 
-export function traceDetailHtml(options: TraceDetailHtmlOptions): string {
+export function pageHtml(options: PageHtmlOptions): string {
   const csp = [
     "default-src 'none'",
     `style-src ${options.cspSource}`,
@@ -35,11 +36,11 @@ export function traceDetailHtml(options: TraceDetailHtmlOptions): string {
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${escapeAttribute(options.styleUri)}">
+${options.styleUris.map((uri) => `  <link rel="stylesheet" href="${escapeAttribute(uri)}">`).join('\n')}
   <title>${escapeText(options.title)}</title>
 </head>
 <body>
-  <main id="app" aria-live="polite"><p class="muted">Loading trace…</p></main>
+  <main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
   <script nonce="${escapeAttribute(options.nonce)}" src="${escapeAttribute(options.scriptUri)}"></script>
 </body>
 </html>
