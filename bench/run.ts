@@ -19,6 +19,7 @@ import { measureServer, type Sample } from './lib/load.ts'
 import { hasTaskset, pinProcess, serverKey, startServer, type RunningBenchServer } from './lib/processes.ts'
 import { compare, renderMarkdown, summarise, writeResults, type ComparisonResult, type ScenarioResult } from './lib/report.ts'
 import { measureStartup } from './lib/startup.ts'
+import { measureRegistrationMemory, renderMemory, type MemoryResult } from './lib/memory.ts'
 import { comparisons, scenarios, startupCommands, type Scenario } from './scenarios.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -41,7 +42,7 @@ const { values: flags } = parseArgs({
 if (flags.help) {
   console.log(`npm run bench -- [--duration s] [--rounds n] [--connections n] [--warmup s] [--startup-runs n]
                    [--only <group|scenario|startup>[,...]] [--write | --no-write]
-Groups: ${[...new Set(scenarios.map((s) => s.name.split('/')[0]))].join(', ')}, startup`)
+Groups: ${[...new Set(scenarios.map((s) => s.name.split('/')[0]))].join(', ')}, startup, memory`)
   process.exit(0)
 }
 
@@ -63,7 +64,8 @@ const only = (flags.only ?? []).flatMap((value) => value.split(',')).map((value)
 const selects = (name: string) => only.length === 0 || only.some((o) => o === name || name.startsWith(`${o}/`))
 const selected = scenarios.filter((s) => selects(s.name))
 const runStartup = only.length === 0 || only.includes('startup')
-const unknown = only.filter((o) => o !== 'startup' && !scenarios.some((s) => s.name === o || s.name.startsWith(`${o}/`)))
+const runMemory = only.length === 0 || only.includes('memory')
+const unknown = only.filter((o) => o !== 'startup' && o !== 'memory' && !scenarios.some((s) => s.name === o || s.name.startsWith(`${o}/`)))
 if (unknown.length > 0) {
   console.error(`Unknown scenario or group: ${unknown.join(', ')}. Known: ${scenarios.map((s) => s.name).join(', ')}, startup`)
   process.exit(2)
@@ -128,6 +130,19 @@ async function main(): Promise<number> {
     if (result !== undefined) compared.push(result)
   }
 
+  const memory: MemoryResult[] = []
+  if (runMemory) {
+    const servers: Array<[string, Record<string, unknown>]> = [
+      ['svc, native argon2id', { argon2: 'native' }],
+      ['svc, native argon2id, PASSWORD_HASH_QUEUE=100', { argon2: 'native', queue: 100 }],
+      ['svc, portable argon2id', { argon2: 'portable' }],
+    ]
+    for (const [label, options] of servers) {
+      log(`Memory: 100 registrations at once (${label})...`)
+      memory.push(await measureRegistrationMemory(label, { factory: 'svc-hash', options }, serverCpu))
+    }
+  }
+
   let startup: ReturnType<typeof measureStartup> | undefined
   if (runStartup) {
     if (!existsSync(`${ROOT}/dist/cli/bin.js`)) {
@@ -155,18 +170,22 @@ async function main(): Promise<number> {
     compared,
     startup,
   )
-  process.stdout.write(`\n${markdown}\n`)
+  const report = memory.length > 0 ? `${markdown}\n\n${renderMemory(memory)}` : markdown
+  process.stdout.write(`\n${report}\n`)
 
   const write = flags['no-write'] ? false : (flags.write ?? only.length === 0)
   if (write) {
-    writeResults(DOC, markdown)
+    writeResults(DOC, report)
     log(`Results written to docs/benchmarks.md`)
   }
-  return 0
+  return memory.some((result) => !result.met) ? 1 : 0
 }
 
 function measure(scenario: Scenario, seconds: number): Promise<Sample> {
-  return measureServer(servers.get(serverKey(scenario.server))!, scenario, { connections, duration: seconds })
+  const options = scenario.slow === undefined
+    ? { connections, duration: seconds }
+    : { connections: Math.min(connections, scenario.slow.connections), duration: Math.max(seconds, scenario.slow.minDuration) }
+  return measureServer(servers.get(serverKey(scenario.server))!, scenario, options)
 }
 
 main().then(

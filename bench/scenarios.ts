@@ -9,7 +9,8 @@
  */
 import { SCALING_PATH, VERSIONED_SCALING_PATH } from './servers/svc.ts'
 import { THREE_QUERIES_BODY } from './servers/svc-trace.ts'
-import { HELLO_BODY, userBody } from './servers/types.ts'
+import { BENCH_EMAIL, BENCH_PASSWORD, HELLO_BODY, userBody } from './servers/types.ts'
+import { ID_PLACEHOLDER } from './lib/load.ts'
 
 export interface ServerSpec {
   /** A name in bench/servers/index.ts. */
@@ -31,6 +32,12 @@ export interface Scenario {
   expect: { status: number; json?: unknown }
   /** Asserts Content-Length is set and the body is not chunked (svc's servers). */
   checkWire?: boolean
+  /**
+   * For slow requests (a password hash): at least this many seconds a round,
+   * and this many connections at most, so that a round measures more than
+   * the queue the previous one left behind.
+   */
+  slow?: { minDuration: number; connections: number }
 }
 
 export interface Comparison {
@@ -46,6 +53,22 @@ export interface Comparison {
 }
 
 const svc = (options: Record<string, unknown> = {}): ServerSpec => ({ factory: 'svc', options })
+
+/** A registration with a new address each time (autocannon fills in the id), and a login of the one bench user. */
+const REGISTER_BODY = JSON.stringify({ name: 'Bench', email: `u${ID_PLACEHOLDER}@example.com`, password: BENCH_PASSWORD, password_confirmation: BENCH_PASSWORD })
+const LOGIN_BODY = JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD })
+const passwords = (name: string, server: ServerSpec, route: 'register' | 'login'): Scenario => ({
+  name: `passwords/${route}-${name}`,
+  server,
+  method: 'POST',
+  path: `/api/auth/${route}`,
+  body: route === 'register' ? REGISTER_BODY : LOGIN_BODY,
+  expect: { status: route === 'register' ? 201 : 200 },
+  slow: { minDuration: 8, connections: 2 },
+})
+const svcNative: ServerSpec = { factory: 'svc-hash', options: { argon2: 'native' } }
+const svcPortable: ServerSpec = { factory: 'svc-hash', options: { argon2: 'portable' } }
+const honoArgon2: ServerSpec = { factory: 'hono-argon2' }
 
 export const scenarios: Scenario[] = [
   // A JSON route, the same body from every server.
@@ -90,6 +113,15 @@ export const scenarios: Scenario[] = [
   { name: 'trace/json-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
   { name: 'trace/queries-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
   { name: 'trace/queries-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
+
+  // Register and login with OWASP argon2id (m=19 MiB, t=2, p=1): svc with the native hasher (what `svc serve` uses on
+  // Node), svc with the portable one (every other runtime), and Hono with the same native argon2id and parameters.
+  passwords('svc-native', svcNative, 'register'),
+  passwords('svc-portable', svcPortable, 'register'),
+  passwords('hono-native', honoArgon2, 'register'),
+  passwords('svc-native', svcNative, 'login'),
+  passwords('svc-portable', svcPortable, 'login'),
+  passwords('hono-native', honoArgon2, 'login'),
 ]
 
 
@@ -108,6 +140,10 @@ export const comparisons: Comparison[] = [
   { label: 'Bearer route vs unprotected route: svc', subject: 'auth/svc', peer: 'auth/svc-open' },
   { label: 'Tracing on vs off: JSON route', subject: 'trace/json-on', peer: 'trace/json-off', minRatio: 0.85 },
   { label: 'Tracing on vs off: 3-query route', subject: 'trace/queries-on', peer: 'trace/queries-off', minRatio: 0.85 },
+  { label: 'Register: svc (native argon2id) vs Hono + @node-rs/argon2', subject: 'passwords/register-svc-native', peer: 'passwords/register-hono-native', minRatio: 0.9 },
+  { label: 'Login: svc (native argon2id) vs Hono + @node-rs/argon2', subject: 'passwords/login-svc-native', peer: 'passwords/login-hono-native', minRatio: 0.9 },
+  { label: 'Register: svc native vs portable argon2id', subject: 'passwords/register-svc-native', peer: 'passwords/register-svc-portable' },
+  { label: 'Login: svc native vs portable argon2id', subject: 'passwords/login-svc-native', peer: 'passwords/login-svc-portable' },
 ]
 
 export interface StartupCommand {

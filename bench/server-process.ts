@@ -2,7 +2,8 @@
  * One bench server in its own process: `node --import jiti/register
  * bench/server-process.ts '{"factory":"svc","options":{}}'`. Prints one line
  * `READY {"port":…,"headers":{…}}` on stdout, answers `cpu` on stdin with
- * `CPU <microseconds used>`, and stops on SIGTERM or SIGINT.
+ * `CPU <microseconds used>` and `mem` with `MEM <peak RSS in bytes>`, and
+ * stops on SIGTERM or SIGINT.
  */
 import { createInterface } from 'node:readline'
 import { servers } from './servers/index.ts'
@@ -33,8 +34,13 @@ const stop = () => {
 process.on('SIGTERM', stop)
 process.on('SIGINT', stop)
 
-// The load generator asks for this process's CPU time around each run: `cpu` in, `CPU <microseconds>` out.
+// The load generator asks for this process's CPU time around each run: `cpu` in, `CPU <microseconds>` out;
+// and for its peak resident memory: `mem` in, `MEM <bytes>` out.
 createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() === 'mem') {
+    process.stdout.write(`MEM ${process.resourceUsage().maxRSS * 1024}\n`)
+    return
+  }
   if (line.trim() !== 'cpu') return
   const usage = process.cpuUsage()
   process.stdout.write(`CPU ${usage.user + usage.system}\n`)

@@ -39,6 +39,7 @@ export {
 } from './database/migrator.ts'
 export { runChecks, type CheckResult, type HealthCheck } from './health/health.ts'
 export { HttpError, ValidationError, isHttpError, type ErrorDetails, type FieldErrors } from './http/http-error.ts'
+export { ServiceBusyError } from './http/service-busy.ts'
 export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnvelope } from './http/response.ts'
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
 export { cors, type CorsOptions } from './middleware/cors/index.ts'
@@ -59,6 +60,7 @@ export type { PathParams } from './router/path-params.ts'
 export { validateWith, checkWith, type ValidationResult } from './validation/validate.ts'
 export { defaultValidationMessage } from './validation/messages.ts'
 export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
+export { paginationQuery, type Pagination, type PaginationOptions } from './validation/pagination.ts'
 export {
   authPlugin,
   isAuthPlugin,
@@ -67,6 +69,8 @@ export {
   bearerToken,
   systemClock,
   createPasswordHasher,
+  portableArgon2id,
+  limitHashing,
   resolveAuthSettings,
   generateRsaKeyPair,
   authMigrations,
@@ -80,6 +84,8 @@ export {
   type AuthSettings,
   type Clock,
   type JwtKeyMaterial,
+  type Argon2id,
+  type HashingLimits,
   type PasswordHasher,
   type PasswordHashParams,
   type TokenClaims,

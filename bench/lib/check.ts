@@ -6,6 +6,7 @@
 import { request } from 'node:http'
 import { isDeepStrictEqual } from 'node:util'
 import type { Scenario } from '../scenarios.ts'
+import { ID_PLACEHOLDER } from './load.ts'
 
 export interface Answer {
   status: number
@@ -26,7 +27,7 @@ export function send(url: string, scenario: Scenario, serverHeaders: Record<stri
       },
     )
     req.on('error', reject)
-    req.end(scenario.body)
+    req.end(scenario.body?.replaceAll(ID_PLACEHOLDER, `check${Date.now()}${Math.random().toString(36).slice(2)}`))
   })
 }
 

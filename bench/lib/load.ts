@@ -7,6 +7,9 @@ import autocannon from 'autocannon'
 import type { Scenario } from '../scenarios.ts'
 import { quantileSorted } from './stats.ts'
 
+/** In a scenario's body: replaced by a fresh id on every request (e.g. a new email for each registration). */
+export const ID_PLACEHOLDER = '[<id>]'
+
 export interface LoadOptions {
   connections: number
   /** Seconds. */
@@ -38,6 +41,7 @@ export function runLoad(url: string, scenario: Scenario, serverHeaders: Record<s
         method: (scenario.method ?? 'GET') as 'GET',
         headers: { ...serverHeaders, ...scenario.headers },
         body: scenario.body,
+        idReplacement: scenario.body?.includes(ID_PLACEHOLDER) ?? false,
         connections: options.connections,
         duration: options.duration,
         pipelining: 1,

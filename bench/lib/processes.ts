@@ -16,6 +16,8 @@ export interface RunningBenchServer {
   pid: number
   /** The server process's CPU time so far (user + system), in microseconds. */
   cpuTime(): Promise<number>
+  /** The server process's peak resident memory so far, in bytes. */
+  maxRss(): Promise<number>
   stop(): Promise<void>
 }
 
@@ -39,8 +41,10 @@ export async function startServer(spec: ServerSpec, cpu: number | undefined): Pr
   const child = spawn(command, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout! })
   const cpuWaiters: Array<(microseconds: number) => void> = []
+  const memWaiters: Array<(bytes: number) => void> = []
   lines.on('line', (line) => {
     if (line.startsWith('CPU ')) cpuWaiters.shift()?.(Number(line.slice(4)))
+    if (line.startsWith('MEM ')) memWaiters.shift()?.(Number(line.slice(4)))
   })
   const ready = await new Promise<{ port: number; headers: Record<string, string> }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bench server ${serverKey(spec)} did not start within 30 s`)), 30_000)
@@ -65,6 +69,11 @@ export async function startServer(spec: ServerSpec, cpu: number | undefined): Pr
       new Promise((resolve) => {
         cpuWaiters.push(resolve)
         child.stdin!.write('cpu\n')
+      }),
+    maxRss: () =>
+      new Promise((resolve) => {
+        memWaiters.push(resolve)
+        child.stdin!.write('mem\n')
       }),
     stop: () => stopChild(child),
   }

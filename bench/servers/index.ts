@@ -15,4 +15,6 @@ export const servers: Record<string, ServerFactory> = {
   'svc-auth': async () => (await import('./svc-auth.ts')).startSvcAuthServer(),
   'hono-jwt': async () => (await import('./hono-jwt.ts')).startHonoJwtServer(),
   'svc-trace': async (options) => (await import('./svc-trace.ts')).startSvcTraceServer(options),
+  'svc-hash': async (options) => (await import('./svc-hash.ts')).startSvcHashServer(options),
+  'hono-argon2': async () => (await import('./hono-argon2.ts')).startHonoArgon2Server(),
 }

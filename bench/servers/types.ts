@@ -44,3 +44,7 @@ export async function listen(server: Server): Promise<BenchServer> {
 /** The JSON every peer answers on the benchmark routes, byte for byte the same data. */
 export const HELLO_BODY = { success: true, data: { message: 'Hello, world!' } }
 export const userBody = (id: string) => ({ success: true, data: { id: Number(id) } })
+
+/** The one user of the password benchmarks (registered by each server at start, logged in by the load). */
+export const BENCH_EMAIL = 'bench@example.com'
+export const BENCH_PASSWORD = 'bench-password-123'

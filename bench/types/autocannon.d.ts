@@ -7,6 +7,8 @@ declare module 'autocannon' {
     method?: string
     headers?: Record<string, string>
     body?: string
+    /** Replace `[<id>]` in the body with a fresh random id on every request. */
+    idReplacement?: boolean
     connections?: number
     duration?: number
     pipelining?: number

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import { checkJwtKeyPair, loadEnv, logMailer, nativeArgon2id, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
@@ -97,15 +97,15 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
 
 /**
  * Authentication is on in every app: the auth plugin (mails to
- * storage/logs/mail.log, RS256 keys from storage/keys/) comes first, unless
- * the kernel lists its own `authPlugin({...})`.
+ * storage/logs/mail.log, RS256 keys from storage/keys/, the native argon2id)
+ * comes first, unless the kernel lists its own `authPlugin({...})`.
  */
 function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
   const keys = readJwtKeyFiles(project.storageDir)
   // An RS256 pair that cannot be used stops start-up here, not at the first login.
   if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({ mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')), keys })
+  const auth = authPlugin({ mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')), keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
 }
 

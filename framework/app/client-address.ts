@@ -2,7 +2,10 @@
  * The client's address. The runtime adapter knows the socket peer (conn-info.ts); a proxy's
  * X-Forwarded-For is believed only when that peer is a configured trusted
  * proxy, and then the right-most address that is not itself trusted wins
- * (the left-most entries are whatever the client chose to send).
+ * (the left-most entries are whatever the client chose to send). `*` trusts
+ * any peer as one proxy, never more: the right-most entry, the address that
+ * proxy saw, is the client (trusting every hop would hand the choice to the
+ * client, and with it the per-address throttles).
  */
 
 export function clientAddress(request: Request, peer: string | undefined, trustedProxies: readonly string[]): string | undefined {
@@ -10,6 +13,7 @@ export function clientAddress(request: Request, peer: string | undefined, truste
   const forwarded = request.headers.get('x-forwarded-for')
   if (forwarded === null) return peer
   const hops = forwarded.split(',').map((hop) => hop.trim()).filter((hop) => hop !== '')
+  if (trustedProxies.includes('*')) return hops.at(-1) ?? peer
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!isTrusted(hops[i]!, trustedProxies)) return hops[i]
   }

@@ -7,11 +7,11 @@
  * export default { fetch: app.fetch }
  */
 import { resolveConfig, type AppConfig } from '../config/config.ts'
-import { Context, setMatch, setRecorder, type ExecutionContextLike } from '../context/context.ts'
+import { Context, setError, setMatch, setRecorder, type ExecutionContextLike } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
-import { hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
+import { errorResponse, hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
 import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices } from '../middleware/aliases.ts'
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
 import { cors, type CorsOptions } from '../middleware/cors/index.ts'
@@ -89,6 +89,13 @@ export interface AppOptions {
 
 export interface App {
   fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response>
+  /**
+   * The answer to a request the server refused before the app could see it
+   * (bad framing, headers too large, too slow): `error` in the envelope with
+   * a trace id, traced like any request. Runtime adapters call it (svc/node's
+   * `serve` from Node's `clientError`); `request` is what could be read of it.
+   */
+  reject(request: Request, error: HttpError, env?: unknown): Response
   readonly config: AppConfig
   readonly database: Database | undefined
   /** The compiled route table, in matching order. */
@@ -214,6 +221,17 @@ export function createApp(options: AppOptions = {}): App {
     return finish(c, response, recorder)
   }
 
+  function reject(request: Request, error: HttpError, env?: unknown): Response {
+    const traceId = createTraceId(config.tracePrefix)
+    const connInfo = readConnInfo(request, env)
+    const ip = clientAddress(request, connInfo?.remoteAddress, config.trustedProxies)
+    const c = new Context({ request, traceId, connInfo, ip, config, db: database, env, executionCtx: undefined, validationMessage })
+    const recorder = tracer?.begin(c)
+    if (recorder !== undefined) setRecorder(c, recorder)
+    setError(c, error)
+    return finish(c, errorResponse(error, { [TRACE_HEADER]: traceId }, config.debug), recorder)
+  }
+
   function finish(c: Context, answer: Response, recorder: RequestRecorder | undefined): Response {
     let response = answer
     if (!hasTraceId(response, c.traceId)) response = withHeaders(response, { [TRACE_HEADER]: c.traceId })
@@ -257,6 +275,7 @@ export function createApp(options: AppOptions = {}): App {
 
   return {
     fetch,
+    reject,
     config,
     database,
     routes: () => compiled.map((route) => route.description()),

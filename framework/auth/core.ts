@@ -4,6 +4,7 @@ import type { Database } from '../database/database.ts'
 import type { Mailer } from '../mail/index.ts'
 import type { ThrottleStore } from '../middleware/throttle/store.ts'
 import type { Clock } from './clock.ts'
+import type { Lockout } from './lockout.ts'
 import type { SigningKeys } from './keys.ts'
 import type { PasswordHasher } from './passwords.ts'
 import type { AuthSettings } from './settings.ts'
@@ -20,6 +21,7 @@ export interface AuthCore {
   hasher: PasswordHasher
   mailer: Mailer
   throttleStore: ThrottleStore
+  lockout: Lockout
 }
 
 /** The clock's time as stored in the auth tables (ISO 8601 UTC). */

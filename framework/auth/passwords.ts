@@ -1,9 +1,12 @@
 /**
  * Password hashing: argon2id stored as a PHC string
- * (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`), through @noble/hashes,
- * which is plain JavaScript and so runs in every fetch runtime (Workers
- * forbid compiling WebAssembly from bytes, which WASM builds need). The async
- * variant yields to the event loop while it works. See docs/authentication.md.
+ * (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`). The PHC format, salts,
+ * parameters and comparison live here; the argon2id function itself is
+ * pluggable: `portableArgon2id` (@noble/hashes, plain JavaScript, so it runs
+ * in every fetch runtime: Workers forbid compiling WebAssembly from bytes) by
+ * default, svc/node's `nativeArgon2id` on Node. Both give the same bytes for
+ * the same input, so either verifies the other's hashes. See
+ * docs/authentication.md.
  */
 import { argon2idAsync } from '@noble/hashes/argon2.js'
 import { OWASP_ARGON2ID, type PasswordHashParams } from './settings.ts'
@@ -11,6 +14,38 @@ import { OWASP_ARGON2ID, type PasswordHashParams } from './settings.ts'
 const SALT_BYTES = 16
 const HASH_BYTES = 32
 const ARGON2_VERSION = 0x13
+
+/** An argon2id function (version 0x13): the raw hash of a password for a salt and cost parameters. */
+export interface Argon2id {
+  /** Shown in docs and benchmarks: which implementation this is. */
+  readonly name: string
+  /**
+   * How many hashes are worth running at once: the size of the auth plugin's
+   * hashing semaphore unless `PASSWORD_HASH_CONCURRENCY` says otherwise.
+   */
+  readonly concurrency: number
+  derive(password: string, salt: Uint8Array, params: PasswordHashParams, length: number): Promise<Uint8Array>
+}
+
+/**
+ * argon2id in plain JavaScript (@noble/hashes), for every runtime. It runs on
+ * the one JavaScript thread, yielding every 10 ms, so two hashes at once only
+ * take twice as long each and hold twice the memory: one at a time.
+ */
+export const portableArgon2id: Argon2id = {
+  name: 'portable (@noble/hashes)',
+  concurrency: 1,
+  derive(password, salt, p, length) {
+    return argon2idAsync(new TextEncoder().encode(password), salt, {
+      m: p.memoryKib,
+      t: p.iterations,
+      p: p.parallelism,
+      dkLen: length,
+      version: ARGON2_VERSION,
+      asyncTick: 10,
+    })
+  },
+}
 
 export interface PasswordHasher {
   readonly params: PasswordHashParams
@@ -33,20 +68,13 @@ interface ParsedHash {
   hash: Uint8Array
 }
 
-/** @example const hasher = createPasswordHasher({ memoryKib: 19456, iterations: 2, parallelism: 1 }) */
-export function createPasswordHasher(params: PasswordHashParams = OWASP_ARGON2ID): PasswordHasher {
+/**
+ * @example const hasher = createPasswordHasher({ memoryKib: 19456, iterations: 2, parallelism: 1 })
+ * @example const hasher = createPasswordHasher(OWASP_ARGON2ID, nativeArgon2id) // svc/node
+ */
+export function createPasswordHasher(params: PasswordHashParams = OWASP_ARGON2ID, argon2id: Argon2id = portableArgon2id): PasswordHasher {
   let dummy: Promise<string> | undefined
-
-  async function derive(password: string, salt: Uint8Array, p: PasswordHashParams, length: number): Promise<Uint8Array> {
-    return argon2idAsync(new TextEncoder().encode(password), salt, {
-      m: p.memoryKib,
-      t: p.iterations,
-      p: p.parallelism,
-      dkLen: length,
-      version: ARGON2_VERSION,
-      asyncTick: 10,
-    })
-  }
+  const derive = argon2id.derive
 
   const hasher: PasswordHasher = {
     params,

@@ -19,8 +19,10 @@ import { defineRoutes } from '../router/define-routes.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { AuthCore } from './core.ts'
 import { importSigningKeys, resolveKeyMaterial, type JwtKeyMaterial, type SigningKeys } from './keys.ts'
+import { limitHashing } from './hashing-slots.ts'
+import { createLockout } from './lockout.ts'
 import { authenticate, requireVerifiedEmail } from './middleware.ts'
-import { createPasswordHasher, type PasswordHasher } from './passwords.ts'
+import { createPasswordHasher, portableArgon2id, type Argon2id, type PasswordHasher } from './passwords.ts'
 import { authRoutes } from './routes.ts'
 import { resolveAuthSettings } from './settings.ts'
 import { createTokenService } from './tokens.ts'
@@ -32,7 +34,13 @@ export interface AuthPluginOptions {
   clock?: Clock
   /** RS256 PEM keys read from files (`storage/keys/`); environment values win. */
   keys?: JwtKeyMaterial
-  /** Replaces the argon2id hasher built from `PASSWORD_HASH_*`. */
+  /**
+   * The argon2id function passwords are hashed with: `portableArgon2id` by
+   * default (every runtime); svc/node's `nativeArgon2id` on Node (the `svc`
+   * CLI passes it). Same PHC strings either way.
+   */
+  argon2id?: Argon2id
+  /** Replaces the argon2id hasher built from `PASSWORD_HASH_*` (it is still bounded by the hashing slots). */
   hasher?: PasswordHasher
   /** Replaces the store chosen by `THROTTLE_STORE`. */
   throttleStore?: ThrottleStore
@@ -62,6 +70,13 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
     const throttleStore =
       options.throttleStore ??
       (settings.throttleStore === 'database' && database !== undefined ? databaseThrottleStore(database) : memoryThrottleStore())
+    // Locks survive a restart and are shared by every process, for known and unknown addresses alike.
+    const lockoutStore = database !== undefined ? databaseThrottleStore(database) : memoryThrottleStore()
+    const argon2id = options.argon2id ?? portableArgon2id
+    const hasher = limitHashing(options.hasher ?? createPasswordHasher(settings.password, argon2id), {
+      concurrency: settings.hashConcurrency ?? argon2id.concurrency,
+      queue: settings.hashQueue,
+    })
     const core: AuthCore = {
       config,
       database,
@@ -69,9 +84,10 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
       clock,
       keys,
       tokens: createTokenService(config, keys, clock, settings.verifyCacheSize),
-      hasher: options.hasher ?? createPasswordHasher(settings.password),
+      hasher,
       mailer: options.mailer ?? consoleMailer(),
       throttleStore,
+      lockout: createLockout(lockoutStore, { attempts: settings.lockoutAttempts, minutes: settings.lockoutMinutes }),
     }
 
     return {
@@ -87,8 +103,16 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
         },
       },
       api: authRoutes(core),
-      // A key that passed the start-up checks but cannot be imported shows up in /health/ready.
-      ...(database === undefined ? {} : { healthChecks: { jwt_keys: async () => ({ algorithm: (await keys()).algorithm }) } }),
+      ...(database === undefined
+        ? {}
+        : {
+            healthChecks: {
+              // A key that passed the start-up checks but cannot be imported shows up in /health/ready.
+              jwt_keys: async () => ({ algorithm: (await keys()).algorithm }),
+              // Which argon2id runs, and how busy hashing is (a full queue answers 503).
+              password_hashing: async () => ({ argon2id: argon2id.name, ...hasher.stats() }),
+            },
+          }),
       ...(config.jwtAlgorithm === 'RS256'
         ? {
             web: defineRoutes((r) => {

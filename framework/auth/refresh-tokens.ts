@@ -3,7 +3,7 @@
  * families (one login = one family). Rotation is one conditional UPDATE, so
  * of two concurrent refreshes with one token exactly one wins.
  */
-import type { Database } from '../database/database.ts'
+import type { Database, Statement } from '../database/database.ts'
 
 export type RevokeReason = 'rotated' | 'reuse' | 'logout' | 'password_reset'
 
@@ -16,14 +16,25 @@ export interface RefreshTokenRecord {
   revoked_reason: RevokeReason | null
 }
 
-export async function insertRefreshToken(
-  db: Database,
-  token: { id: string; userId: number; familyId: string; tokenHash: string; expiresAt: string; now: string },
-): Promise<void> {
-  await db.execute(
-    'insert into refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at) values (?, ?, ?, ?, ?, ?)',
-    [token.id, token.userId, token.familyId, token.tokenHash, token.expiresAt, token.now],
-  )
+export interface NewRefreshToken {
+  id: string
+  userId: number
+  familyId: string
+  tokenHash: string
+  expiresAt: string
+  now: string
+}
+
+/** The insert of a new refresh token, to run alone or in a batch. */
+export function refreshTokenInsert(token: NewRefreshToken): Statement {
+  return {
+    sql: 'insert into refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at) values (?, ?, ?, ?, ?, ?)',
+    args: [token.id, token.userId, token.familyId, token.tokenHash, token.expiresAt, token.now],
+  }
+}
+
+export async function insertRefreshToken(db: Database, token: NewRefreshToken): Promise<void> {
+  await db.execute(refreshTokenInsert(token))
 }
 
 /** Revokes the token if it is still valid: its family id for the one caller that did it, else undefined. */

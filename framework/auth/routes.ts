@@ -5,12 +5,21 @@
 import type { Context } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import { HttpError, ValidationError } from '../http/http-error.ts'
+import type { MailMessage } from '../mail/index.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
 import { isoAt, type AuthCore } from './core.ts'
 import { sha256Hex } from './digest.ts'
-import { unauthenticated } from './middleware.ts'
-import { consumeOneTimeToken, createOneTimeToken } from './one-time-tokens.ts'
-import { claimRefreshToken, findRefreshToken, insertRefreshToken, revokeFamily, revokeUserRefreshTokens } from './refresh-tokens.ts'
+import { unauthenticated, type AuthState } from './middleware.ts'
+import { consumeOneTimeToken, createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, type OneTimePurpose } from './one-time-tokens.ts'
+import {
+  claimRefreshToken,
+  findRefreshToken,
+  insertRefreshToken,
+  refreshTokenInsert,
+  revokeFamily,
+  revokeUserRefreshTokens,
+  type NewRefreshToken,
+} from './refresh-tokens.ts'
 import { recordSecurityEvent } from './security-events.ts'
 import { TokenError, type TokenPair } from './tokens.ts'
 import {
@@ -30,23 +39,32 @@ export const INVALID_CREDENTIALS = 'Invalid credentials'
 export const FORGOT_PASSWORD_MESSAGE = 'If that email address is registered, a password reset link has been sent to it.'
 
 export function authRoutes(core: AuthCore): RouteDefinition {
-  const { clock, hasher, tokens, settings, mailer } = core
-  const lockoutMs = settings.lockoutMinutes * 60_000
+  const { clock, hasher, tokens, settings, mailer, lockout } = core
   const { maxAttempts, decayMinutes } = settings.loginThrottle
+  const registerThrottle = settings.registerThrottle
 
-  /** Signs a pair and stores the refresh token as the first of a new family (a login). */
-  async function issuePair(db: Database, user: UserAccess): Promise<TokenPair> {
-    const access = await tokens.sign(user.id, user.token_version, 'access')
-    const refresh = await tokens.sign(user.id, user.token_version, 'refresh')
-    await insertRefreshToken(db, {
+  /** Signs an access and a refresh token; the refresh token's row, first of a new family unless one is given. */
+  async function signPair(user: UserAccess, familyId: string = crypto.randomUUID()): Promise<{ pair: TokenPair; row: NewRefreshToken }> {
+    const [access, refresh] = await Promise.all([
+      tokens.sign(user.id, user.token_version, 'access'),
+      tokens.sign(user.id, user.token_version, 'refresh'),
+    ])
+    const row = {
       id: refresh.jti,
       userId: user.id,
-      familyId: crypto.randomUUID(),
+      familyId,
       tokenHash: await sha256Hex(refresh.token),
       expiresAt: isoAt(refresh.expiresAt),
       now: isoAt(clock.now()),
-    })
-    return pair(access.token, refresh.token)
+    }
+    return { pair: pair(access.token, refresh.token), row }
+  }
+
+  /** Signs a pair and stores the refresh token as the first of a new family (a login). */
+  async function issuePair(db: Database, user: UserAccess): Promise<TokenPair> {
+    const signed = await signPair(user)
+    await insertRefreshToken(db, signed.row)
+    return signed.pair
   }
 
   function pair(access: string, refresh: string): TokenPair {
@@ -63,59 +81,68 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   }
 
   /**
-   * Runs mail work after the answer (Workers: `waitUntil`), so timing does not
-   * reveal whether an account exists. It uses the app's database handle, not
-   * the request's: the request's trace is finished by then.
+   * Sends a mail after the answer (Workers: `waitUntil`), so its timing does
+   * not reveal whether an account exists. The token it carries is already
+   * stored: a mail that fails is logged, and the user can ask again
+   * (`/verify-email/resend`, `/forgot-password`).
    */
-  function inBackground(c: Context, work: (db: Database) => Promise<void>): void {
-    const db = core.database ?? c.db
-    const task = work(db).catch((error: unknown) => console.error(`[svc auth] sending mail failed: ${(error as Error).message}`))
+  function inBackground(c: Context, work: () => Promise<void>): void {
+    const task = work().catch((error: unknown) => console.error(`[svc auth] sending mail failed: ${(error as Error).message}`))
     c.executionCtx?.waitUntil(task)
   }
 
-  /** Creates a one-time token of `purpose` for the user and mails it: `lines` writes the mail around the token. */
-  async function mailOneTimeToken(
-    db: Database,
-    user: { id: number; email: string; name: string },
-    mail: { purpose: 'verify_email' | 'reset_password'; ttlMinutes: number; subject: string; lines: (token: string) => string[] },
-  ): Promise<void> {
-    const now = clock.now()
-    const token = await createOneTimeToken(db, {
-      userId: user.id,
-      purpose: mail.purpose,
-      now: isoAt(now),
-      expiresAt: isoAt(now + mail.ttlMinutes * 60_000),
-    })
-    await mailer.send({ to: user.email, subject: mail.subject, text: [`Hello ${user.name},`, '', ...mail.lines(token)].join('\n') })
+  /** A one-time token's expiry for `purpose`, from now. */
+  function oneTimeExpiry(purpose: OneTimePurpose, nowMs: number): string {
+    const minutes = purpose === 'verify_email' ? settings.emailVerificationTtlMinutes : settings.passwordResetTtlMinutes
+    return isoAt(nowMs + minutes * 60_000)
   }
 
-  function sendVerification(db: Database, user: { id: number; email: string; name: string }): Promise<void> {
-    return mailOneTimeToken(db, user, {
-      purpose: 'verify_email',
-      ttlMinutes: settings.emailVerificationTtlMinutes,
-      subject: 'Verify your email address',
-      lines: (token) => [
-        'Confirm your email address by opening this link:',
-        settings.verifyEmailUrl.replace('{token}', encodeURIComponent(token)),
-        '',
-        `Or send POST /api/auth/verify-email with {"token": "${token}"}.`,
-        `The link works once and expires in ${settings.emailVerificationTtlMinutes} minutes.`,
-      ],
-    })
+  function verificationMail(user: { email: string; name: string }, token: string): MailMessage {
+    return mail(user, 'Verify your email address', [
+      'Confirm your email address by opening this link:',
+      settings.verifyEmailUrl.replace('{token}', encodeURIComponent(token)),
+      '',
+      `Or send POST /api/auth/verify-email with {"token": "${token}"}.`,
+      `The link works once and expires in ${settings.emailVerificationTtlMinutes} minutes.`,
+    ])
+  }
+
+  function resetMail(user: { email: string; name: string }, token: string): MailMessage {
+    return mail(user, 'Reset your password', [
+      'Someone asked to reset the password of your account. If it was you, open this link:',
+      settings.resetPasswordUrl.replace('{token}', encodeURIComponent(token)).replace('{email}', encodeURIComponent(user.email)),
+      '',
+      `Or send POST /api/auth/reset-password with {"token": "${token}", "password": "...", "password_confirmation": "..."}.`,
+      `The link works once and expires in ${settings.passwordResetTtlMinutes} minutes. If it was not you, ignore this mail.`,
+    ])
   }
 
   async function register(c: Context<string, { body: typeof RegisterBody }>): Promise<Response> {
     const input = await c.body()
     const db = c.db
     if ((await findUserByEmail(db, input.email)) !== undefined) throw emailTaken()
+    // The slow part (argon2id, bounded by the hashing slots) and the token's digest come before the write turn.
     const password = await hasher.hash(input.password)
-    // One transaction: a user is never left without the tokens the answer promised.
+    const verification = await newOneTimeToken()
+    // One transaction: the user, their refresh token and their verification token, or none of them.
+    // It holds the write turn only for the inserts and the signing of two JWTs.
     const { user, tokenPair } = await db.transaction(async (tx) => {
-      const user = await insertUser(tx, { name: input.name, email: input.email, password }, isoAt(clock.now()))
+      const nowMs = clock.now()
+      const user = await insertUser(tx, { name: input.name, email: input.email, password }, isoAt(nowMs))
       if (user === undefined) throw emailTaken()
-      return { user, tokenPair: await issuePair(tx, user) }
+      const signed = await signPair(user)
+      await tx.batch([
+        refreshTokenInsert(signed.row),
+        ...oneTimeTokenStatements(verification.tokenHash, {
+          userId: user.id,
+          purpose: 'verify_email',
+          now: isoAt(nowMs),
+          expiresAt: oneTimeExpiry('verify_email', nowMs),
+        }),
+      ])
+      return { user, tokenPair: signed.pair }
     })
-    inBackground(c, (db) => sendVerification(db, user))
+    inBackground(c, () => mailer.send(verificationMail(user, verification.token)))
     return c.json(
       { ...tokenPair, user: { id: user.id, name: user.name, email: user.email } },
       { status: 201, message: 'User registered successfully' },
@@ -128,34 +155,31 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const nowMs = clock.now()
     const now = isoAt(nowMs)
     const user = await findUserByEmail(db, input.email)
-    if (user === undefined) {
-      await hasher.verifyDummy(input.password)
-      // Unknown emails lock like real accounts do, so a lockout does not tell that an account exists.
-      const failures = await core.throttleStore.hit(`auth-login-failures:${input.email.toLowerCase()}`, lockoutMs, nowMs)
-      if (failures.count >= settings.lockoutAttempts) throw locked(failures.resetAt)
-      throw unauthenticated(INVALID_CREDENTIALS, false)
-    }
-    if (user.locked_until !== null && user.locked_until > now) throw locked(Date.parse(user.locked_until))
-    if (!(await hasher.verify(user.password, input.password))) {
-      const failure = await recordLoginFailure(db, user.id, {
-        now,
-        threshold: settings.lockoutAttempts,
-        lockUntil: isoAt(nowMs + lockoutMs),
-      })
-      if (failure.lockedUntil !== null && failure.lockedUntil > now) {
+    // Every address costs the same, known or not, locked or not: one argon2id verify (against a
+    // dummy hash for an unknown address), then the same lockout reads and writes.
+    const passwordMatches = user === undefined ? await hasher.verifyDummy(input.password) : await hasher.verify(user.password, input.password)
+    const lockedUntil = await lockout.lockedUntil(input.email, nowMs)
+    // A locked address is refused even with the right password.
+    if (lockedUntil !== undefined) throw locked(lockedUntil)
+    if (user === undefined || !passwordMatches) {
+      const failure = await lockout.fail(input.email, nowMs)
+      const lockedAt = failure.lockedUntil === undefined ? null : isoAt(failure.lockedUntil)
+      await recordLoginFailure(db, input.email, { attempts: failure.attempts, lockedUntil: lockedAt })
+      if (failure.lockedUntil !== undefined) {
         await recordSecurityEvent(db, {
           type: 'account_locked',
-          userId: user.id,
+          userId: user?.id ?? null,
           ip: c.ip,
-          details: { attempts: failure.attempts, locked_until: failure.lockedUntil },
+          details: { attempts: failure.attempts, locked_until: lockedAt },
           now,
         })
-        throw locked(Date.parse(failure.lockedUntil))
+        throw locked(failure.lockedUntil)
       }
       throw unauthenticated(INVALID_CREDENTIALS, false)
     }
     if (user.status !== 1) throw new HttpError(403, 'Account is inactive')
     const rehashed = hasher.needsRehash(user.password) ? await hasher.hash(input.password) : undefined
+    await lockout.clear(input.email, nowMs)
     await recordLoginSuccess(db, user.id, rehashed, now)
     const tokenPair = await issuePair(db, user)
     return c.json(
@@ -196,6 +220,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
       const record = await findRefreshToken(db, tokenHash)
       if (record?.revoked_reason === 'rotated') {
         const revoked = await revokeFamily(db, record.family_id, 'reuse', now)
+        // The access tokens already handed out stop too (the thief's and the owner's alike).
+        await incrementTokenVersion(db, record.user_id, now)
         await recordSecurityEvent(db, {
           type: 'refresh_token_reuse',
           userId: record.user_id,
@@ -233,25 +259,42 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     return c.json(null, { message: 'Email address verified' })
   }
 
+  /**
+   * A new verification link for the signed-in user. The token is stored
+   * before the answer (a busy database is a 503 the client can retry); the
+   * mail goes after it.
+   */
+  async function resendVerification(c: Context): Promise<Response> {
+    const user = c.user!
+    if ((c.state.auth as AuthState).emailVerifiedAt !== null) return c.json(null, { message: 'Email address is already verified' })
+    const nowMs = clock.now()
+    const token = await createOneTimeToken(c.db, {
+      userId: user.id,
+      purpose: 'verify_email',
+      now: isoAt(nowMs),
+      expiresAt: oneTimeExpiry('verify_email', nowMs),
+    })
+    inBackground(c, () => mailer.send(verificationMail(user, token)))
+    return c.json(null, { message: 'Verification link sent' })
+  }
+
   async function forgotPassword(c: Context<string, { body: typeof EmailBody }>): Promise<Response> {
     const { email } = await c.body()
-    const db = c.db
-    const user = await findUserByEmail(db, email)
+    const user = await findUserByEmail(c.db, email)
     if (user !== undefined && user.status === 1) {
-      inBackground(c, (db) =>
-        mailOneTimeToken(db, user, {
+      // After the answer, token and mail alike, so the timing does not tell whether the account exists.
+      // The app's database handle, not the request's: the request's trace is finished by then.
+      const db = core.database ?? c.db
+      inBackground(c, async () => {
+        const nowMs = clock.now()
+        const token = await createOneTimeToken(db, {
+          userId: user.id,
           purpose: 'reset_password',
-          ttlMinutes: settings.passwordResetTtlMinutes,
-          subject: 'Reset your password',
-          lines: (token) => [
-            'Someone asked to reset the password of your account. If it was you, open this link:',
-            settings.resetPasswordUrl.replace('{token}', encodeURIComponent(token)).replace('{email}', encodeURIComponent(user.email)),
-            '',
-            `Or send POST /api/auth/reset-password with {"token": "${token}", "password": "...", "password_confirmation": "..."}.`,
-            `The link works once and expires in ${settings.passwordResetTtlMinutes} minutes. If it was not you, ignore this mail.`,
-          ],
-        }),
-      )
+          now: isoAt(nowMs),
+          expiresAt: oneTimeExpiry('reset_password', nowMs),
+        })
+        await mailer.send(resetMail(user, token))
+      })
     }
     return c.json(null, { message: FORGOT_PASSWORD_MESSAGE })
   }
@@ -263,7 +306,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const now = isoAt(clock.now())
     const userId = await consumeOneTimeToken(db, input.token, 'reset_password', now)
     if (userId === undefined) throw new ValidationError({ token: ['This password reset token is invalid or has expired.'] })
-    await resetPassword(db, userId, password, now)
+    const email = await resetPassword(db, userId, password, now)
+    if (email !== undefined) await lockout.clear(email, clock.now())
     await revokeUserRefreshTokens(db, userId, 'password_reset', now)
     return c.json(null, { message: 'Your password has been reset' })
   }
@@ -272,16 +316,21 @@ export function authRoutes(core: AuthCore): RouteDefinition {
 
   return defineRoutes((r) => {
     r.group({ prefix: 'auth' }, (r) => {
-      r.post('/register', register).body(RegisterBody)
+      r.post('/register', register).body(RegisterBody).throttle(registerThrottle.maxAttempts, registerThrottle.decayMinutes)
       r.post('/login', login).body(LoginBody).throttle(maxAttempts, decayMinutes)
       r.post('/refresh', refresh).body(RefreshBody)
       r.post('/logout', logout).middleware('auth')
       r.get('/me', me).middleware('auth')
       r.post('/verify-email', verifyEmail).body(TokenBody)
+      r.post('/verify-email/resend', resendVerification).middleware('auth').throttle(6, 1)
       r.post('/forgot-password', forgotPassword).body(EmailBody).throttle(6, 1)
       r.post('/reset-password', resetPasswordRoute).body(ResetPasswordBody)
     })
   })
+}
+
+function mail(user: { email: string; name: string }, subject: string, lines: string[]): MailMessage {
+  return { to: user.email, subject, text: [`Hello ${user.name},`, '', ...lines].join('\n') }
 }
 
 function emailTaken(): ValidationError {

@@ -15,9 +15,18 @@ export interface PasswordHashParams {
 
 export interface AuthSettings {
   password: PasswordHashParams
+  /**
+   * Password hashes running at once (`PASSWORD_HASH_CONCURRENCY`); undefined:
+   * as many as the argon2id implementation says (the CPUs for the native one).
+   */
+  hashConcurrency: number | undefined
+  /** Requests waiting for a hashing slot before 503 (`PASSWORD_HASH_QUEUE`). */
+  hashQueue: number
   lockoutAttempts: number
   lockoutMinutes: number
   loginThrottle: { maxAttempts: number; decayMinutes: number }
+  /** Registrations per client address (`AUTH_REGISTER_THROTTLE`). */
+  registerThrottle: { maxAttempts: number; decayMinutes: number }
   passwordResetTtlMinutes: number
   emailVerificationTtlMinutes: number
   /** Where the links in mails point (`APP_URL`, default `http://HOST:PORT`). */
@@ -46,9 +55,12 @@ export function resolveAuthSettings(config: AppConfig): AuthSettings {
       iterations: int(vars, 'PASSWORD_HASH_ITERATIONS', OWASP_ARGON2ID.iterations, 1, 100),
       parallelism,
     },
+    hashConcurrency: text(vars, 'PASSWORD_HASH_CONCURRENCY') === undefined ? undefined : int(vars, 'PASSWORD_HASH_CONCURRENCY', 1, 1, 1024),
+    hashQueue: int(vars, 'PASSWORD_HASH_QUEUE', 32, 0, 100_000),
     lockoutAttempts: int(vars, 'AUTH_LOCKOUT_ATTEMPTS', 5, 1, 1000),
     lockoutMinutes: int(vars, 'AUTH_LOCKOUT_MINUTES', 15, 1, 525_600),
     loginThrottle: pair(vars, 'AUTH_LOGIN_THROTTLE', { maxAttempts: 60, decayMinutes: 1 }),
+    registerThrottle: pair(vars, 'AUTH_REGISTER_THROTTLE', { maxAttempts: 10, decayMinutes: 1 }),
     passwordResetTtlMinutes: int(vars, 'AUTH_PASSWORD_RESET_TTL_MINUTES', 60, 1, 10_080),
     emailVerificationTtlMinutes: int(vars, 'AUTH_EMAIL_VERIFICATION_TTL_MINUTES', 1440, 1, 43_200),
     appUrl,

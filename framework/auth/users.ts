@@ -77,28 +77,16 @@ export async function insertUser(
 }
 
 /**
- * Counts one failed login atomically. A lock that has run out starts the
- * count again; reaching `threshold` locks the account until `lockUntil`.
+ * Shows the lockout (decided in its own store, see lockout.ts) on the account
+ * with this address, if there is one: the same statement runs for every
+ * address, so a failed login costs the same whether the account exists.
  */
 export async function recordLoginFailure(
   db: Database,
-  id: number,
-  options: { now: string; threshold: number; lockUntil: string },
-): Promise<{ attempts: number; lockedUntil: string | null }> {
-  const { now, threshold, lockUntil } = options
-  const result = await db.execute(
-    `update users set
-       login_attempts = case when locked_until is not null and locked_until <= ?1 then 1 else login_attempts + 1 end,
-       locked_until = case
-         when (case when locked_until is not null and locked_until <= ?1 then 1 else login_attempts + 1 end) >= ?2 then ?3
-         when locked_until is not null and locked_until <= ?1 then null
-         else locked_until end
-     where id = ?4
-     returning login_attempts, locked_until`,
-    [now, threshold, lockUntil, id],
-  )
-  const row = result.rows[0]
-  return { attempts: Number(row?.login_attempts ?? 0), lockedUntil: (row?.locked_until as string | null) ?? null }
+  email: string,
+  failure: { attempts: number; lockedUntil: string | null },
+): Promise<void> {
+  await db.execute('update users set login_attempts = ?, locked_until = ? where email = ?', [failure.attempts, failure.lockedUntil, email])
 }
 
 export async function recordLoginSuccess(db: Database, id: number, rehashed: string | undefined, now: string): Promise<void> {
@@ -114,13 +102,15 @@ export async function incrementTokenVersion(db: Database, id: number, now: strin
   await db.execute('update users set token_version = token_version + 1, updated_at = ? where id = ?', [now, id])
 }
 
-/** A new password: also a new token version, no lock, and the mailbox proven. */
-export async function resetPassword(db: Database, id: number, password: string, now: string): Promise<void> {
-  await db.execute(
+/** A new password: also a new token version, no lock, and the mailbox proven. The account's email, if it exists. */
+export async function resetPassword(db: Database, id: number, password: string, now: string): Promise<string | undefined> {
+  const result = await db.execute(
     `update users set password = ?, token_version = token_version + 1, login_attempts = 0, locked_until = null,
-       email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = ?`,
+       email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = ? returning email`,
     [password, now, now, id],
   )
+  const email = result.rows[0]?.email
+  return typeof email === 'string' ? email : undefined
 }
 
 export async function markEmailVerified(db: Database, id: number, now: string): Promise<void> {

@@ -26,6 +26,8 @@ export interface AppConfig {
   tracePrefix: string
   bodyLimit: number
   trustedProxies: string[]
+  /** Node's server: the whole request must arrive within this (`REQUEST_TIMEOUT_MS`); 408 after. */
+  requestTimeoutMs: number
   apiKey: string | undefined
   /** The raw variables, for application-specific settings. */
   vars: Readonly<Record<string, string | undefined>>
@@ -57,6 +59,7 @@ export function resolveConfig(vars: EnvRecord = {}): AppConfig {
     tracePrefix: tracePrefix(vars),
     bodyLimit: int(vars, 'BODY_LIMIT', 1024 * 1024, 1, 1024 * 1024 * 1024),
     trustedProxies: list(vars, 'TRUSTED_PROXIES'),
+    requestTimeoutMs: int(vars, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     apiKey: text(vars, 'API_KEY'),
     vars,
   }

@@ -5,6 +5,7 @@
  * handle that reports every statement it runs.
  */
 import type { Client, InArgs, InStatement, ResultSet, Transaction } from '@libsql/client'
+import { asBusyError } from './busy-error.ts'
 import { isReadOnly, WriteGate } from './write-gate.ts'
 
 export type { ResultSet } from '@libsql/client'
@@ -67,10 +68,15 @@ class ObservedDatabase implements Database {
     private readonly observer: QueryObserver | undefined,
   ) {}
 
-  async execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
+  execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
-    if (this.executor === this.client && !isReadOnly(stmt.sql) && this.gate.busy) await this.gate.idle()
-    return this.observe(stmt, () => this.executor.execute(stmt))
+    // Inside a transaction, `transaction()` maps a busy lock; reads never wait for one.
+    if (this.executor !== this.client || isReadOnly(stmt.sql)) return this.observe(stmt, () => this.executor.execute(stmt))
+    const write = () => this.observe(stmt, () => this.executor.execute(stmt)).catch((error: unknown) => {
+      throw asBusyError(error, this.gate.waitMs)
+    })
+    // A write outside a transaction takes its turn behind the open or queued ones.
+    return this.gate.busy ? this.gate.exclusive(write) : write()
   }
 
   async all<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row[]> {
@@ -81,9 +87,13 @@ class ObservedDatabase implements Database {
     return (await this.execute(statement, args)).rows[0] as Row | undefined
   }
 
-  async batch(statements: Statement[]): Promise<ResultSet[]> {
+  batch(statements: Statement[]): Promise<ResultSet[]> {
     const stmts = statements.map((statement) => toStatement(statement))
-    if (this.executor === this.client && this.gate.busy) await this.gate.idle()
+    if (this.executor === this.client && this.gate.busy) return this.gate.exclusive(() => this.runBatch(stmts))
+    return this.runBatch(stmts)
+  }
+
+  private async runBatch(stmts: Array<{ sql: string; args?: InArgs } & InStatement>): Promise<ResultSet[]> {
     const started = performance.now()
     try {
       const results =
@@ -93,7 +103,7 @@ class ObservedDatabase implements Database {
       return results
     } catch (error) {
       this.report(stmts[0] ?? { sql: '' }, started, performance.now() - started, 0, error)
-      throw error
+      throw asBusyError(error, this.gate.waitMs)
     }
   }
 
@@ -101,14 +111,19 @@ class ObservedDatabase implements Database {
     // Already inside one: SQLite has no nested transactions, the outer one covers the work.
     if (this.executor !== this.client) return work(this)
     return this.gate.exclusive(async () => {
-      const tx = await this.client.transaction('write')
+      let tx: Transaction
+      try {
+        tx = await this.client.transaction('write')
+      } catch (error) {
+        throw asBusyError(error, this.gate.waitMs)
+      }
       try {
         const result = await work(new ObservedDatabase(this.client, tx, this.observer))
         await tx.commit()
         return result
       } catch (error) {
         if (!tx.closed) await tx.rollback().catch(() => {})
-        throw error
+        throw asBusyError(error, this.gate.waitMs)
       } finally {
         tx.close()
       }

@@ -5,16 +5,21 @@
  * driver waits for a lock synchronously: a second writer from the same process
  * would block the event loop for the whole busy timeout (so the transaction
  * holding the lock could not finish) and then fail with SQLITE_BUSY. So the
- * client's transactions take turns, and writes outside a transaction wait
- * until none is open or queued. Reads need not wait (WAL readers never block).
- * Waiting longer than `waitMs` fails with a clear error instead of hanging:
- * that is what writing through the outer handle inside `transaction()` does.
+ * client's transactions take turns, and a write outside a transaction that
+ * finds one open or queued takes its turn in the same queue (first come,
+ * first served: waiting for the queue to empty would starve it under a steady
+ * stream of transactions). Reads need not wait (WAL readers never block).
+ * Waiting longer than `waitMs` is a ServiceBusyError (503 + Retry-After):
+ * under load that is a full queue; in development it is usually a write
+ * through the outer handle inside `transaction()`, which the cause says.
  */
+import { ServiceBusyError } from '../http/service-busy.ts'
+
 export class WriteGate {
   private tail: Promise<void> = Promise.resolve()
   private pending = 0
 
-  constructor(private readonly waitMs: number) {}
+  constructor(readonly waitMs: number) {}
 
   /** True while a transaction is open or queued. */
   get busy(): boolean {
@@ -37,25 +42,16 @@ export class WriteGate {
     }
   }
 
-  /** Resolves once no transaction is open or queued. */
-  async idle(): Promise<void> {
-    const deadline = Date.now() + this.waitMs
-    while (this.pending > 0) await this.wait(this.tail, deadline)
-  }
-
   private async wait(turn: Promise<void>, deadline: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              `Waited ${this.waitMs} ms for an open transaction to finish ` +
-                '(inside db.transaction(), run every statement on the tx handle it passes, not on the outer db)',
-            ),
-          ),
-        Math.max(0, deadline - Date.now()),
-      )
+      timer = setTimeout(() => {
+        const cause = new Error(
+          `Waited ${this.waitMs} ms for an open transaction to finish ` +
+            '(inside db.transaction(), run every statement on the tx handle it passes, not on the outer db)',
+        )
+        reject(new ServiceBusyError(this.waitMs / 1000, cause))
+      }, Math.max(0, deadline - Date.now()))
     })
     try {
       await Promise.race([turn, timeout])

@@ -2,10 +2,11 @@
  * svc's Node adapter: the HTTP server, the libSQL file database and `.env`
  * files. Everything Node-only in the framework lives in this folder.
  */
-export { serve, type RunningServer, type ServeOptions } from './serve.ts'
+export { serve, DEFAULT_REQUEST_TIMEOUT_MS, type RunningServer, type ServeOptions } from './serve.ts'
 export { openDatabase, databaseUrl, DEFAULT_BUSY_TIMEOUT_MS, type OpenDatabaseOptions } from './database.ts'
 export { ensureEnvFile, generateSecret, loadEnv, readEnvFile, setEnvValue } from './env-file.ts'
 export { openTraceStore, traceDatabaseUrl, TRACE_DATABASE_FILE, type OpenTraceStoreOptions } from './traces.ts'
 export { workerTraceSink, type WorkerTraceSink } from './trace-sink.ts'
 export { logMailer } from './mail-log.ts'
+export { nativeArgon2id } from './argon2.ts'
 export { readJwtKeyFiles, writeJwtKeyFiles, jwtKeysDir, checkJwtKeyPair } from './jwt-keys.ts'

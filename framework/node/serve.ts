@@ -2,16 +2,28 @@
  * Serves an app over HTTP on Node with @hono/node-server (chosen by the
  * benchmark in docs/benchmarks.md), and stops gracefully: no new connections,
  * in-flight requests finish, then `onClose` runs (close the database there).
+ * What Node refuses before the app sees it is answered in the envelope
+ * (client-error.ts); a request must arrive whole within `requestTimeoutMs`.
  */
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
+import { answerClientError } from './client-error.ts'
+
+/** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
 export interface ServeOptions {
   port?: number
   host?: string
+  /**
+   * The whole request, headers and body, must arrive within this; then 408
+   * and the connection is closed, so a stalled upload holds its buffered body
+   * only so long. Default: the app's `REQUEST_TIMEOUT_MS`, else 30 s.
+   */
+  requestTimeoutMs?: number
   /** Runs once every in-flight request has finished. */
   onClose?: () => Promise<void> | void
 }
@@ -24,8 +36,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
+  const requestTimeout = options.requestTimeoutMs ?? app.config?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   let closing: Promise<void> | undefined
   // Node keeps a connection alive after a response that finishes once close()
   // was called, so the stop would wait for the client to hang up (about 4 s
@@ -41,7 +54,14 @@ export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {})
       return response
     },
     hostname: host,
+    serverOptions: {
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 60_000),
+      // Node looks for late requests this often: a timeout fires at most a quarter late.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+    },
   }) as Server
+  server.on('clientError', answerClientError(app, host.includes(':') ? `[${host}]` : host))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -19,7 +19,7 @@ export interface ValidationIssue {
   label: string
   /**
    * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
-   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `timestamp`, or `invalid` (anything else).
+   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `timestamp`, or `invalid` (anything else).
    */
   rule: string
   /** The rule's argument: the limit (8), the expected type (`string`), the pattern... */

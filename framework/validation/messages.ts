@@ -58,6 +58,8 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `${field} must be a valid ISO 8601 ${requirement === 'iso_date' ? 'date' : 'timestamp'}.`
     case 'confirmed':
       return `The ${label} does not match.`
+    case 'visible':
+      return `${field} must not contain control or invisible characters.`
     default:
       // A rule svc does not word (valibot's own wording would read "Invalid hexadecimal: Received ...").
       return `${field} is invalid.`

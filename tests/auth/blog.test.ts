@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { authPlugin, defineKernel, generateRsaKeyPair, migrate } from 'svc'
+import { authPlugin, createPasswordHasher, defineKernel, generateRsaKeyPair, migrate } from 'svc'
 import { writeJwtKeyFiles } from 'svc/node'
 import { createTestClient, type TestClient } from 'svc/testing'
 import { importNatively } from '../../cli/project/import-file.ts'
@@ -86,9 +86,24 @@ describe('the blog with auth on by default', () => {
     const auth = await client.post('/api/auth/register', { json: { name: ' ', email: 'x@example.com', password: PASSWORD, password_confirmation: PASSWORD } })
     expect(auth.body.errors).toEqual({ name: ['The name field is required.'] })
 
-    // v2 declares its query string: ?page is checked before the handler, and read as a number.
+    // The lists declare their query string (paginationQuery): ?page is checked before the handler, and read as a number.
     expect((await client.get('/api/v2/posts?page=0')).body.errors).toEqual({ page: ['The page field must be at least 1.'] })
     expect((await client.get('/api/v2/posts?page=2')).body.data.meta.page).toBe(2)
+  })
+
+  it('validates pagination: ?page=1e300 is a 422 (it was a 500), ?per_page is bounded, v2 reports it', async () => {
+    const errors = async (path: string) => {
+      const response = await client.get(path)
+      expect(response.status, path).toBe(422)
+      return response.body.errors
+    }
+    expect(await errors('/api/v1/posts?page=1e300')).toEqual({ page: ['The page field must contain only digits.'] })
+    expect(await errors('/api/v1/posts?page=-1')).toEqual({ page: ['The page field must contain only digits.'] })
+    expect(await errors('/api/v1/posts?page=99999999999999999999')).toEqual({ page: ['The page field must not be greater than 1000000.'] })
+    expect(await errors('/api/v1/posts?per_page=1000')).toEqual({ per_page: ['The per page field must not be greater than 100.'] })
+    const meta = await client.get('/api/v2/posts?page=2&per_page=5')
+    expect(meta.status).toBe(200)
+    expect(meta.body.data.meta).toMatchObject({ page: 2, per_page: 5 })
   })
 
   it('throttles post creation at 10 a minute per user', async () => {
@@ -97,6 +112,15 @@ describe('the blog with auth on by default', () => {
     for (let i = 0; i < 11; i++) statuses.push((await client.post('/api/v1/posts', { json: { title: `Post ${i}` }, token })).status)
     expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true)
     expect(statuses[10]).toBe(429)
+  })
+
+  it('hashes passwords with the native argon2id (svc/node), in PHC strings the portable one verifies', async () => {
+    const ready = await client.get('/health/ready')
+    expect(ready.body.data.checks.password_hashing).toMatchObject({ status: 'ok', argon2id: 'native (@node-rs/argon2)' })
+    await register('native@example.com')
+    const stored = String((await loaded.database!.execute("select password from users where email = 'native@example.com'")).rows[0]!.password)
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/)
+    expect(await createPasswordHasher({ memoryKib: 64, iterations: 1, parallelism: 1 }).verify(stored, PASSWORD)).toBe(true)
   })
 
   it('mails to storage/logs/mail.log by default', async () => {

@@ -280,7 +280,7 @@ describe('state table', () => {
 })
 
 describe('POST /api/auth/refresh', () => {
-  it('reuse of a rotated token revokes the whole family and records a security event', async () => {
+  it('reuse of a rotated token revokes the whole family, stops every access token of the user, records a security event', async () => {
     const { refreshToken, id, email } = await registerUser(t.client)
     const other = await t.client.post('/api/auth/login', { json: { email, password: PASSWORD } })
     const first = await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })
@@ -288,13 +288,24 @@ describe('POST /api/auth/refresh', () => {
     const second = await t.client.post('/api/auth/refresh', { json: { refresh_token: rotated } })
     expect(second.status).toBe(200)
 
+    // Before the reuse, every access token works.
+    for (const token of [second.body.data.token, other.body.data.token]) expect((await t.client.get('/api/auth/me', { token })).status).toBe(200)
+
     const reuse = await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })
     expect(reuse.status).toBe(401)
     expect(reuse.body.error).toMatch(/reuse detected/)
-    // The newest token of that family is dead too; another login's family is not.
+    // The newest token of that family is dead too.
     const newest = await t.client.post('/api/auth/refresh', { json: { refresh_token: second.body.data.refresh_token } })
     expect(newest.status).toBe(401)
-    expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: other.body.data.refresh_token } })).status).toBe(200)
+    // The user's token version moved on: every access token handed out stops at once (the family's,
+    // whoever holds them, and, since an access token does not carry its family, the other login's too).
+    for (const token of [second.body.data.token, other.body.data.token]) {
+      const me = await t.client.get('/api/auth/me', { token })
+      expect(me.status).toBe(401)
+      expect(me.body.error).toBe('Token has been revoked')
+    }
+    expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: other.body.data.refresh_token } })).status).toBe(401)
+    expect((await t.client.post('/api/auth/login', { json: { email, password: PASSWORD } })).status).toBe(200)
 
     const events = (await t.db.execute("select * from security_events where type = 'refresh_token_reuse' and user_id = ?", [id])).rows
     expect(events).toHaveLength(1)
@@ -407,6 +418,38 @@ describe('email verification', () => {
     expect((await t.client.post('/api/auth/verify-email', { json: { token: 'nope' } })).status).toBe(422)
     expect((await t.client.post('/api/auth/verify-email', { json: {} })).body.errors.token).toEqual(['The token field is required.'])
     expect((await t.client.post('/api/auth/verify-email', { json: { token: [1] } })).status).toBe(422)
+  })
+})
+
+describe('POST /api/auth/verify-email/resend', () => {
+  const codeOf = (text: string) => /token=([A-Za-z0-9_-]+)/.exec(text)![1]!
+
+  it('mails a new link to the signed-in user; the earlier link stops working; once verified it says so and mails nothing', async () => {
+    const { email, token } = await registerUser(t.client)
+    const first = codeOf((await t.mailer.waitFor((m) => m.to === email)).text)
+    const resent = await t.client.post('/api/auth/verify-email/resend', { token })
+    expect(resent.status).toBe(200)
+    expect(resent.body).toEqual({ success: true, message: 'Verification link sent', data: null })
+    const second = codeOf((await t.mailer.waitFor((m) => m.to === email && codeOf(m.text) !== first)).text)
+
+    expect((await t.client.post('/api/auth/verify-email', { json: { token: first } })).status).toBe(422)
+    expect((await t.client.post('/api/auth/verify-email', { json: { token: second } })).status).toBe(200)
+
+    const mailed = t.mailer.messages.length
+    const done = await t.client.post('/api/auth/verify-email/resend', { token })
+    expect(done.status).toBe(200)
+    expect(done.body).toEqual({ success: true, message: 'Email address is already verified', data: null })
+    expect(t.mailer.messages.length).toBe(mailed)
+  })
+
+  it('needs a bearer token, and is throttled at 6 a minute per user', async () => {
+    expect((await t.client.post('/api/auth/verify-email/resend')).status).toBe(401)
+    const { token } = await registerUser(t.client)
+    const statuses = []
+    for (let i = 0; i < 7; i++) statuses.push((await t.client.post('/api/auth/verify-email/resend', { token })).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429])
+    t.clock.advance(60_000)
+    expect((await t.client.post('/api/auth/verify-email/resend', { token })).status).toBe(200)
   })
 })
 

@@ -5,8 +5,8 @@
  * clock's: nothing sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, defineRoutes, RouteDefinitionError, resolveConfig, authPlugin } from 'svc'
-import { createAuthTestApp, PASSWORD, registerUser, TEST_ENV, type AuthTestApp } from './helpers.ts'
+import { createApp, createPasswordHasher, defineRoutes, RouteDefinitionError, resolveConfig, authPlugin, type PasswordHasher } from 'svc'
+import { createAuthTestApp, openTestDatabase, PASSWORD, registerUser, TEST_ENV, type AuthTestApp } from './helpers.ts'
 
 let t: AuthTestApp
 let address = 0
@@ -121,6 +121,144 @@ describe('account lockout', () => {
   })
 })
 
+/**
+ * Issue 11, item 9: a locked real account answered in ~10 ms, an unknown
+ * address in ~600 ms (it alone ran the dummy hash); Retry-After differed; a
+ * real account's lock survived a restart, an unknown one's did not. Proven
+ * without a clock: both run the same statements and one argon2id verify per
+ * attempt, and answer alike, from the same persisted store.
+ */
+describe('the lockout tells nothing about which accounts exist', () => {
+  const ghostAddress = () => `ghost-${++address}@example.com`
+
+  /** An app whose statements and argon2id verifies (the dummy one too) are recorded. */
+  async function observedApp() {
+    const opened = await openTestDatabase()
+    const statements: string[] = []
+    let verifies = 0
+    const real = createPasswordHasher({ memoryKib: 64, iterations: 1, parallelism: 1 })
+    const hasher: PasswordHasher = {
+      ...real,
+      hash: (password) => real.hash(password),
+      needsRehash: (stored) => real.needsRehash(stored),
+      verify: (stored, password) => {
+        verifies++
+        return real.verify(stored, password)
+      },
+      verifyDummy: (password) => {
+        verifies++
+        return real.verifyDummy(password)
+      },
+    }
+    const app = await createAuthTestApp({
+      database: { db: opened.db.withObserver((query) => statements.push(query.sql.replace(/\s+/g, ' '))), dir: opened.dir },
+      plugin: { hasher },
+    })
+    /** One login attempt: its answer, the statements it ran, the verifies it made. */
+    const attempt = async (email: string, password = 'wrong password') => {
+      statements.length = 0
+      verifies = 0
+      const response = await app.client.post('/api/auth/login', { json: { email, password }, clientAddress: nextIp() })
+      return { response, statements: [...statements], verifies }
+    }
+    return { app, attempt }
+  }
+
+  const answer = (response: { status: number; body: unknown; headers: Headers }) => ({
+    status: response.status,
+    body: response.body,
+    headers: [...response.headers].filter(([name]) => name !== 'x-service-trace-id'),
+  })
+
+  it('a real account and an unknown address: the same work, the same answers and headers, attempt by attempt', async () => {
+    const { app, attempt } = await observedApp()
+    try {
+      const { email } = await registerUser(app.client)
+      const ghost = ghostAddress()
+      for (let i = 1; i <= 7; i++) {
+        const known = await attempt(email)
+        const unknown = await attempt(ghost)
+        expect(known.verifies, `attempt ${i}`).toBe(1)
+        expect(unknown.verifies, `attempt ${i}`).toBe(1)
+        expect(unknown.statements, `attempt ${i}`).toEqual(known.statements)
+        expect(answer(unknown.response), `attempt ${i}`).toEqual(answer(known.response))
+        expect(known.response.status, `attempt ${i}`).toBe(i < 5 ? 401 : 423)
+        if (i >= 5) expect(known.response.headers.get('retry-after')).toBe('900')
+      }
+      // The right password during the lock: refused, after the same one verify.
+      const right = await attempt(email, PASSWORD)
+      expect(right.response.status).toBe(423)
+      expect(right.verifies).toBe(1)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('a lock survives a restart for both (one store, in the database), and ends for both at the same time', async () => {
+    const opened = await openTestDatabase()
+    const first = await createAuthTestApp({ database: opened })
+    const { email } = await registerUser(first.client)
+    const ghost = ghostAddress()
+    for (const who of [email, ghost]) {
+      for (let i = 0; i < 5; i++) await first.client.post('/api/auth/login', { json: { email: who, password: 'wrong password' } })
+    }
+    // A new app on the same database: a restarted process (its memory throttle store is new).
+    const restarted = await createAuthTestApp({ database: opened })
+    try {
+      for (const who of [email, ghost]) {
+        const locked = await restarted.client.post('/api/auth/login', { json: { email: who, password: PASSWORD }, clientAddress: nextIp() })
+        expect(locked.status, who).toBe(423)
+        expect(locked.headers.get('retry-after'), who).toBe('900')
+      }
+      restarted.clock.advance(15 * 60_000)
+      expect((await restarted.client.post('/api/auth/login', { json: { email, password: PASSWORD } })).status).toBe(200)
+      expect((await restarted.client.post('/api/auth/login', { json: { email: ghost, password: PASSWORD } })).status).toBe(401)
+    } finally {
+      await restarted.close()
+    }
+  })
+
+  it('records the lock of an unknown address as a security event too (no user id)', async () => {
+    const ghost = ghostAddress()
+    for (let i = 0; i < 5; i++) await t.client.post('/api/auth/login', { json: { email: ghost, password: 'wrong password' }, clientAddress: nextIp() })
+    const events = (await t.db.execute("select user_id, details from security_events where type = 'account_locked' and details like ?", [`%"attempts":5%`])).rows
+    expect(events.some((event) => event.user_id === null)).toBe(true)
+  })
+})
+
+describe('registration throttle', () => {
+  it('allows 10 registrations a minute per client address by default (AUTH_REGISTER_THROTTLE), then 429', async () => {
+    const app = await createAuthTestApp({ env: { AUTH_REGISTER_THROTTLE: '' } })
+    try {
+      const ip = nextIp()
+      const register = (i: number, clientAddress = ip) =>
+        app.client.post('/api/auth/register', {
+          json: { name: `R${i}`, email: `throttled${address}-${i}@example.com`, password: PASSWORD, password_confirmation: PASSWORD },
+          clientAddress,
+        })
+      for (let i = 0; i < 10; i++) expect((await register(i)).status, `registration ${i + 1}`).toBe(201)
+      const limited = await register(10)
+      expect(limited.status).toBe(429)
+      expect(limited.headers.get('retry-after')).toBe('60')
+      expect((await register(11, nextIp())).status).toBe(201)
+      app.clock.advance(60_000)
+      expect((await register(12)).status).toBe(201)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('follows AUTH_REGISTER_THROTTLE and refuses a malformed one', async () => {
+    const app = await createAuthTestApp({ env: { AUTH_REGISTER_THROTTLE: '1,5' } })
+    try {
+      expect(app.app.routes().find((route) => route.path === '/api/auth/register')!.middleware).toEqual(['throttle:1,5'])
+    } finally {
+      await app.close()
+    }
+    await expect(createAuthTestApp({ env: { AUTH_REGISTER_THROTTLE: '10' } })).rejects.toThrow(/AUTH_REGISTER_THROTTLE/)
+  })
+})
+
 describe('login throttle', () => {
   it('allows 60 login requests a minute per IP, then 429 with Retry-After and RateLimit-*; resets after the window', async () => {
     const ip = nextIp()
@@ -147,6 +285,24 @@ describe('login throttle', () => {
     const again = await t.client.post('/api/auth/login', { json: { email: 'y@example.com', password: 'wrong pw 1' }, clientAddress: ip })
     expect(again.status).toBe(401)
     expect(again.headers.get('ratelimit-remaining')).toBe('59')
+  })
+
+  it('behind TRUSTED_PROXIES=*, a client that writes a new X-Forwarded-For each time stays throttled', async () => {
+    const app = await createAuthTestApp({ env: { TRUSTED_PROXIES: '*', AUTH_LOGIN_THROTTLE: '3,1' } })
+    try {
+      const statuses = []
+      for (let i = 0; i < 4; i++) {
+        const response = await app.client.post('/api/auth/login', {
+          json: { email: `spoof${i}@example.com`, password: 'wrong password' },
+          clientAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.7` },
+        })
+        statuses.push(response.status)
+      }
+      expect(statuses).toEqual([401, 401, 401, 429])
+    } finally {
+      await app.close()
+    }
   })
 
   it('follows AUTH_LOGIN_THROTTLE', async () => {

@@ -1,9 +1,16 @@
-/** argon2id as a PHC string, verification, re-hash detection, and the parameters from configuration. */
+/**
+ * argon2id as a PHC string, verification, re-hash detection, and the
+ * parameters from configuration: one suite run over both argon2id functions
+ * (the portable one and svc/node's native one), and each verifying the other's.
+ */
 import { describe, expect, it } from 'vitest'
-import { createPasswordHasher, OWASP_ARGON2ID, resolveAuthSettings, resolveConfig } from 'svc'
-import { parsePhc } from '../../framework/auth/passwords.ts'
+import { OWASP_ARGON2ID, portableArgon2id, resolveAuthSettings, resolveConfig, type Argon2id, type PasswordHashParams } from 'svc'
+import { nativeArgon2id } from 'svc/node'
+import { createPasswordHasher as createHasher, parsePhc } from '../../framework/auth/passwords.ts'
 
-describe('password hasher', () => {
+describe.each([portableArgon2id, nativeArgon2id])('password hasher on $name', (argon2id: Argon2id) => {
+  const createPasswordHasher = (params?: PasswordHashParams) => createHasher(params, argon2id)
+
   it('uses OWASP argon2id parameters by default (m=19 MiB, t=2, p=1)', async () => {
     expect(OWASP_ARGON2ID).toEqual({ memoryKib: 19_456, iterations: 2, parallelism: 1 })
     const hasher = createPasswordHasher()
@@ -55,5 +62,32 @@ describe('password hasher', () => {
     expect(resolveAuthSettings(resolveConfig({})).password).toEqual(OWASP_ARGON2ID)
     expect(() => resolveAuthSettings(resolveConfig({ PASSWORD_HASH_MEMORY_KIB: '4' }))).toThrow(/PASSWORD_HASH_MEMORY_KIB: must be between 8/)
     expect(() => resolveAuthSettings(resolveConfig({ PASSWORD_HASH_ITERATIONS: 'two' }))).toThrow(/PASSWORD_HASH_ITERATIONS/)
+  })
+})
+
+describe('the portable and the native argon2id', () => {
+  const params = { memoryKib: 256, iterations: 2, parallelism: 2 }
+
+  it('derive the same bytes for the same password, salt and parameters', async () => {
+    const salt = new TextEncoder().encode('sixteen byte salt')
+    for (const password of ['', 'password', 'pässwörd ✓ with ünïcode', 'x'.repeat(256)]) {
+      expect(Buffer.from(await nativeArgon2id.derive(password, salt, params, 32)).toString('hex'), password).toBe(
+        Buffer.from(await portableArgon2id.derive(password, salt, params, 32)).toString('hex'),
+      )
+    }
+  })
+
+  it("verify each other's PHC strings (a store can move between runtimes)", async () => {
+    const portable = createHasher(params, portableArgon2id)
+    const native = createHasher(params, nativeArgon2id)
+    expect(await native.verify(await portable.hash('from the portable one'), 'from the portable one')).toBe(true)
+    expect(await portable.verify(await native.hash('from the native one'), 'from the native one')).toBe(true)
+    expect(await portable.verify(await native.hash('from the native one'), 'from the native onE')).toBe(false)
+  })
+
+  it('say how many hashes are worth running at once: one for the portable (one JavaScript thread), the CPUs for the native', async () => {
+    const { availableParallelism } = await import('node:os')
+    expect(portableArgon2id.concurrency).toBe(1)
+    expect(nativeArgon2id.concurrency).toBe(availableParallelism())
   })
 })

@@ -4,7 +4,7 @@
  * arguments, duration and row count.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Database, QueryRecord } from 'svc'
+import { HttpError, type Database, type QueryRecord } from 'svc'
 import { openDatabase } from 'svc/node'
 import { tempDir } from '../helpers/app.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
@@ -77,8 +77,9 @@ describe('transaction', () => {
   })
 })
 
+const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
+
 describe('several writers in one process', () => {
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
 
   // The native driver waits for SQLite's lock synchronously: without taking
   // turns, the second transaction froze the process for the whole busy timeout
@@ -116,17 +117,100 @@ describe('several writers in one process', () => {
     const quick = await openDatabase({ storageDir: dir.path, projectDir: dir.path, busyTimeoutMs: 200 })
     try {
       await quick.execute('create table notes (body text)')
-      await expect(
-        quick.transaction(async (tx) => {
+      const failure = await quick
+        .transaction(async (tx) => {
           await tx.execute("insert into notes (body) values ('through tx')")
           await quick.execute("insert into notes (body) values ('through the outer db')")
-        }),
-      ).rejects.toThrow(/Waited 200 ms for an open transaction to finish \(inside db.transaction\(\), run every statement on the tx handle/)
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error as HttpError,
+        )
+      // A 503 to the client (the wait is load as far as it can tell); the cause names the mistake.
+      expect(failure).toBeInstanceOf(HttpError)
+      expect(failure!.status).toBe(503)
+      expect(failure!.headers).toEqual({ 'Retry-After': '1' })
+      expect((failure!.cause as Error).message).toMatch(
+        /Waited 200 ms for an open transaction to finish \(inside db.transaction\(\), run every statement on the tx handle/,
+      )
       expect((await quick.execute('select count(*) as n from notes')).rows[0]!.n).toBe(0)
       // Reading through the outer handle inside a transaction still works (WAL readers never wait).
       expect(await quick.transaction(async () => (await quick.execute('select count(*) as n from notes')).rows[0]!.n)).toBe(0)
     } finally {
       quick.close()
+      dir.remove()
+    }
+  })
+})
+
+describe('when the database stays busy', () => {
+  // Before: a write outside a transaction waited for the queue to be empty, which a steady
+  // stream of transactions never let happen: it timed out (the lost verification mails).
+  it('a write outside a transaction takes its turn in a steady stream of transactions', async () => {
+    const dir = tempDir('svc-db-')
+    const quick = await openDatabase({ storageDir: dir.path, projectDir: dir.path, busyTimeoutMs: 300 })
+    try {
+      await quick.execute('create table notes (body text)')
+      let stop = false
+      // Three writers each queue their next transaction as soon as the last one commits: the queue is never empty.
+      const stream = Promise.all(
+        [1, 2, 3].map(async () => {
+          while (!stop) {
+            await quick.transaction(async (tx) => {
+              await tx.execute("insert into notes (body) values ('tx')")
+              await pause() // work that really waits (signing a token, say) while the transaction is open
+            })
+          }
+        }),
+      )
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      await quick.execute("insert into notes (body) values ('outside')")
+      await quick.batch(["insert into notes (body) values ('batch')"])
+      stop = true
+      await stream
+      expect((await quick.execute("select count(*) as n from notes where body != 'tx'")).rows[0]!.n).toBe(2)
+    } finally {
+      quick.close()
+      dir.remove()
+    }
+  })
+
+  it("another connection's lock held past the busy timeout is a 503 with Retry-After, not SQLITE_BUSY", async () => {
+    const dir = tempDir('svc-db-')
+    const holder = await openDatabase({ storageDir: dir.path, projectDir: dir.path })
+    const other = await openDatabase({ storageDir: dir.path, projectDir: dir.path, busyTimeoutMs: 50 })
+    try {
+      await holder.execute('create table notes (body text)')
+      let release!: () => void
+      let locked!: () => void
+      const released = new Promise<void>((resolve) => (release = resolve))
+      const isLocked = new Promise<void>((resolve) => (locked = resolve))
+      const held = holder.transaction(async (tx) => {
+        await tx.execute("insert into notes (body) values ('held')")
+        locked()
+        await released
+      })
+      await isLocked
+      for (const attempt of [
+        () => other.execute("insert into notes (body) values ('other')"),
+        () => other.batch(["insert into notes (body) values ('other')"]),
+        () => other.transaction((tx) => tx.execute("insert into notes (body) values ('other')")),
+      ]) {
+        const failure = await attempt().then(
+          () => undefined,
+          (error: unknown) => error as HttpError,
+        )
+        expect(failure).toBeInstanceOf(HttpError)
+        expect(failure!.status).toBe(503)
+        expect(failure!.headers?.['Retry-After']).toBe('1')
+        expect((failure!.cause as Error).message).toMatch(/SQLITE_BUSY/)
+      }
+      release()
+      await held
+      expect((await other.execute('select count(*) as n from notes')).rows[0]!.n).toBe(1)
+    } finally {
+      holder.close()
+      other.close()
       dir.remove()
     }
   })

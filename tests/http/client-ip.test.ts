@@ -41,6 +41,16 @@ describe('client IP', () => {
     expect(await ipOf(app, '10.0.0.1', { 'X-Forwarded-For': '6.6.6.6, 198.51.100.7, 10.0.0.2' })).toBe('198.51.100.7')
   })
 
+  // Issue 11, item 6: with `*` every hop was trusted and the left-most entry, the client's own choice,
+  // was taken: a client bypassed the login throttle by sending a new X-Forwarded-For each time.
+  it('TRUSTED_PROXIES=* trusts the peer as one proxy: the right-most entry, whatever the client put before it', async () => {
+    const app = ipApp('*')
+    expect(await ipOf(app, '10.0.0.1', { 'X-Forwarded-For': '6.6.6.6, 198.51.100.7' })).toBe('198.51.100.7')
+    expect(await ipOf(app, '10.0.0.1', { 'X-Forwarded-For': '7.7.7.7, 198.51.100.7' })).toBe('198.51.100.7')
+    expect(await ipOf(app, '10.0.0.1', { 'X-Forwarded-For': '198.51.100.7' })).toBe('198.51.100.7')
+    expect(await ipOf(app, '10.0.0.1')).toBe('10.0.0.1')
+  })
+
   it('a trusted proxy without X-Forwarded-For is itself the client', async () => {
     expect(await ipOf(ipApp('10.0.0.1'), '10.0.0.1')).toBe('10.0.0.1')
   })

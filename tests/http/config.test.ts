@@ -26,6 +26,7 @@ describe('resolveConfig', () => {
       tracePrefix: 'svc',
       bodyLimit: 1024 * 1024,
       trustedProxies: [],
+      requestTimeoutMs: 30_000,
     })
   })
 
@@ -45,6 +46,7 @@ describe('resolveConfig', () => {
       TRACE_PREFIX: 'api',
       BODY_LIMIT: '2048',
       TRUSTED_PROXIES: '10.0.0.1',
+      REQUEST_TIMEOUT_MS: '5000',
     })
     expect(config).toMatchObject({
       env: 'production',
@@ -60,6 +62,7 @@ describe('resolveConfig', () => {
       tracePrefix: 'api',
       bodyLimit: 2048,
       trustedProxies: ['10.0.0.1'],
+      requestTimeoutMs: 5000,
     })
   })
 
@@ -82,6 +85,8 @@ describe('resolveConfig', () => {
     ['TRACE_PREFIX', 'has space', /expected 1 to 16 letters or digits/],
     ['TRACE_PREFIX', '1abc', /starting with a letter/],
     ['BODY_LIMIT', '1MB', /expected a whole number/],
+    ['REQUEST_TIMEOUT_MS', '30s', /expected a whole number/],
+    ['REQUEST_TIMEOUT_MS', '10', /must be between 100 and/],
   ])('%s=%j is a ConfigError naming the variable', (variable, value, message) => {
     let thrown: unknown
     try {

@@ -214,6 +214,7 @@ describe('one message style, and one function to reword it', () => {
         '/api/auth/logout': false,
         '/api/auth/me': false,
         '/api/auth/verify-email': true,
+        '/api/auth/verify-email/resend': false,
         '/api/auth/forgot-password': true,
         '/api/auth/reset-password': true,
       })

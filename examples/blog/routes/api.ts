@@ -5,7 +5,7 @@ import { responseTime } from '../app/middleware/response-time.ts'
 
 export default defineRoutes((r) => {
   r.version(1, (r) => {
-    r.get('/posts', posts.listPosts)
+    r.get('/posts', posts.listPosts).query(posts.ListQuery)
     r.get('/posts/archive/{year?}', posts.archive).where('year', /\d{4}/)
     r.get('/posts/{id}', posts.showPost).where('id', /\d+/).response(posts.Post)
     // Reached only when {id} above is not numeric: a failed constraint falls through.
@@ -19,7 +19,7 @@ export default defineRoutes((r) => {
 
   r.version(2, (r) => {
     r.group({ prefix: 'posts', middleware: [responseTime] }, (r) => {
-      r.get('/', posts.listPostsWithMeta).query(posts.PageQuery)
+      r.get('/', posts.listPostsWithMeta).query(posts.ListQuery)
       r.get('/{id}', posts.showPost).where('id', /\d+/)
     })
   })

@@ -4,7 +4,7 @@
  * validates a request before its handler runs, and types `await c.body()`.
  */
 import * as v from 'valibot'
-import { HttpError, type Context } from 'svc'
+import { HttpError, paginationQuery, type Context } from 'svc'
 
 /** A stored post, as the API returns it (declared with `.response(Post)`, for the API description). */
 export const Post = v.object({
@@ -25,27 +25,23 @@ export const PostInput = v.object({
   published_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp()))),
 })
 
-/** v2's query string: `?page=2` (a whole number from 1; 1 when absent). */
-export const PageQuery = v.object({
-  page: v.optional(v.pipe(v.string(), v.digits(), v.transform(Number), v.integer(), v.minValue(1)), '1'),
-})
+/** `?page` and `?per_page` of the lists (20 a page by default, at most 100): anything else is a 422. */
+export const ListQuery = paginationQuery({ perPage: 20 })
 
-const PER_PAGE = 20
-
-export async function listPosts(c: Context): Promise<Post[]> {
-  const page = pageNumber(c)
-  return c.db.all<Post>('select * from posts order by id desc limit ? offset ?', [PER_PAGE, (page - 1) * PER_PAGE])
+export async function listPosts(c: Context<'/posts', { query: typeof ListQuery }>): Promise<Post[]> {
+  const { limit, offset } = c.query
+  return c.db.all<Post>('select * from posts order by id desc limit ? offset ?', [limit, offset])
 }
 
-/** v2 adds pagination metadata around the same list; its query string is declared (`.query(PageQuery)`). */
-export async function listPostsWithMeta(c: Context<'/', { query: typeof PageQuery }>) {
-  const { page } = c.query
+/** v2 adds pagination metadata around the same list. */
+export async function listPostsWithMeta(c: Context<'/', { query: typeof ListQuery }>) {
+  const { page, perPage, limit, offset } = c.query
   const [rows, count] = await c.db.batch([
-    { sql: 'select * from posts order by id desc limit ? offset ?', args: [PER_PAGE, (page - 1) * PER_PAGE] },
+    { sql: 'select * from posts order by id desc limit ? offset ?', args: [limit, offset] },
     'select count(*) as total from posts',
   ])
   const total = Number(count!.rows[0]!.total)
-  return { posts: rows!.rows as unknown as Post[], meta: { page, per_page: PER_PAGE, total, pages: Math.ceil(total / PER_PAGE) } }
+  return { posts: rows!.rows as unknown as Post[], meta: { page, per_page: perPage, total, pages: Math.ceil(total / perPage) } }
 }
 
 export async function showPost(c: Context<'/posts/{id}'>): Promise<Post> {
@@ -105,11 +101,4 @@ async function uniqueSlug(c: Context, title: string): Promise<string> {
   let slug = base
   for (let n = 2; slugs.has(slug); n++) slug = `${base}-${n}`
   return slug
-}
-
-function pageNumber(c: Context): number {
-  const raw = c.query.get('page') ?? '1'
-  const page = Number(raw)
-  if (!Number.isInteger(page) || page < 1) throw new HttpError(400, 'page must be a whole number from 1')
-  return page
 }

@@ -1,0 +1,79 @@
+/**
+ * What Node's HTTP parser refuses before a request reaches the app (bad
+ * framing, a NUL in the request line, headers over the size limit, a request
+ * that did not arrive in time) answered like everything else: the JSON
+ * envelope with `X-Service-Trace-Id`, traced through the app. Node's own
+ * answer is a bare `HTTP/1.1 400 Bad Request` with no body.
+ */
+import type { Socket } from 'node:net'
+import { CONN_INFO } from '../app/conn-info.ts'
+import type { App } from '../app/create-app.ts'
+import { HttpError } from '../http/http-error.ts'
+import { createTraceId } from '../trace/trace-id.ts'
+import { errorResponse, knownResponseText, TRACE_HEADER } from '../http/response.ts'
+
+type ParserError = Error & { code?: string; rawPacket?: Buffer }
+
+/** The status and message for a parser error, or undefined when the client is gone (nothing to answer). */
+export function rejectionFor(error: ParserError): HttpError | undefined {
+  switch (error.code) {
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return undefined
+    case 'HPE_HEADER_OVERFLOW':
+      return new HttpError(431, 'Request Header Fields Too Large')
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new HttpError(408, 'Request Timeout: the request did not arrive in time')
+    default:
+      return new HttpError(400, 'Bad Request: the request is not valid HTTP')
+  }
+}
+
+/**
+ * What can be read of the refused request from the bytes Node kept: its
+ * method and target when the request line is readable, else `GET /`.
+ */
+export function refusedRequest(error: ParserError, host: string): Request {
+  const line = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\r\n', 1)[0] ?? ''
+  const match = /^([A-Z]{1,16}) (\/[^ ]*) HTTP\/1\.[01]$/.exec(line)
+  if (match !== null) {
+    try {
+      return new Request(new URL(match[2]!, `http://${host}`), { method: match[1] })
+    } catch {
+      // A method or target a Request cannot carry: the fallback below.
+    }
+  }
+  return new Request(`http://${host}/`)
+}
+
+type AppLike = Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>
+
+/** Node's `clientError` listener for `app`. */
+export function answerClientError(app: AppLike, host: string): (error: ParserError, socket: Socket) => void {
+  return (error, socket) => {
+    const rejection = rejectionFor(error)
+    // As Node does: answer only when no response of this connection has begun.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage
+    if (rejection === undefined || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    const request = refusedRequest(error, host)
+    const response =
+      app.reject?.(request, rejection, { [CONN_INFO]: { remoteAddress: socket.remoteAddress } }) ??
+      errorResponse(rejection, { [TRACE_HEADER]: createTraceId(app.config?.tracePrefix ?? 'svc') }, false)
+    const body = knownResponseText(response) ?? JSON.stringify({ success: false, error: rejection.message, code: rejection.status })
+    const head = [`HTTP/1.1 ${response.status} ${statusText(response.status)}`]
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'connection') head.push(`${name}: ${value}`)
+    })
+    head.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close')
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+    // A client that never reads its answer does not keep the socket.
+    socket.setTimeout(5000, () => socket.destroy())
+  }
+}
+
+function statusText(status: number): string {
+  return { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status] ?? 'Error'
+}

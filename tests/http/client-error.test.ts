@@ -1,0 +1,132 @@
+/**
+ * Node-level rejections (issue 11, item 12, and the stalled upload): what
+ * Node's parser refuses before the app sees it was answered bare (no
+ * envelope, no X-Service-Trace-Id, no trace), and a stalled 1 MiB upload held
+ * its buffered body for the default 5 minutes. Now each is the envelope with
+ * a trace id, traced through the app's tracer, and a request that does not
+ * arrive whole within REQUEST_TIMEOUT_MS is a 408. Raw sockets, because a
+ * well-behaved client cannot send these.
+ */
+import { connect } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { createApp, defineRoutes, type Context } from 'svc'
+import { TRACE_ID_PATTERN, type RequestRecorder, type Tracer } from 'svc/trace'
+import { serve } from 'svc/node'
+import { testConfig } from '../helpers/app.ts'
+
+interface Traced {
+  method: string
+  path: string
+  status: number
+  ip: string | undefined
+  error: string | undefined
+}
+
+function tracedApp(vars: Record<string, string> = {}) {
+  const traced: Traced[] = []
+  const tracer: Tracer = {
+    begin: (): RequestRecorder => ({ startedAt: performance.now(), recordQuery() {}, recordMiddleware() {} }),
+    end(c: Context, response: Response) {
+      traced.push({ method: c.method, path: c.path, status: response.status, ip: c.ip, error: (c.error as Error | undefined)?.message })
+    },
+  }
+  const app = createApp({
+    config: testConfig(vars),
+    tracer,
+    api: defineRoutes((r) => r.post('/upload', async (c) => ({ size: JSON.stringify(await c.body()).length }))),
+  })
+  return { app, traced }
+}
+
+/** Sends raw bytes (optionally in timed pieces) and reads until the server closes. */
+function raw(port: number, pieces: Array<string | Buffer>, options: { endAfter?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('close', () => resolve(received))
+    socket.on('error', (error) => (received === '' ? reject(error) : resolve(received)))
+    socket.on('connect', () => {
+      for (const piece of pieces) socket.write(piece)
+      if (options.endAfter) socket.end()
+    })
+  })
+}
+
+function parse(answer: string) {
+  const [head, body = ''] = answer.split('\r\n\r\n')
+  const [statusLine, ...lines] = head!.split('\r\n')
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: body === '' ? null : JSON.parse(body) }
+}
+
+async function withTracedServer(vars: Record<string, string>, work: (port: number, traced: Traced[]) => Promise<void>, requestTimeoutMs?: number) {
+  const { app, traced } = tracedApp(vars)
+  const server = await serve(app, { port: 0, host: '127.0.0.1', ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) })
+  try {
+    await work(server.port, traced)
+  } finally {
+    await server.close()
+  }
+}
+
+describe('requests Node refuses, answered in the envelope and traced', () => {
+  it.each([
+    ['a NUL in the request line', 'GET /a\u0000b HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'Bad Request: the request is not valid HTTP'],
+    ['bad framing (a Content-Length that is not a number)', 'POST /api/upload HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'Bad Request: the request is not valid HTTP'],
+    ['both Content-Length and Transfer-Encoding', 'POST /api/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 'Bad Request: the request is not valid HTTP'],
+    ['headers over 16 KB', `GET /api/x HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'Request Header Fields Too Large'],
+  ])('%s', async (_name, request, status, message) => {
+    await withTracedServer({}, async (port, traced) => {
+      const answer = parse(await raw(port, [request]))
+      expect(answer.status).toBe(status)
+      expect(answer.body).toEqual({ success: false, error: message, code: status })
+      expect(answer.headers['content-type']).toMatch(/^application\/json/)
+      expect(answer.headers['connection']).toBe('close')
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced).toHaveLength(1)
+      expect(traced[0]).toMatchObject({ status, error: message })
+      expect(traced[0]!.ip).toMatch(/127\.0\.0\.1$/)
+    })
+  })
+
+  it('the trace names the method and path when the request line could be read', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      parse(await raw(port, [`PUT /api/items/7?x=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]))
+      expect(traced[0]).toMatchObject({ method: 'PUT', path: '/api/items/7', status: 431 })
+    })
+  })
+})
+
+describe('requests that do not arrive in time: 408 in the envelope, the connection closed', () => {
+  it('a stalled upload (half of a 1 MiB body, then nothing) is answered 408 and let go', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      const head = `POST /api/upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n`
+      const answer = parse(await raw(port, [head, Buffer.alloc(512 * 1024, 0x20)]))
+      expect(answer.status).toBe(408)
+      expect(answer.body).toEqual({ success: false, error: 'Request Timeout: the request did not arrive in time', code: 408 })
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced.some((trace) => trace.status === 408)).toBe(true)
+    }, 300)
+  })
+
+  it('headers that never finish (slowloris) are answered 408', async () => {
+    await withTracedServer({}, async (port) => {
+      const answer = parse(await raw(port, ['GET /api/x HTTP/1.1\r\nHost: x\r\nX-Slow: ']))
+      expect(answer.status).toBe(408)
+    }, 300)
+  })
+
+  it('REQUEST_TIMEOUT_MS sets the limit (30 s by default)', async () => {
+    const { app } = tracedApp({ REQUEST_TIMEOUT_MS: '250' })
+    const server = await serve(app, { port: 0, host: '127.0.0.1' })
+    try {
+      expect(parse(await raw(server.port, ['GET /api/x HTTP/1.1\r\nHost: x\r\n'])).status).toBe(408)
+    } finally {
+      await server.close()
+    }
+    const { DEFAULT_REQUEST_TIMEOUT_MS } = await import('svc/node')
+    expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(30_000)
+  })
+})
