@@ -13,6 +13,7 @@ export const commandFolders = {
   log: () => import('./log/index.ts'),
   make: () => import('./make/index.ts'),
   migrate: () => import('./migrate/index.ts'),
+  queue: () => import('./queue/index.ts'),
   route: () => import('./route/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),

@@ -35,10 +35,12 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
+import type { QueueFlushJson, QueueRetryJson, QueueStatusJson } from './background.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './background.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -59,6 +61,9 @@ export interface ContractDocuments {
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
   PostmanCollectionJson: PostmanCollectionJson
+  QueueFlushJson: QueueFlushJson
+  QueueRetryJson: QueueRetryJson
+  QueueStatusJson: QueueStatusJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson

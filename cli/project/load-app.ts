@@ -5,8 +5,27 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { authPlugin, ConfigError, createApp, isAuthPlugin, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, nativeArgon2id, openDatabase, readJwtKeyFiles } from '../../framework/node/index.ts'
+import {
+  authPlugin,
+  ConfigError,
+  createApp,
+  createQueue,
+  isAuthPlugin,
+  queuedMailer,
+  resolveConfig,
+  resolveMailSettings,
+  resolveQueueSettings,
+  type App,
+  type AppConfig,
+  type AppPluginSpec,
+  type Database,
+  type EnvRecord,
+  type KernelOptions,
+  type Mailer,
+  type Queue,
+  type RouteDefinition,
+} from '../../framework/index.ts'
+import { checkJwtKeyPair, loadEnv, nativeArgon2id, openDatabase, openMailer, openQueueDriver, readJwtKeyFiles, type ClosableMailer } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
 import type { Project } from './project.ts'
@@ -28,6 +47,10 @@ export interface LoadedApp {
   database: Database | undefined
   /** The request tracer and its store (see docs/traces.md); undefined when not traced. */
   tracing: ProjectTracer | undefined
+  /** The app's queue (QUEUE_CONNECTION); undefined without a database. */
+  queue: Queue | undefined
+  /** The mailer MAIL_MAILER names: what a worker sends with (the app's may be `queuedMailer`, with MAIL_QUEUE). */
+  mailer: Mailer
   /** Flushes the traces, then closes the stores. */
   close(): Promise<void>
 }
@@ -66,23 +89,32 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined
+  let mailer: ClosableMailer | undefined
+  let queue: Queue | undefined
   try {
+    const mailSettings = resolveMailSettings(config)
+    mailer = await openMailer(mailSettings, project.storageDir)
+    if (database !== undefined) queue = createQueue(await openQueueDriver(resolveQueueSettings(config), database), { db: database, mailer, config })
+    const appMailer = mailSettings.queue && queue !== undefined ? queuedMailer(queue) : mailer
     if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config)
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
-    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer })
+    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, queue, mailer: appMailer })
+    const opened = { queue, mailer }
     const close = async () => {
       try {
         await tracing?.close()
       } finally {
+        await closeBackground(opened)
         database?.close()
       }
     }
-    return { app, config, database, tracing, close }
+    return { app, config, database, tracing, queue, mailer, close }
   } catch (error) {
     await tracing?.close()
+    await closeBackground({ queue, mailer })
     database?.close()
     if (error instanceof CliError) throw error
     if (error instanceof ConfigError) {
@@ -95,9 +127,14 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   }
 }
 
+async function closeBackground({ queue, mailer }: { queue: Queue | undefined; mailer: ClosableMailer | undefined }): Promise<void> {
+  mailer?.close?.()
+  await queue?.driver.close()
+}
+
 /**
- * Authentication is on in every app: the auth plugin (mails to
- * storage/logs/mail.log, RS256 keys from storage/keys/, the native argon2id)
+ * Authentication is on in every app: the auth plugin (mails through the app's
+ * mailer, RS256 keys from storage/keys/, the native argon2id)
  * comes first, unless the kernel lists its own `authPlugin({...})`.
  */
 function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
@@ -105,7 +142,7 @@ function withAuth(project: Project, config: AppConfig, serving: boolean, plugins
   // An RS256 pair that cannot be used stops start-up here, not at the first login.
   if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({ mailer: logMailer(join(project.storageDir, 'logs', 'mail.log')), keys, argon2id: nativeArgon2id })
+  const auth = authPlugin({ keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
 }
 

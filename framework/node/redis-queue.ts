@@ -52,7 +52,12 @@ const STALLED_RUNS_ALLOWED = 1_000_000
 export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
   const prefix = options.prefix ?? 'svc'
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
-  const client = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: false })
+  // Both connect on first use: an app that never queues opens no connection.
+  // Dispatch, counts and the failed set give up after a few tries, so a request or
+  // `queue:status` says that Redis is down instead of hanging; a worker's fetches
+  // wait for Redis to come back (BullMQ requires that of a worker's connection).
+  const client = new Redis(options.url, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: true })
+  const workerClient = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true })
   const queuesKey = `${prefix}:svc:queues`
   const queues = new Map<string, BullQueue>()
   const workers = new Map<string, BullWorker>()
@@ -70,7 +75,7 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
     let worker = workers.get(name)
     if (worker === undefined) {
       worker = new BullWorker(name, null, {
-        connection: client,
+        connection: workerClient,
         prefix,
         autorun: false,
         lockDuration: leaseMs,
@@ -157,10 +162,10 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
     async counts() {
       const result: QueueCounts[] = []
       for (const name of await knownQueues()) {
-        const counts = await queueOf(name).getJobCounts('wait', 'paused', 'prioritized', 'waiting-children', 'delayed', 'active', 'failed')
+        const counts = await queueOf(name).getJobCounts('wait', 'prioritized', 'waiting-children', 'delayed', 'active', 'failed')
         const row = {
           queue: name,
-          pending: (counts.wait ?? 0) + (counts.paused ?? 0) + (counts.prioritized ?? 0) + (counts['waiting-children'] ?? 0),
+          pending: (counts.wait ?? 0) + (counts.prioritized ?? 0) + (counts['waiting-children'] ?? 0),
           delayed: counts.delayed ?? 0,
           reserved: counts.active ?? 0,
           failed: counts.failed ?? 0,
@@ -222,7 +227,7 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
     async close() {
       await Promise.all([...workers.values()].map((worker) => worker.close(true)))
       await Promise.all([...queues.values()].map((queue) => queue.close()))
-      await client.quit().catch(() => {})
+      await Promise.all([client, workerClient].map((connection) => (connection.status === 'wait' ? connection.disconnect() : connection.quit().catch(() => {}))))
     },
   }
 }

@@ -19,7 +19,11 @@ import type { Mailer } from '../mail/index.ts'
 import type { BackoffOptions } from './backoff.ts'
 import type { Queue } from './queue.ts'
 
-/** What survives JSON.stringify and JSON.parse unchanged: a payload is stored as JSON. */
+/**
+ * What survives JSON.stringify and JSON.parse unchanged: a payload is stored
+ * as JSON (dispatch sends it through JSON first, so a Date arrives as a string
+ * in development as in production).
+ */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined }
 
 /** What the host (the `svc` worker, or the app for the sync driver) gives every job. */
@@ -75,7 +79,7 @@ export interface JobDefinition<Payload = unknown> {
 
 const JOB_NAME = /^[A-Za-z][\w.:-]{0,127}$/
 
-export function defineJob<Payload extends JsonValue>(name: string, options: JobOptions<Payload>): JobDefinition<Payload> {
+export function defineJob<Payload>(name: string, options: JobOptions<Payload>): JobDefinition<Payload> {
   if (!JOB_NAME.test(name)) {
     throw new TypeError(`Job name "${name}": use 1 to 128 letters, digits, '.', ':', '_' or '-', starting with a letter`)
   }

@@ -30,7 +30,7 @@ export interface DispatchedJob {
 
 export interface Queue {
   readonly driver: QueueDriver
-  dispatch<Payload extends JsonValue>(job: JobDefinition<Payload>, payload: Payload, options?: DispatchOptions): Promise<DispatchedJob>
+  dispatch<Payload>(job: JobDefinition<Payload>, payload: Payload, options?: DispatchOptions): Promise<DispatchedJob>
 }
 
 export const DEFAULT_QUEUE = 'default'

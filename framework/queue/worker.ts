@@ -37,7 +37,8 @@ export interface WorkerOptions {
 }
 
 export type WorkerEvent =
-  | { type: 'started'; job: JobInfo }
+  /** `timeoutMs`: how long this run may take (the job's own timeout, or the worker's). */
+  | { type: 'started'; job: JobInfo; timeoutMs: number }
   | { type: 'finished'; result: JobRunResult }
   /** The driver failed (the database was busy, Redis went away): the worker waits and tries again. */
   | { type: 'error'; error: Error }
@@ -101,11 +102,13 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       await pause(idleMs, signal)
       continue
     }
+    const definition = options.jobs.get(reservation.name)
     options.onEvent?.({
       type: 'started',
       job: { id: reservation.id, name: reservation.name, queue: reservation.queue, attempt: reservation.attempt, maxAttempts: reservation.maxAttempts },
+      timeoutMs: definition?.timeout ?? timeoutMs,
     })
-    const result = await runJob(reservation, options.jobs.get(reservation.name), {
+    const result = await runJob(reservation, definition, {
       services: options.services,
       timeoutMs,
       leaseMs: options.leaseMs,

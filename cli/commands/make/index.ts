@@ -5,6 +5,7 @@ const commands = {
   'make:auth': () => import('./auth.ts'),
   'make:apikey-table': () => import('./apikey-table.ts'),
   'make:apikey': () => import('./apikey.ts'),
+  'make:queue-table': () => import('./queue-table.ts'),
 } satisfies CommandLoaders
 
 export default commands
