@@ -122,7 +122,9 @@ export async function runJob(reservation: Reservation, definition: JobDefinition
   }
   const error = asJobError(failure)
   const timedOut = failure instanceof JobTimeoutError
-  if (failure instanceof PermanentJobError || reservation.attempt >= reservation.maxAttempts) {
+  // By name: the job may have imported another copy of svc than the worker's.
+  const permanent = failure instanceof Error && failure.name === 'PermanentJobError'
+  if (permanent || reservation.attempt >= reservation.maxAttempts) {
     await reservation.fail(error)
     return result('failed', { error, timedOut })
   }
