@@ -1,7 +1,7 @@
 /**
- * svc with request tracing off or on (mode all; records built and written by
- * the trace writer thread into their own libSQL file, as `svc serve` runs
- * it): `/hello`, the JSON route, and `/three`, a route that runs three
+ * svc with request tracing off or on (mode all; records built on the
+ * request thread and written into their own libSQL file by the writer
+ * `svc serve` uses: a worker thread by default, TRACE_WRITER=thread to compare): `/hello`, the JSON route, and `/three`, a route that runs three
  * queries. The tracing budget: on >= 0.85x off on both (docs/traces.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -14,7 +14,7 @@ import { BENCH_HOST, HELLO_BODY, type BenchServer, type ServerOptions } from './
 
 export interface SvcTraceServerOptions {
   trace?: boolean
-  /** `thread` (default, as `svc serve`), `worker` (TRACE_WRITER=worker), or `none`: every batch dropped (capture alone). */
+  /** As `svc serve` does: TRACE_WRITER's (`worker` by default, or `thread`); or `none`: every batch dropped (capture alone). */
   sink?: 'thread' | 'worker' | 'none'
   /** More trace settings (`TRACE_BATCH_SIZE`...), on top of `TRACE_MODE=all`. */
   env?: Record<string, string>
@@ -37,10 +37,11 @@ export async function startSvcTraceServer(raw: ServerOptions): Promise<BenchServ
   const config = resolveTraceConfig({ TRACE_MODE: 'all', ...options.env })
   let sink: (TraceSink & { close?: () => Promise<void> }) | undefined
   if (options.trace) {
-    if (options.sink === 'none') sink = { write: async () => {}, prune: async () => 0 }
-    else if (options.sink === 'worker') sink = await workerTraceSink({ storageDir: dir, projectDir: dir })
+    const kind = options.sink ?? config.writer
+    if (kind === 'none') sink = { write: async () => {}, prune: async () => 0 }
+    else if (kind === 'worker') sink = await workerTraceSink({ storageDir: dir, projectDir: dir })
     else {
-      const store = await openTraceStore({ storageDir: dir, projectDir: dir })
+      const store = await openTraceStore({ storageDir: dir, projectDir: dir, busyTimeoutMs: 0 })
       sink = { ...storeSink(store), close: async () => store.close() }
     }
   }

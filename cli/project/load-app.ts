@@ -39,6 +39,15 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** Where the app's logs go (mail.log with MAIL_MAILER=log); default `<storage>/logs`. Regression replays write to a temporary folder. */
+  logsDir?: string
+  /**
+   * True when the app answers other clients (`svc serve`): its traces are
+   * written by TRACE_WRITER's writer, a worker thread by default, so that no
+   * request waits for the store. A one-shot command (a replay) writes from
+   * its own thread, and starts no thread for it.
+   */
+  serving?: boolean
 }
 
 export interface LoadedApp {
@@ -93,10 +102,11 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   let queue: Queue | undefined
   try {
     const mailSettings = resolveMailSettings(config)
-    mailer = await openMailer(mailSettings, project.storageDir)
+    const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
+    mailer = await openMailer(mailSettings, logsDir)
     if (database !== undefined) queue = createQueue(await openQueueDriver(resolveQueueSettings(config), database), { db: database, mailer, config })
     const appMailer = mailSettings.queue && queue !== undefined ? queuedMailer(queue) : mailer
-    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config)
+    if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config, { serving: options.serving === true })
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}

@@ -10,9 +10,9 @@
  *   only the presence and the JSON type must match: `id`, `*_id`, `*_at`,
  *   `timestamp`, `token`, `refresh_token`, `access_token`, `jti`, `trace_id`,
  *   `expires_in`, `*_token`, `*_ms` (durations), and any string value that is a timestamp, UUID, JWT or
- *   trace id, or that was redacted in the trace.
+ *   trace id, that was redacted in the trace, or where a too deeply nested body was cut.
  */
-import { REDACTED } from '../../framework/trace/index.ts'
+import { REDACTED, TOO_DEEP } from '../../framework/trace/index.ts'
 import type { BodyChangeJson, HeaderChangeJson, ResponseDiffJson } from '../contract/traces.ts'
 
 const VOLATILE_HEADERS = new Set([
@@ -57,7 +57,7 @@ export function isVolatileField(key: string): boolean {
 }
 
 export function isVolatileValue(value: unknown): boolean {
-  return typeof value === 'string' && (value === REDACTED || VOLATILE_STRING.some((pattern) => pattern.test(value)))
+  return typeof value === 'string' && (value === REDACTED || value === TOO_DEEP || VOLATILE_STRING.some((pattern) => pattern.test(value)))
 }
 
 export interface ComparableResponse {

@@ -23,7 +23,7 @@ export function projectTraceConfig(project: Project, config: AppConfig): TraceCo
   }
 }
 
-export async function openProjectTraceStore(project: Project, config: AppConfig = loadConfig(project)): Promise<TraceStore> {
+export async function openProjectTraceStore(project: Project, config: AppConfig = loadConfig(project), options: { busyTimeoutMs?: number } = {}): Promise<TraceStore> {
   const traceConfig = projectTraceConfig(project, config)
   try {
     return await openTraceStore({
@@ -31,6 +31,7 @@ export async function openProjectTraceStore(project: Project, config: AppConfig 
       authToken: traceConfig.databaseAuthToken,
       storageDir: project.storageDir,
       projectDir: project.root,
+      ...options,
     })
   } catch (error) {
     throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
@@ -41,21 +42,26 @@ export async function openProjectTraceStore(project: Project, config: AppConfig 
 
 export interface ProjectTracer {
   tracer: SvcTracer
+  /** Where its batches are written: a worker thread, or the thread that answers. */
+  writer: 'worker' | 'thread'
   /** Writes every accepted trace, then closes the store. */
   close(): Promise<void>
 }
 
 /**
  * The tracer `svc serve` (and every command that builds the app) attaches;
- * undefined when TRACE_MODE=off. Records are built as each request ends and
- * written in batches between requests, on the request thread or, with
- * TRACE_WRITER=worker, by a worker thread (see docs/traces.md, "Storage").
+ * undefined when TRACE_MODE=off. Records are built on the request thread,
+ * 64 at a time. A server (`serving`) writes them in batches from a worker
+ * thread (TRACE_WRITER=worker, the default) or, with TRACE_WRITER=thread,
+ * between requests on the request thread, which then never waits for a
+ * locked store; a one-shot command writes from its own thread (see
+ * docs/traces.md, "Storage").
  */
-export async function openProjectTracer(project: Project, config: AppConfig): Promise<ProjectTracer | undefined> {
+export async function openProjectTracer(project: Project, config: AppConfig, options: { serving?: boolean } = {}): Promise<ProjectTracer | undefined> {
   const traceConfig = projectTraceConfig(project, config)
   if (traceConfig.modes.has('off')) return undefined
   let sink: TraceSink & { close(): Promise<void> }
-  if (traceConfig.writer === 'worker') {
+  if (options.serving === true && traceConfig.writer === 'worker') {
     try {
       sink = await workerTraceSink(
         { url: traceConfig.databaseUrl, authToken: traceConfig.databaseAuthToken, storageDir: project.storageDir, projectDir: project.root },
@@ -66,12 +72,13 @@ export async function openProjectTracer(project: Project, config: AppConfig): Pr
       })
     }
   } else {
-    const store = await openProjectTraceStore(project, config)
+    const store = await openProjectTraceStore(project, config, { busyTimeoutMs: 0 })
     sink = { ...storeSink(store), close: async () => store.close() }
   }
   const tracer = createTracer({ sink, config: traceConfig })
   return {
     tracer,
+    writer: options.serving === true && traceConfig.writer === 'worker' ? 'worker' : 'thread',
     async close() {
       try {
         await tracer.close()

@@ -66,7 +66,7 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
       return pair
     })
     .join('&')
-  const base = targetBase(options)
+  const base = targetBase(options, record.headers.host)
   const text = body === null || body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body)
   if (text !== null && headers['content-type'] === undefined && typeof body !== 'string') headers['content-type'] = 'application/json'
   return {
@@ -75,8 +75,14 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
   }
 }
 
-export function targetBase(options: Pick<RequestOptions, 'url' | 'https'>): string {
-  if (options.url === undefined) return options.https ? 'https://localhost' : 'http://localhost'
+/**
+ * Where a replay goes: `--url`, else the host (and port) the recorded
+ * request was sent to, so that `--format curl` prints a command that reaches
+ * the same server (`http://127.0.0.1:8080/...`), else localhost.
+ */
+export function targetBase(options: Pick<RequestOptions, 'url' | 'https'>, recordedHost?: string): string {
+  const scheme = options.https ? 'https' : 'http'
+  if (options.url === undefined) return `${scheme}://${recordedHost !== undefined && isHostHeader(recordedHost) ? recordedHost : 'localhost'}`
   let url = options.url.trim().replace(/\/+$/, '')
   if (!/^https?:\/\//.test(url)) url = `${options.https ? 'https' : 'http'}://${url}`
   else if (options.https) url = url.replace(/^http:/, 'https:')
@@ -86,6 +92,11 @@ export function targetBase(options: Pick<RequestOptions, 'url' | 'https'>): stri
   } catch {
     throw new CliError('E_BAD_OPTION', `--url takes http(s)://host[:port], got "${options.url}"`)
   }
+}
+
+/** A Host header value that is a host and an optional port, nothing else (it goes into a URL and a shell command). */
+function isHostHeader(host: string): boolean {
+  return /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(host)
 }
 
 /** `a.b.0=value`: the value is JSON when it parses (`3`, `true`, `null`, `{"x":1}`), else a string. */

@@ -18,7 +18,7 @@ export function traceView(record: TraceRecord, color: Colors): string {
         `route ${record.route ?? '(none)'}`,
         `ip ${record.ip ?? '-'}`,
         `user ${record.user_id ?? '-'}`,
-        record.memory_mb === null ? '' : `memory ${record.memory_mb} MB`,
+        record.memory_mb === null ? '' : `process RSS ${record.memory_mb} MB`,
       ]
         .filter(Boolean)
         .join('  '),
@@ -73,8 +73,9 @@ export function traceView(record: TraceRecord, color: Colors): string {
 }
 
 export function bodyText(body: CapturedBody): string {
-  if (body.content === null && body.size === 0) return '(empty)'
-  const text = typeof body.content === 'string' ? body.content : JSON.stringify(body.content, null, 2)
+  if (body.content === null && body.size === 0 && body.incomplete !== true) return '(empty)'
+  const text = body.content === null ? '(not kept)' : typeof body.content === 'string' ? body.content : JSON.stringify(body.content, null, 2)
+  if (body.incomplete === true) return `${text}\n… [incomplete: ${body.size} bytes arrived before the response was sent or the connection closed]`
   return body.truncated ? `${text}\n… [truncated: ${body.size} bytes in all]` : text
 }
 

@@ -4,8 +4,9 @@
 # (tests/extension/vscode.e2e.test.ts). Idempotent: exits at once when the
 # install is already there.
 #
-#   extension/scripts/install-code-server.sh         # install if missing
-#   extension/scripts/install-code-server.sh --print  # print the install folder
+#   extension/scripts/install-code-server.sh             # install if missing
+#   extension/scripts/install-code-server.sh --print      # print the install folder
+#   extension/scripts/install-code-server.sh --installed  # exit 0 when installed, 1 when not
 #
 # Layout of $SVC_CODE_SERVER_DIR (default ~/.cache/svc/code-server):
 #   node/     Node 24 (the npm package node@24; code-server requires Node 24)
@@ -21,7 +22,10 @@ DIR="${SVC_CODE_SERVER_DIR:-$HOME/.cache/svc/code-server}"
 
 if [ "${1:-}" = "--print" ]; then echo "$DIR"; exit 0; fi
 
-if [ -f "$DIR/env.sh" ] && [ -f "$DIR/.version" ] && [ "$(cat "$DIR/.version")" = "$VERSION" ]; then
+installed() { [ -f "$DIR/env.sh" ] && [ -f "$DIR/.version" ] && [ "$(cat "$DIR/.version")" = "$VERSION" ]; }
+if [ "${1:-}" = "--installed" ]; then installed; exit $?; fi
+
+if installed; then
   echo "code-server $VERSION already installed in $DIR"
   exit 0
 fi

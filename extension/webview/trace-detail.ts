@@ -50,13 +50,17 @@ function headersTable(headers: Record<string, string>): HTMLElement {
   return h('table', { class: 'headers' }, ...names.map((name) => h('tr', {}, h('th', {}, name), h('td', {}, headers[name]!))))
 }
 
-function bodyBlock(body: { content: unknown; size: number; truncated: boolean }): HTMLElement {
+function bodyBlock(body: { content: unknown; size: number; truncated: boolean; incomplete?: boolean }): HTMLElement {
   if (body.content === null || body.content === '') return h('p', { class: 'muted' }, 'No body')
   return h(
     'div',
     {},
     h('pre', { class: 'body' }, pretty(body.content)),
-    body.truncated ? h('p', { class: 'muted' }, `Truncated (${body.size} bytes in all)`) : null,
+    body.incomplete === true
+      ? h('p', { class: 'muted' }, `Incomplete: the client sent ${body.size} bytes before the response was sent or the connection closed`)
+      : body.truncated
+        ? h('p', { class: 'muted' }, `Truncated (${body.size} bytes in all)`)
+        : null,
   )
 }
 
@@ -118,7 +122,7 @@ function renderTrace(trace: TraceRecordJson): void {
       trace.route ? ` · route ${trace.route}` : ' · no route matched',
       trace.ip ? ` · ${trace.ip}` : '',
       trace.user_id !== null ? ` · user ${trace.user_id}` : '',
-      trace.memory_mb !== null ? ` · ${trace.memory_mb.toFixed(1)} MB` : '',
+      trace.memory_mb !== null ? ` · process RSS ${trace.memory_mb.toFixed(1)} MB` : '',
     ),
     h(
       'div',

@@ -24,6 +24,13 @@ export interface ConnInfo {
    * building a `Headers` object per request.
    */
   headers?: Readonly<Record<string, string | string[] | undefined>>
+  /**
+   * Resolves once the response is sent or the connection closed (svc's Node
+   * adapter): the tracer reads a body the app left unread only until then,
+   * so that a client that hangs up without sending it cannot keep its trace
+   * pending (docs/traces.md, "Capture").
+   */
+  responseDone?: () => Promise<void>
 }
 
 /** An `env` that carries the connection. */

@@ -1,27 +1,52 @@
 /**
  * Reads a JSON request body with a byte limit enforced on what is actually
  * read (a client can lie in Content-Length or stream chunked).
+ *
+ * Error messages never quote the body: a password in a malformed body must
+ * not come back in the response, nor reach a log through the message. The
+ * text that was refused stays on the error, out of the response, for the
+ * tracer (`rejectedBodyOf`), which stores it redacted so that a replay
+ * resends what was sent.
  */
 import { HttpError } from './http-error.ts'
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
+/** A body `readJsonBody` refused: its text (null for a 413: not kept) and the bytes seen. */
+export interface RejectedBody {
+  text: string | null
+  size: number
+}
+
+const REJECTED_BODY = Symbol('svc.rejectedBody')
+
+/** The body an error of `readJsonBody` refused, if it is one. */
+export function rejectedBodyOf(error: unknown): RejectedBody | undefined {
+  return typeof error === 'object' && error !== null ? (error as { [REJECTED_BODY]?: RejectedBody })[REJECTED_BODY] : undefined
+}
+
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit, Number(declared))
   if (request.body === null) return {}
 
-  const text = await readTextWithin(request.body, limit)
+  const bytes = await readBytesWithin(request.body, limit)
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw refused(new HttpError(400, 'Malformed JSON body: not valid UTF-8'), new TextDecoder().decode(bytes), bytes.byteLength)
+  }
   if (text.trim() === '') return {}
 
   const type = request.headers.get('content-type')
   if (!isJsonType(type)) {
-    throw new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`)
+    throw refused(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`), text, bytes.byteLength)
   }
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`)
+    throw refused(new HttpError(400, `Malformed JSON body: ${parseProblem(text, (error as Error).message)}`), text, bytes.byteLength)
   }
 }
 
@@ -31,7 +56,25 @@ export function isJsonType(type: string | null): boolean {
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'))
 }
 
-async function readTextWithin(stream: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+/**
+ * Where the JSON is broken, never what it says: the runtime's message quotes
+ * the input (`Unexpected token ''', "{"password":'hunter2'}" is not valid
+ * JSON`), so only a position it names is kept.
+ */
+function parseProblem(text: string, message: string): string {
+  const position = /\bposition (\d+)/.exec(message)
+  if (position !== null) {
+    const at = Math.min(Number(position[1]), text.length)
+    const before = text.slice(0, at)
+    const line = before.split('\n').length
+    const column = at - before.lastIndexOf('\n')
+    return `invalid JSON at line ${line}, column ${column}`
+  }
+  if (/end of (JSON )?input|unterminated/i.test(message)) return 'the JSON ends before it is complete'
+  return 'not valid JSON'
+}
+
+async function readBytesWithin(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = stream.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -41,16 +84,11 @@ async function readTextWithin(stream: ReadableStream<Uint8Array>, limit: number)
     size += value.byteLength
     if (size > limit) {
       await reader.cancel().catch(() => {})
-      throw tooLarge(limit)
+      throw tooLarge(limit, size)
     }
     chunks.push(value)
   }
-  const bytes = chunks.length === 1 ? chunks[0]! : concat(chunks, size)
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    throw new HttpError(400, 'Malformed JSON body: not valid UTF-8')
-  }
+  return chunks.length === 1 ? chunks[0]! : concat(chunks, size)
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
@@ -63,6 +101,11 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return bytes
 }
 
-function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `Payload Too Large: the body limit is ${limit} bytes`)
+function tooLarge(limit: number, size: number): HttpError {
+  return refused(new HttpError(413, `Payload Too Large: the body limit is ${limit} bytes`), null, size)
+}
+
+function refused(error: HttpError, text: string | null, size: number): HttpError {
+  Object.defineProperty(error, REJECTED_BODY, { value: { text, size } satisfies RejectedBody, enumerable: false })
+  return error
 }

@@ -38,11 +38,36 @@ export function jsonResponse(body: unknown, status: number, headers: Record<stri
   const text = JSON.stringify(body)
   const init: Record<string, string> = { 'content-type': JSON_TYPE }
   for (const name in headers) init[name] = headers[name]!
-  const response = new Response(text, { status, headers: init }) as Response & KnownResponse
+  const response = new (jsonResponseClass())(text, { status, headers: init }) as Response & KnownResponse
   response[JSON_TEXT] = text
   response[TRACE_ID] = headers[TRACE_HEADER]
   response[JSON_HEADERS] = init
   return response
+}
+
+type ResponseClass = typeof Response
+let responseBase: ResponseClass | undefined
+let knownJsonResponse: ResponseClass | undefined
+
+/**
+ * The class of the responses `jsonResponse` builds: the runtime's Response
+ * (the Node adapter installs its own lighter one, hence looked up each time),
+ * except that reading `headers` forgets the header record svc kept. Whoever
+ * reads `headers` may change them (`RateLimit-*`, `Server-Timing`...), and
+ * the tracer must record what went on the wire: it then reads `headers` too.
+ */
+function jsonResponseClass(): ResponseClass {
+  const base = globalThis.Response
+  if (base !== responseBase || knownJsonResponse === undefined) {
+    responseBase = base
+    knownJsonResponse = class SvcJsonResponse extends base {
+      override get headers(): Headers {
+        ;(this as KnownResponse)[JSON_HEADERS] = undefined
+        return super.headers
+      }
+    }
+  }
+  return knownJsonResponse
 }
 
 /** The body text of a response built by `jsonResponse`, undefined for any other. */
@@ -53,7 +78,8 @@ export function knownResponseText(response: Response): string | undefined {
 /**
  * The headers a response built by `jsonResponse` was given (the tracer reads
  * them here: `response.headers` would materialise a Headers object on Node),
- * undefined for any other response.
+ * as long as nothing read `response.headers` since (and so may have changed
+ * them); undefined otherwise, and for any other response.
  */
 export function knownResponseHeaders(response: Response): Readonly<Record<string, string>> | undefined {
   return (response as Response & KnownResponse)[JSON_HEADERS]

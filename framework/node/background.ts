@@ -30,7 +30,8 @@ export async function openQueueDriver(settings: QueueSettings, database: Databas
 /** A mailer that can be closed (the SMTP pool); `close` does nothing for the others. */
 export type ClosableMailer = Mailer & { close?(): void }
 
-export async function openMailer(settings: MailSettings, storageDir: string): Promise<ClosableMailer> {
+/** `logsDir`: where the log driver writes mail.log (the app's storage/logs). */
+export async function openMailer(settings: MailSettings, logsDir: string): Promise<ClosableMailer> {
   switch (settings.mailer) {
     case 'console':
       return consoleMailer()
@@ -40,6 +41,6 @@ export async function openMailer(settings: MailSettings, storageDir: string): Pr
       return smtpMailer({ host: host!, port, username, password, encryption, from: settings.from })
     }
     case 'log':
-      return logMailer(join(storageDir, 'logs', 'mail.log'))
+      return logMailer(join(logsDir, 'mail.log'))
   }
 }

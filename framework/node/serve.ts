@@ -6,9 +6,10 @@
  * (client-error.ts); a request must arrive whole within `requestTimeoutMs`.
  */
 import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
 import { createAdaptorServer } from '@hono/node-server'
-import { CONN_INFO } from '../app/conn-info.ts'
+import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { answerClientError } from './client-error.ts'
 
@@ -47,9 +48,7 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
   // per-request bookkeeping.
   const server = createAdaptorServer({
     fetch: async (request, env) => {
-      // The headers as Node parsed them: the tracer copies these instead of building a Headers object.
-      const incoming = env.incoming
-      const response = await app.fetch(request, { [CONN_INFO]: { remoteAddress: incoming.socket.remoteAddress, headers: incoming.headers } })
+      const response = await app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing) })
       if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
       return response
     },
@@ -89,5 +88,45 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
       }).then(() => options.onClose?.())
       return closing
     },
+  }
+}
+
+/**
+ * What the app learns of the connection (`ConnInfo`): the peer address,
+ * Node's parsed request headers (which the tracer copies instead of building
+ * a Headers object), and when the response is done.
+ */
+class NodeConnection implements ConnInfo {
+  readonly remoteAddress: string | undefined
+  readonly headers: IncomingHttpHeaders
+
+  constructor(
+    private readonly incoming: IncomingMessage | Http2ServerRequest,
+    private readonly outgoing: ServerResponse | Http2ServerResponse,
+  ) {
+    this.remoteAddress = incoming.socket.remoteAddress
+    this.headers = incoming.headers
+  }
+
+  /**
+   * Resolves once the response is sent or the connection closed, and the
+   * request body was either received whole (then once it has been read to
+   * its end) or never will be. The tracer reads a body the app left unread
+   * only until then: a client that hangs up without sending it, after an
+   * early answer (401, 404, 429), would otherwise keep its trace pending for
+   * ever.
+   */
+  responseDone(): Promise<void> {
+    const { incoming, outgoing } = this
+    return new Promise((resolve) => {
+      const done = () => resolve()
+      const afterResponse = () => {
+        if (!incoming.complete || incoming.readableEnded || incoming.destroyed) return done()
+        incoming.once('end', done)
+        incoming.once('close', done)
+      }
+      if (outgoing.closed) afterResponse()
+      else outgoing.once('close', afterResponse)
+    })
   }
 }

@@ -65,11 +65,12 @@ export async function workerTraceSink(store: OpenTraceStoreOptions): Promise<Wor
   }
 
   return {
-    async write(batch, dropped) {
-      await send({ type: 'write', batch, dropped })
-    },
+    write: (batch, dropped) => send({ type: 'write', batch, dropped }),
     async prune(options) {
       return (await send({ type: 'prune', options })) ?? 0
+    },
+    async droppedCount() {
+      return (await send({ type: 'dropped' })) ?? 0
     },
     async close() {
       if (exited !== undefined) return

@@ -15,6 +15,7 @@ export interface TraceWorkerData {
 export type TraceWorkerRequest =
   | { id: number; type: 'write'; batch: EncodedBatch | null; dropped: number }
   | { id: number; type: 'prune'; options: { olderThanMs?: number; maxTraces?: number } }
+  | { id: number; type: 'dropped' }
   | { id: number; type: 'close' }
 
 export type TraceWorkerReply = { type: 'ready' } | { type: 'failed'; error: string } | { type: 'done'; id: number; result?: number; error?: string }
@@ -29,10 +30,11 @@ try {
     const reply = (result?: number, error?: string) => port.postMessage({ type: 'done', id: request.id, result, error } satisfies TraceWorkerReply)
     try {
       if (request.type === 'write') {
-        await sink.write(request.batch, request.dropped)
-        reply()
+        reply((await sink.write(request.batch, request.dropped)) ?? undefined)
       } else if (request.type === 'prune') {
         reply(await sink.prune(request.options))
+      } else if (request.type === 'dropped') {
+        reply(await store.droppedCount())
       } else {
         store.close()
         reply()

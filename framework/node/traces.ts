@@ -11,6 +11,12 @@ export interface OpenTraceStoreOptions {
   authToken?: string
   storageDir: string
   projectDir: string
+  /**
+   * How long a write waits for another connection's lock (default 5 s). The
+   * request thread's writer (`TRACE_WRITER=thread`) passes 0: a wait there
+   * would stall every request; its writer tries a locked store again later.
+   */
+  busyTimeoutMs?: number
 }
 
 export const TRACE_DATABASE_FILE = 'traces.sqlite'
@@ -23,10 +29,21 @@ export function traceDatabaseUrl(options: OpenTraceStoreOptions): string {
 
 export async function openTraceStore(options: OpenTraceStoreOptions): Promise<TraceStore> {
   const url = traceDatabaseUrl(options)
-  const db = await openDatabase({ url, authToken: options.authToken, storageDir: options.storageDir, projectDir: options.projectDir, pageSize: TRACE_PAGE_SIZE })
-  // Traces are a diagnostic log: a power cut may lose the last batch, never corrupt the file.
-  if (url.startsWith('file:')) await db.execute('pragma synchronous = normal')
-  const store = new TraceStore(db)
+  const connect = async () => {
+    const db = await openDatabase({
+      url,
+      authToken: options.authToken,
+      storageDir: options.storageDir,
+      projectDir: options.projectDir,
+      pageSize: TRACE_PAGE_SIZE,
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    })
+    // Traces are a diagnostic log: a power cut may lose the last batch, never corrupt the file.
+    if (url.startsWith('file:')) await db.execute('pragma synchronous = normal')
+    return db
+  }
+  // A local file's connection is replaced after a write refused for a lock (see TraceStoreOptions.reopen).
+  const store = new TraceStore(await connect(), url.startsWith('file:') ? { reopen: connect } : {})
   await store.init()
   return store
 }

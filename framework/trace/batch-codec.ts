@@ -22,7 +22,7 @@
  * Older formats are still read: 2 (patches without `_us` fields) and 1, a
  * plain JSON array of whole records.
  */
-import type { TraceQuery, TraceRecord, TraceResponse } from './record.ts'
+import type { CapturedBody, TraceQuery, TraceRecord, TraceResponse } from './record.ts'
 
 export const BATCH_FORMAT = 3
 /** Formats `decodeBatch` reads besides the array of format 1: every one before the current is a subset of it. */
@@ -99,7 +99,13 @@ export function encodeBatch(records: readonly TraceRecord[], startedAt: readonly
  */
 export function decodeBatch(text: string): TraceRecord[] {
   const parsed = JSON.parse(text) as TraceRecord[] | StoredBatch
-  if (Array.isArray(parsed)) return parsed
+  if (Array.isArray(parsed)) {
+    for (const record of parsed) {
+      completeBody(record.body)
+      completeBody(record.response?.body)
+    }
+    return parsed
+  }
   if (parsed === null || typeof parsed !== 'object' || !READABLE_FORMATS.includes(parsed.format) || !Array.isArray(parsed.records)) {
     throw new TypeError(`unknown trace batch format ${JSON.stringify((parsed as { format?: unknown } | null)?.format)}`)
   }
@@ -110,6 +116,8 @@ export function decodeBatch(text: string): TraceRecord[] {
     const { query_us: queryTimings, duration_us: durationUs } = stored
     const patch = queryTimings === undefined && durationUs === undefined ? stored : withoutMicroseconds(stored)
     if (patch.response?.headers !== undefined) storedHeaders = patch.response.headers
+    completeBody(patch.body)
+    completeBody(patch.response?.body)
     const merged = (previous === undefined ? patch : { ...previous, ...patch }) as TraceRecord
     merged.response = { ...previous?.response, ...(patch.response as TraceResponse), headers: responseHeaders(storedHeaders, merged.trace_id) }
     if (queryTimings !== undefined) merged.queries = retimed(previous?.queries, queryTimings)
@@ -118,6 +126,11 @@ export function decodeBatch(text: string): TraceRecord[] {
     previous = merged
   }
   return records
+}
+
+/** Bodies stored before `incomplete` existed read as complete. */
+function completeBody(body: CapturedBody | undefined): void {
+  if (body !== undefined && body !== null && body.incomplete === undefined) body.incomplete = false
 }
 
 function withoutMicroseconds(stored: RecordPatch): RecordPatch {

@@ -4,9 +4,11 @@
  * request and response. Turning a snapshot into a record (redaction, N+1,
  * bodies) is `record-builder.ts`, which the writer runs later, on chunks of them.
  */
+import type { ConnInfo } from '../app/conn-info.ts'
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'
 import { isHttpError } from '../http/http-error.ts'
+import { rejectedBodyOf } from '../http/read-json-body.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
 import type { MiddlewareTiming, RequestRecorder } from './recorder.ts'
 
@@ -56,6 +58,8 @@ export interface BodyRead {
   text: string
   size: number
   truncated: boolean
+  /** The body never completed: the response was sent or the connection closed first. */
+  incomplete?: boolean
 }
 
 /**
@@ -69,6 +73,33 @@ export interface PendingTrace {
   requestBody: Promise<unknown> | Promise<BodyRead> | null
   requestBodyParsed: boolean
   responseBody: Promise<BodyRead> | null
+  /** Stops the tracer's own body reads at once (what arrived is kept, marked incomplete): the writer is closing. */
+  abandon: (() => void) | null
+}
+
+/**
+ * When the tracer stops waiting for a body: the adapter says the response was
+ * sent or the connection closed (`connInfo.responseDone`), the request is
+ * aborted (`request.signal`: a client that went away, on runtimes that tell),
+ * or the writer is closing.
+ */
+class ReadDeadline {
+  readonly reached: Promise<void>
+  readonly stop: () => void
+
+  constructor(request: Request, connInfo: ConnInfo | undefined) {
+    let stop!: () => void
+    this.reached = new Promise<void>((resolve) => (stop = resolve))
+    this.stop = stop
+    if (typeof connInfo?.responseDone === 'function') connInfo.responseDone().then(stop, stop)
+    try {
+      const signal = request.signal
+      if (signal.aborted) stop()
+      else signal.addEventListener('abort', stop, { once: true })
+    } catch {
+      // a Request without a signal (some test doubles): the other two still end the wait
+    }
+  }
 }
 
 export function snapshot(c: Context, response: Response, capture: RequestCapture, bodyLimit: number): PendingTrace {
@@ -76,14 +107,24 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
   const requestHeaders = adapterHeaders(c.connInfo?.headers) ?? headerRecord(request.headers)
   const parsed = c.parsedBodyIfRead
   let requestBody: PendingTrace['requestBody'] = parsed ?? null
+  let deadline: ReadDeadline | undefined
   if (parsed !== undefined) parsed.catch(() => {})
   else if (mayHaveBody(c.method, requestHeaders) && !request.bodyUsed && request.body !== null) {
     // Only now is `body` touched: on the Node adapter that builds the full Request, which a GET must not pay for.
-    requestBody = readCapped(request.body, bodyLimit)
+    deadline = new ReadDeadline(request, c.connInfo)
+    const declared = requestHeaders['content-length']
+    requestBody = readCapped(request.body, bodyLimit, deadline.reached, declared === undefined ? undefined : Number(declared))
   }
   // Headers svc built are kept as given (names lower-cased when the record is built), others copied.
   const responseHeaders = knownResponseHeaders(response) ?? headerRecord(response.headers)
   const knownText = knownResponseText(response)
+  let responseBody: Promise<BodyRead> | null = null
+  if (knownText === undefined) {
+    if (readableResponse(response, responseHeaders['content-type'] ?? '')) {
+      deadline ??= new ReadDeadline(request, c.connInfo)
+      responseBody = readCapped(response.clone().body!, bodyLimit, deadline.reached)
+    }
+  }
   const error = c.error
   return {
     raw: {
@@ -113,7 +154,8 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
     },
     requestBody,
     requestBodyParsed: parsed !== undefined,
-    responseBody: knownText === undefined ? responseStream(response, responseHeaders['content-type'] ?? '', bodyLimit) : null,
+    responseBody,
+    abandon: deadline?.stop ?? null,
   }
 }
 
@@ -157,22 +199,38 @@ function mayHaveBody(method: string, headers: Record<string, string>): boolean {
   return headers['transfer-encoding'] !== undefined || headers['content-type'] !== undefined
 }
 
-function responseStream(response: Response, type: string, limit: number): Promise<BodyRead> | null {
-  if (response.body === null || response.bodyUsed) return null
+function readableResponse(response: Response, type: string): boolean {
+  if (response.body === null || response.bodyUsed) return false
   // Streams (server-sent events...) are never teed: they may not end.
-  if (type.includes('event-stream') || !/json|text|xml|x-www-form-urlencoded/.test(type)) return null
-  return readCapped(response.clone().body!, limit)
+  return !type.includes('event-stream') && /json|text|xml|x-www-form-urlencoded/.test(type)
 }
 
-async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Promise<BodyRead> {
+const STOPPED: unique symbol = Symbol('stopped')
+
+/**
+ * Reads up to `limit` bytes (counting the rest), until the stream ends or
+ * `stop` resolves: then it is incomplete, unless the `expected` bytes
+ * (Content-Length) all came and only the stream's end was still on its way.
+ */
+async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, stop: Promise<void>, expected?: number): Promise<BodyRead> {
   const reader = stream.getReader()
+  const stopped = stop.then((): typeof STOPPED => STOPPED)
   const chunks: Uint8Array[] = []
   let size = 0
   let kept = 0
   let truncated = false
+  let incomplete = false
   try {
     for (;;) {
-      const { done, value } = await reader.read()
+      const next = await Promise.race([reader.read(), stopped])
+      if (next === STOPPED) {
+        void reader.cancel().catch(() => {})
+        if (expected !== undefined && size >= expected) break
+        incomplete = true
+        truncated = true
+        break
+      }
+      const { done, value } = next
       if (done) break
       size += value.byteLength
       if (kept < limit) {
@@ -187,7 +245,9 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Pr
       }
     }
   } catch {
+    // The stream failed (the client went away mid-body): what arrived is kept.
     truncated = true
+    incomplete = true
   }
   const bytes = new Uint8Array(kept)
   let offset = 0
@@ -195,7 +255,7 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Pr
     bytes.set(chunk, offset)
     offset += chunk.byteLength
   }
-  return { text: new TextDecoder().decode(bytes), size, truncated }
+  return incomplete ? { text: new TextDecoder().decode(bytes), size, truncated, incomplete } : { text: new TextDecoder().decode(bytes), size, truncated }
 }
 
 /** A request body as extracted: parsed JSON from `c.body()`, text read by the tracer, or nothing. */
@@ -203,7 +263,7 @@ export type RawBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; size: number }
   | { kind: 'failed'; size: number }
-  | { kind: 'text'; text: string; size: number; truncated: boolean }
+  | { kind: 'text'; text: string; size: number; truncated: boolean; incomplete?: boolean }
 
 /**
  * A trace as plain data (structured-clonable, nothing redacted yet): what the
@@ -229,7 +289,7 @@ export interface RawTrace {
   /** Names as the response was given them (any case); the record lower-cases them. */
   response_headers: Readonly<Record<string, string>>
   response_type: string | null
-  response_body: { text: string; size: number; truncated: boolean } | null
+  response_body: BodyRead | null
   queries: readonly QueryRecord[]
   middleware: readonly MiddlewareTiming[]
   error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
@@ -251,9 +311,12 @@ async function rawRequestBody(pending: PendingTrace, headers: Record<string, str
   }
   try {
     return { kind: 'json', value: await pending.requestBody, size: declared }
-  } catch {
-    // body() failed (400/413/415): the bytes are gone, the exception says why.
-    return { kind: 'failed', size: declared }
+  } catch (error) {
+    // body() refused it (400, 415: the text it read, redacted when built; 413: only its size), so that replay resends it.
+    const rejected = rejectedBodyOf(error)
+    if (rejected === undefined) return { kind: 'failed', size: declared }
+    if (rejected.text === null) return { kind: 'failed', size: rejected.size }
+    return { kind: 'text', text: rejected.text, size: rejected.size, truncated: false }
   }
 }
 

@@ -32,9 +32,12 @@ export interface TraceConfig {
   /** A statement shape run this many times in one request is an N+1 finding. */
   nPlusOneThreshold: number
   /**
-   * Where records are built and written on Node: `thread` (default), the
-   * request thread, between requests; `worker`, a worker thread of their own
-   * (spare cores take the work; one shared core gains nothing).
+   * Where batches are written on Node: `worker` (default), a worker thread
+   * that owns the store's connection, so that no write (a store locked by
+   * another process, a checkpoint, a prune) ever holds up a request;
+   * `thread`, the request thread, between requests (it never waits for a
+   * lock: a locked store is tried again later). Other runtimes write from
+   * the request thread through `storeSink` (their stores are asynchronous).
    */
   writer: 'thread' | 'worker'
   /** Header names (lower case) whose values are redacted. */
@@ -43,6 +46,11 @@ export interface TraceConfig {
   redactFields: ReadonlySet<string>
 }
 
+/**
+ * Header names redacted by name. Beside these, every header whose name
+ * contains token, key, secret, auth, cookie, session or passw is redacted
+ * (`REDACTED_HEADER_PATTERN`), and the names in `TRACE_REDACT_HEADERS`.
+ */
 export const DEFAULT_REDACTED_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-api-key', 'proxy-authorization', 'x-auth-token']
 export const DEFAULT_REDACTED_FIELDS = [
   'password',
@@ -92,7 +100,7 @@ function modes(vars: EnvRecord): Set<TraceMode> {
 }
 
 function writer(vars: EnvRecord): TraceConfig['writer'] {
-  const value = text(vars, 'TRACE_WRITER') ?? 'thread'
+  const value = text(vars, 'TRACE_WRITER') ?? 'worker'
   if (value !== 'thread' && value !== 'worker') throw new ConfigError('TRACE_WRITER', `expected thread or worker, got "${value}"`)
   return value
 }

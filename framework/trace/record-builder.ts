@@ -50,7 +50,7 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
     const responseBody =
       last !== undefined && sameResponseBody(last.raw, raw)
         ? last.record.response.body
-        : capturedText(raw.response_body, raw.response_type, redactor, limit)
+        : capturedText(raw.response_body, raw.response_type, redactor, limit, true)
     const queries: TraceQuery[] = raw.queries.length === 0 ? NO_QUERIES : raw.queries.map((q) => ({
       sql: q.sql,
       args: plainArgs(q.args),
@@ -72,8 +72,8 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
       queries,
       // Shared, never altered (records are read-only once built); sorted by start when there are several.
       middleware: raw.middleware.length < 2 ? (raw.middleware as TraceMiddleware[]) : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
-      exception: raw.error === null ? null : exceptionOf(raw.error, raw.status),
-      trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => line.trim()) : null,
+      exception: raw.error === null ? null : exceptionOf(raw.error, raw.status, redactor),
+      trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => redactor.text(line.trim())) : null,
       duration_ms: round(raw.duration_ms),
       memory_mb: memoryMb,
       n_plus_one: queries.length === 0 ? NO_FINDINGS : detectNPlusOne(queries, config.nPlusOneThreshold),
@@ -110,42 +110,53 @@ function sameRequestBody(a: RawTrace, b: RawTrace): boolean {
   if (x.kind === 'none' || y.kind === 'none') return x.kind === y.kind
   // JSON bodies arrive parsed (objects of their own): comparing them would cost what building does.
   if (x.kind !== 'text' || y.kind !== 'text') return false
-  return x.text === y.text && x.size === y.size && x.truncated === y.truncated && a.request_type === b.request_type
+  return sameRead(x, y) && a.request_type === b.request_type
 }
 
 function sameResponseBody(a: RawTrace, b: RawTrace): boolean {
   const x = a.response_body
   const y = b.response_body
   if (x === null || y === null) return x === y
-  return x.text === y.text && x.size === y.size && x.truncated === y.truncated && a.response_type === b.response_type
+  return sameRead(x, y) && a.response_type === b.response_type
+}
+
+function sameRead(x: BodyRead, y: BodyRead): boolean {
+  return x.text === y.text && x.size === y.size && x.truncated === y.truncated && x.incomplete === y.incomplete
 }
 
 function requestBody(raw: RawTrace, redactor: Redactor, limit: number): CapturedBody {
   const source = raw.request_body
   if (source.kind === 'none') return emptyBody()
-  if (source.kind === 'failed') return { content: null, size: source.size, truncated: false }
-  if (source.kind === 'text') return capturedText(source, raw.request_type, redactor, limit)
-  const redacted = redactor.json(source.value)
-  const text = JSON.stringify(redacted) ?? ''
-  const size = source.size || text.length
-  if (text.length <= limit) return { content: redacted, size, truncated: false }
-  return { content: text.slice(0, limit), size, truncated: true }
+  // A body refused for its size (413): only how many bytes came.
+  if (source.kind === 'failed') return { content: null, size: source.size, truncated: source.size > 0, incomplete: false }
+  if (source.kind === 'text') return capturedText(source, raw.request_type, redactor, limit, false)
+  return jsonBody(redactor.json(source.value), source.size, redactor, limit)
 }
 
-function capturedText(read: BodyRead | null, type: string | null, redactor: Redactor, limit: number): CapturedBody {
+/** A redacted JSON value as a body: whole when its text fits the limit, else the text prefix. */
+function jsonBody(redacted: unknown, size: number, redactor: Redactor, limit: number): CapturedBody {
+  const deep = redactor.cutTooDeep()
+  const text = JSON.stringify(redacted) ?? ''
+  if (text.length <= limit) return { content: redacted, size: size || text.length, truncated: deep, incomplete: false }
+  return { content: text.slice(0, limit), size: size || text.length, truncated: true, incomplete: false }
+}
+
+function capturedText(read: BodyRead | null, type: string | null, redactor: Redactor, limit: number, response: boolean): CapturedBody {
   if (read === null) return emptyBody()
-  const { size, truncated } = read
+  const { size } = read
+  const incomplete = read.incomplete === true
   const text = read.text.length > limit ? read.text.slice(0, limit) : read.text
-  const cut = truncated || read.text.length > limit
-  if (size === 0) return emptyBody()
+  const cut = read.truncated || read.text.length > limit
+  if (size === 0 && !incomplete) return emptyBody()
   if (!cut && type !== null && type.includes('json')) {
     try {
-      return { content: redactor.json(JSON.parse(text)), size, truncated: false }
+      const value = JSON.parse(text) as unknown
+      return jsonBody(response ? redactor.responseJson(value) : redactor.json(value), size, redactor, limit)
     } catch {
       // not JSON after all: kept as text
     }
   }
-  return { content: redactor.text(text), size, truncated: cut }
+  return { content: redactor.text(text), size, truncated: cut, incomplete }
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000
@@ -186,8 +197,9 @@ function plainValue(value: unknown): unknown {
   return value
 }
 
-function exceptionOf(error: NonNullable<RawTrace['error']>, status: number): TraceException {
-  return { class: error.class, message: error.message, status, errors: error.errors, location: appFrame(error.stack ?? undefined) }
+function exceptionOf(error: NonNullable<RawTrace['error']>, status: number, redactor: Redactor): TraceException {
+  // A message may quote what it failed on (a parser's excerpt of a body, a query string): redacted as text is.
+  return { class: error.class, message: redactor.text(error.message), status, errors: error.errors, location: appFrame(error.stack ?? undefined) }
 }
 
 const PASSWORD_HASH = /^\$(argon2(id|i|d)|2[aby]|scrypt|pbkdf2[-\w]*)\$/

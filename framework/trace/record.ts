@@ -59,14 +59,21 @@ export interface NPlusOneFinding {
   total_ms: number
 }
 
-/** A body as recorded: parsed JSON (redacted) or text, cut at the trace body limit. */
+/** A body as recorded: parsed JSON (redacted) or text (redacted by pattern), cut at the trace body limit. */
 export interface CapturedBody {
   /** JSON value when the body was JSON, else the text; null when there was none. */
   content: unknown
   /** Bytes of the original body (as far as it was read). */
   size: number
-  /** True when cut at the limit; `content` is then the text prefix. */
+  /**
+   * True when not all of the body is kept: cut at the limit (`content` is then
+   * the text prefix), nested deeper than the trace keeps (`content` holds
+   * `[TRUNCATED: nested too deep]` where it was cut), refused for its size
+   * (413: `content` null), or incomplete.
+   */
   truncated: boolean
+  /** The body never completed: the response was sent, or the connection closed, before it all arrived. */
+  incomplete: boolean
 }
 
 export interface TraceResponse {
@@ -94,7 +101,12 @@ export interface TraceRecord {
   /** The stack, one line per entry; only in debug mode, else null. */
   trace: string[] | null
   duration_ms: number
-  /** Resident memory of the process at the end of the request (null where the runtime cannot tell). */
+  /**
+   * Resident set size (RSS) of the whole process in MB, sampled at most once a
+   * second when the record was built: a gauge of the process around the time
+   * of the request, not the memory this request used (null where the runtime
+   * cannot tell).
+   */
   memory_mb: number | null
   n_plus_one: NPlusOneFinding[]
   ip: string | null
@@ -105,4 +117,7 @@ export interface TraceRecord {
   response: TraceResponse
 }
 
-export const emptyBody = (): CapturedBody => ({ content: null, size: 0, truncated: false })
+export const emptyBody = (): CapturedBody => ({ content: null, size: 0, truncated: false, incomplete: false })
+
+/** Where a JSON body nested deeper than the trace keeps was cut (the body is then `truncated`). */
+export const TOO_DEEP = '[TRUNCATED: nested too deep]'

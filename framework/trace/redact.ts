@@ -1,18 +1,31 @@
 /**
- * Redaction. Values of sensitive headers, JSON fields and query parameters
- * are replaced by `[REDACTED]`, and each value removed is remembered as a
- * secret: a last pass replaces any occurrence of a secret anywhere in the
- * record (SQL parameters that came from a password field, a token echoed in
- * an exception message...). Runs in the writer, never on the request path.
+ * Redaction. Values of sensitive headers (by name pattern), JSON fields and
+ * query parameters are replaced by `[REDACTED]`, and each value removed is
+ * remembered as a secret: a last pass replaces any occurrence of a secret
+ * anywhere in the record (SQL parameters that came from a password field, a
+ * token echoed in an exception message...). Text that is not JSON (a
+ * malformed body, a form, multipart, an exception message) is redacted by
+ * pattern. Runs in the writer, never on the request path.
  */
-import { REDACTED } from './record.ts'
+import { REDACTED, TOO_DEEP } from './record.ts'
 
 /** Values shorter than this are redacted only where they are the whole value, never inside other text. */
 const MIN_SUBSTRING_SECRET = 6
 
+/** A header whose name contains one of these words is redacted, whatever the rest of its name. */
+export const REDACTED_HEADER_PATTERN = /token|key|secret|auth|cookie|session|passw/
+/** Headers the pattern matches that carry no credential: the challenges a 401 answers with (`Bearer error="invalid_token"`). */
+const CHALLENGE_HEADERS = new Set(['www-authenticate', 'proxy-authenticate'])
+
+/** JSON nested deeper than this is cut (recursion over it would overflow the stack); the body is then `truncated`. */
+export const MAX_JSON_DEPTH = 64
+
 export class Redactor {
   // Most records have no secret: the set is made on the first one.
   private found: Set<string> | undefined
+  private tooDeep = false
+  /** Header name => whether it is redacted (a batch sees the same few names again and again). */
+  private readonly headerVerdicts = new Map<string, boolean>()
 
   /** The values redacted so far. */
   get secrets(): ReadonlySet<string> {
@@ -42,8 +55,18 @@ export class Redactor {
     return out
   }
 
+  /** Whether a header (lower-case name) is redacted: a configured name, or one matching `REDACTED_HEADER_PATTERN`. */
+  isSecretHeader(name: string): boolean {
+    let verdict = this.headerVerdicts.get(name)
+    if (verdict === undefined) {
+      verdict = this.headerNames.has(name) || (REDACTED_HEADER_PATTERN.test(name) && !CHALLENGE_HEADERS.has(name))
+      if (this.headerVerdicts.size < 1000) this.headerVerdicts.set(name, verdict)
+    }
+    return verdict
+  }
+
   private header(name: string, value: string): string {
-    if (!this.headerNames.has(name)) return value
+    if (!this.isSecretHeader(name)) return value
     this.remember(value)
     const space = value.indexOf(' ')
     if (space > 0) this.remember(value.slice(space + 1).trim()) // Bearer <token>
@@ -70,34 +93,88 @@ export class Redactor {
       .join('&')
   }
 
-  /** A deep copy of a JSON value with named fields redacted, at any depth. */
-  json(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.json(item))
+  /**
+   * A deep copy of a JSON value with named fields redacted, at any depth;
+   * below `MAX_JSON_DEPTH` levels the value is replaced by a marker
+   * (`cutTooDeep()` then says so).
+   */
+  json(value: unknown, depth = 0): unknown {
     if (value === null || typeof value !== 'object') return value
+    if (depth >= MAX_JSON_DEPTH) {
+      this.tooDeep = true
+      return TOO_DEEP
+    }
+    if (Array.isArray(value)) return value.map((item) => this.json(item, depth + 1))
     const out: Record<string, unknown> = {}
     for (const key of Object.keys(value)) {
       const field = (value as Record<string, unknown>)[key]
       if (this.fieldNames.has(key.toLowerCase()) && field !== null && field !== undefined && field !== '') {
-        this.rememberDeep(field)
+        this.rememberDeep(field, depth)
         out[key] = REDACTED
-      } else out[key] = this.json(field)
+      } else out[key] = this.json(field, depth + 1)
     }
     return out
   }
 
-  /** Text that may be cut JSON or a form body: named fields are redacted by pattern. */
+  /**
+   * A response body: as `json`, except the messages of a validation error
+   * (`errors.<field>` of an error envelope) are kept: `errors.password` says
+   * why the password was refused, it is not the password (one echoed in a
+   * message is still replaced, as every remembered secret is).
+   */
+  responseJson(value: unknown): unknown {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.json(value)
+    const envelope = value as Record<string, unknown>
+    const errors = envelope.errors
+    if (envelope.success !== false || errors === null || typeof errors !== 'object' || Array.isArray(errors)) return this.json(value)
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(envelope)) {
+      if (key === 'errors') {
+        const messages: Record<string, unknown> = {}
+        for (const field of Object.keys(errors)) messages[field] = this.json((errors as Record<string, unknown>)[field], 2)
+        out[key] = messages
+      } else out[key] = (this.json({ [key]: envelope[key] }) as Record<string, unknown>)[key]
+    }
+    return out
+  }
+
+  /** True once a value was cut at `MAX_JSON_DEPTH` since the last call (which resets it). */
+  cutTooDeep(): boolean {
+    const cut = this.tooDeep
+    this.tooDeep = false
+    return cut
+  }
+
+  /**
+   * Text that may be cut or malformed JSON, a form, multipart or a message:
+   * values of named fields are redacted by pattern (`"password": "x"`,
+   * `'password': 'x'`, `password: x`, `password=x`, a multipart part named
+   * `password`), and so are credentials after `Bearer` or `Basic`.
+   */
   text(text: string): string {
-    let out = text.replace(/"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s"]+)/g, (whole, key: string, colon: string, value: string) => {
+    let out = text.replace(KEY_VALUE, (whole, doubleQuoted?: string, singleQuoted?: string, bare?: string, colon?: string, value?: string) => {
+      const key = doubleQuoted ?? singleQuoted ?? bare ?? ''
       if (!this.fieldNames.has(key.toLowerCase())) return whole
-      this.remember(value.startsWith('"') ? value.replace(/^"|"$/g, '') : value)
-      return `"${key}"${colon}"${REDACTED}"`
+      this.remember(unquote(value!))
+      const quote = doubleQuoted !== undefined ? '"' : singleQuoted !== undefined ? "'" : ''
+      return `${quote}${key}${quote}${colon}"${REDACTED}"`
     })
-    out = out.replace(/(^|&)([^=&\s]+)=([^&]*)/g, (whole, lead: string, key: string, value: string) => {
+    out = out.replace(FORM_PAIR, (whole, lead: string, key: string, value: string) => {
       if (!this.fieldNames.has(safeDecode(key).toLowerCase())) return whole
       this.remember(safeDecode(value))
       return `${lead}${key}=${REDACTED}`
     })
-    return out
+    if (out.includes('form-data')) {
+      out = out.replace(MULTIPART_PART, (whole, head: string, name: string, value: string) => {
+        if (!this.fieldNames.has(name.toLowerCase())) return whole
+        this.remember(value)
+        return `${head}${REDACTED}`
+      })
+    }
+    return out.replace(CREDENTIALS, (_whole, scheme: string, credentials: string) => {
+      this.remember(credentials)
+      return `${scheme} ${REDACTED}`
+    })
   }
 
   /** Whether a remembered secret occurs in the text. */
@@ -156,15 +233,31 @@ export class Redactor {
     if (value !== '' && value !== REDACTED) (this.found ??= new Set()).add(value)
   }
 
-  private rememberDeep(value: unknown): void {
+  private rememberDeep(value: unknown, depth: number): void {
     if (typeof value === 'string') this.remember(value)
     else if (typeof value === 'number' || typeof value === 'boolean') this.remember(String(value))
-    else if (Array.isArray(value)) value.forEach((item) => this.rememberDeep(item))
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach((item) => this.rememberDeep(item))
+    else if (depth >= MAX_JSON_DEPTH) return
+    else if (Array.isArray(value)) value.forEach((item) => this.rememberDeep(item, depth + 1))
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach((item) => this.rememberDeep(item, depth + 1))
   }
 }
 
 const NO_SECRETS: ReadonlySet<string> = new Set()
+
+/** `"key": value`, `'key': value` or `key: value`, the value quoted or not (the text may be cut or malformed JSON). */
+const KEY_VALUE = /(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|\b([A-Za-z_][\w.-]*))(\s*:\s*)("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[^,}\]\s"'&;]+)/g
+/** `key=value` in a form, a query string or a message. */
+const FORM_PAIR = /(^|[&?;\s])([^=&?;\s]+)=([^&;\s]*)/g
+/** A multipart part's value: its headers (with `name="..."`), a blank line, the value up to the next boundary. */
+const MULTIPART_PART = /(name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([\s\S]*?)(?=\r?\n--|$)/g
+/** Credentials of an Authorization value quoted in text. */
+const CREDENTIALS = /\b(Bearer|Basic)\s+([A-Za-z0-9._~+/=-]{6,})/gi
+
+function unquote(value: string): string {
+  const quote = value[0]
+  if (quote !== '"' && quote !== "'") return value
+  return value.slice(1, value.endsWith(quote) && value.length > 1 ? -1 : undefined)
+}
 
 // Header names come back for every response (X-Service-Trace-Id...): lower-cased once, not once a record.
 const lowerCaseNames = new Map<string, string>()

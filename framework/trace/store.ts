@@ -13,10 +13,15 @@ import type { TraceRecord } from './record.ts'
 
 /** Where the writer sends each batch (written in this thread or another). */
 export interface TraceSink {
-  /** Writes the batch (if any) in one transaction; `dropped` adds to the stored drop counter. */
-  write(batch: EncodedBatch | null, dropped: number): Promise<void>
+  /**
+   * Writes the batch (if any) in one transaction; `dropped` adds to the
+   * stored drop counter, and the counter's new value is returned then.
+   */
+  write(batch: EncodedBatch | null, dropped: number): Promise<number | void>
   /** Deletes what is older than `olderThanMs` (epoch ms) and beyond the newest `maxTraces`; returns how many. */
   prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number>
+  /** The stored drop counter (every process, since the store was created). */
+  droppedCount?(): Promise<number>
 }
 
 /** A sink that writes to `store` in this thread (any runtime). */
@@ -24,6 +29,7 @@ export function storeSink(store: TraceStore): TraceSink {
   return {
     write: (batch, dropped) => store.writeBatch(batch, dropped),
     prune: (options) => store.prune(options),
+    droppedCount: () => store.droppedCount(),
   }
 }
 
@@ -80,6 +86,12 @@ export const TRACE_SCHEMA = [
 
 /** Batches read per query while scanning. */
 const PAGE = 16
+/**
+ * Batches deleted per statement when pruning: each statement is its own
+ * short transaction, so that a large cleanup never holds the store's write
+ * lock long enough to make the server's writer wait.
+ */
+const PRUNE_CHUNK = 16
 
 interface Batch {
   id: number
@@ -88,10 +100,31 @@ interface Batch {
   data: string
 }
 
+export interface TraceStoreOptions {
+  /**
+   * Opens a new connection to the same store. Given, a write refused because
+   * another connection held the lock closes this connection and continues on
+   * a new one: with libSQL's local driver a statement that failed with
+   * SQLITE_BUSY is never finalized, and every later write on that connection
+   * is silently never committed (tursodatabase/libsql-client-ts#352).
+   */
+  reopen?: () => Promise<Database>
+}
+
 export class TraceStore {
   private ready: Promise<void> | undefined
+  private connection: Database
 
-  constructor(readonly db: Database) {}
+  constructor(
+    db: Database,
+    private readonly options: TraceStoreOptions = {},
+  ) {
+    this.connection = db
+  }
+
+  get db(): Database {
+    return this.connection
+  }
 
   /** Creates the tables once (idempotent). */
   init(): Promise<void> {
@@ -99,8 +132,11 @@ export class TraceStore {
     return this.ready
   }
 
-  /** Writes one encoded batch (and the drop counter) in one transaction. */
-  async writeBatch(batch: EncodedBatch | null, dropped = 0): Promise<void> {
+  /**
+   * Writes one encoded batch (and adds `dropped` to the drop counter) in one
+   * transaction; returns the counter's new value when it was changed.
+   */
+  async writeBatch(batch: EncodedBatch | null, dropped = 0): Promise<number | undefined> {
     await this.init()
     const statements: Array<{ sql: string; args: Array<string | number> }> = []
     if (batch !== null && batch.count > 0) {
@@ -111,18 +147,40 @@ export class TraceStore {
     }
     if (dropped > 0) {
       statements.push({
-        sql: "insert into svc_trace_counters (name, value) values ('dropped', ?) on conflict (name) do update set value = value + excluded.value",
+        sql: "insert into svc_trace_counters (name, value) values ('dropped', ?) on conflict (name) do update set value = value + excluded.value returning value",
         args: [dropped],
       })
     }
     // A single statement is its own transaction: no BEGIN/COMMIT round for the common case.
-    if (statements.length === 1) await this.db.execute(statements[0]!.sql, statements[0]!.args)
-    else if (statements.length > 1) await this.db.batch(statements as never)
+    if (statements.length === 0) return undefined
+    const results = await this.writing(async () =>
+      statements.length === 1 ? [await this.db.execute(statements[0]!.sql, statements[0]!.args)] : await this.db.batch(statements as never),
+    )
+    return dropped > 0 ? Number(results[results.length - 1]!.rows[0]?.value ?? 0) : undefined
+  }
+
+  /** Runs a write; when the store was locked, continues on a new connection (see `TraceStoreOptions.reopen`) and rethrows. */
+  private async writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      const reopen = this.options.reopen
+      if (reopen !== undefined && isLockError(error)) {
+        const stale = this.connection
+        this.connection = await reopen()
+        try {
+          stale.close()
+        } catch {
+          // already unusable: the new connection is what matters
+        }
+      }
+      throw error
+    }
   }
 
   /** Writes finished records as one batch. */
-  writeRecords(records: readonly TraceRecord[], dropped = 0): Promise<void> {
-    return this.writeBatch(encodeBatch(records, records.map(startOf)), dropped)
+  async writeRecords(records: readonly TraceRecord[], dropped = 0): Promise<void> {
+    await this.writeBatch(encodeBatch(records, records.map(startOf)), dropped)
   }
 
   /** Records newest first (by batch, then by start time within it), optionally only batches reaching `sinceMs`. */
@@ -177,8 +235,26 @@ export class TraceStore {
     return (await this.records(filter)).map(rowOf)
   }
 
+  /** Traces the filter selects (without one: every stored trace, counted without reading them). */
   async count(filter: TraceFilter = {}): Promise<number> {
+    if (Object.keys(filter).length === 0) {
+      await this.init()
+      const result = await this.db.execute('select coalesce(sum(count), 0) as n from svc_trace_batches')
+      return Number(result.rows[0]!.n)
+    }
     return (await this.records({ ...filter, limit: undefined })).length
+  }
+
+  /** Traces that began before `cutoff` (epoch ms): what `prune({ olderThanMs: cutoff })` would delete. */
+  async countOlderThan(cutoff: number): Promise<number> {
+    await this.init()
+    const whole = await this.db.execute('select coalesce(sum(count), 0) as n from svc_trace_batches where last_at < ?', [cutoff])
+    let count = Number(whole.rows[0]!.n)
+    const partial = await this.db.execute('select data from svc_trace_batches where first_at < ? and last_at >= ?', [cutoff, cutoff])
+    for (const row of partial.rows as unknown as Array<{ data: string }>) {
+      count += decodeBatch(row.data).filter((record) => Date.parse(record.timestamp) < cutoff).length
+    }
+    return count
   }
 
   async get(traceId: string): Promise<TraceRecord | undefined> {
@@ -220,14 +296,16 @@ export class TraceStore {
    * (so up to a batch more may stay: rewriting one would cost the writer a
    * decode and an encode of a whole batch each time). Returns how many.
    */
-  async prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
+  prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
+    return this.writing(() => this.pruneNow(options))
+  }
+
+  private async pruneNow(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
     await this.init()
     let deleted = 0
     const cutoff = options.olderThanMs
     if (cutoff !== undefined) {
-      const whole = await this.db.execute('select coalesce(sum(count), 0) as n from svc_trace_batches where last_at < ?', [cutoff])
-      deleted += Number(whole.rows[0]!.n)
-      await this.db.execute('delete from svc_trace_batches where last_at < ?', [cutoff])
+      deleted += await this.deleteBatches('last_at < ?', [cutoff])
       const partial = await this.db.execute('select id, first_at, last_at, data from svc_trace_batches where first_at < ?', [cutoff])
       for (const batch of partial.rows as unknown as Batch[]) {
         deleted += await this.rewrite(batch, (records) => records.filter((record) => Date.parse(record.timestamp) >= cutoff))
@@ -237,18 +315,34 @@ export class TraceStore {
     if (max !== undefined && max > 0) {
       // Batches newest first with the traces of the batches newer than each: those with `max` or more newer go.
       const beyond = await this.db.execute(
-        `select coalesce(sum(count), 0) as traces, max(id) as last from (
-           select id, count, sum(count) over (order by id desc) - count as newer from svc_trace_batches
+        `select max(id) as last from (
+           select id, sum(count) over (order by id desc) - count as newer from svc_trace_batches
          ) where newer >= ?`,
         [max],
       )
-      const row = beyond.rows[0] as unknown as { traces: number; last: number | null }
-      if (row.last !== null) {
-        await this.db.execute('delete from svc_trace_batches where id <= ?', [row.last])
-        deleted += Number(row.traces)
-      }
+      const last = (beyond.rows[0] as unknown as { last: number | null }).last
+      if (last !== null) deleted += await this.deleteBatches('id <= ?', [last])
     }
     return deleted
+  }
+
+  /**
+   * Deletes the batches `where` selects, PRUNE_CHUNK at a time, each chunk
+   * its own statement (a short transaction), pausing between chunks so that
+   * another writer waiting for the lock gets it; returns the traces deleted,
+   * as the deleted rows counted them.
+   */
+  private async deleteBatches(where: string, args: Array<string | number>): Promise<number> {
+    let deleted = 0
+    for (;;) {
+      const result = await this.db.execute(
+        `delete from svc_trace_batches where id in (select id from svc_trace_batches where ${where} order by id limit ${PRUNE_CHUNK}) returning count`,
+        args,
+      )
+      for (const row of result.rows) deleted += Number(row.count)
+      if (result.rows.length < PRUNE_CHUNK) return deleted
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
   }
 
   private async rewrite(batch: Batch, keep: (records: TraceRecord[]) => TraceRecord[]): Promise<number> {
@@ -274,6 +368,12 @@ export class TraceStore {
 }
 
 const startOf = (record: TraceRecord): number => Date.parse(record.timestamp)
+
+/** SQLite's answer when another connection holds the lock (after the connection's busy timeout, if any). */
+export function isLockError(error: unknown): boolean {
+  const text = error instanceof Error ? `${(error as { code?: unknown }).code ?? ''} ${error.message}` : String(error)
+  return /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(text)
+}
 
 export function isError(record: Pick<TraceRecord, 'status_code'>): boolean {
   return record.status_code >= 500

@@ -23,6 +23,8 @@ export interface TracerOptions {
   onError?: (error: unknown) => void
   /** For tests: the random source of `sample` mode. */
   random?: () => number
+  /** For tests: how often automatic pruning runs (default once a minute). */
+  pruneEveryMs?: number
 }
 
 export interface SvcTracer extends Tracer {
@@ -43,7 +45,7 @@ export function createTracer(options: TracerOptions): SvcTracer {
   const off = modes.has('off')
   const all = modes.has('all')
   const random = options.random ?? Math.random
-  const writer = new TraceWriter(options.sink, config, options.onError ?? throttledConsoleError())
+  const writer = new TraceWriter(options.sink, config, options.onError ?? throttledConsoleError(), { pruneEveryMs: options.pruneEveryMs })
 
   function keep(c: Context, status: number, durationMs: number): boolean {
     if (all) return true

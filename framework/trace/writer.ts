@@ -4,19 +4,24 @@
  * dropped and counted). Traces wait as captured (plain data) and are built
  * into records and encoded into the open batch `BUILD_CHUNK` at a time;
  * full batches are written one transaction at a time, off the request path;
- * `close` writes everything accepted.
+ * a store that is locked (another process writing) is tried again later,
+ * the batch kept; `close` writes everything accepted.
  */
 import { BatchEncoder, type EncodedBatch } from './batch-codec.ts'
 import { extract, type PendingTrace, type RawTrace } from './capture.ts'
 import type { TraceConfig } from './config.ts'
 import { createRecordBuilder, type RecordBuilder } from './record-builder.ts'
-import type { TraceSink } from './store.ts'
+import { isLockError, type TraceSink } from './store.ts'
 
 export interface WriterStats {
   /** Traces taken into the buffer. */
   accepted: number
   written: number
-  /** Refused because the buffer was full. */
+  /**
+   * Refused because the buffer was full: the one counter of the store (every
+   * process that writes to it, since it was created, as `svc log:stats` shows
+   * it), as last written by this process, plus what it dropped since.
+   */
   dropped: number
   /** Lost because they could not be built or the store failed to write them. */
   failed: number
@@ -29,7 +34,12 @@ export interface WriterStats {
   last_error: string | null
 }
 
-const PRUNE_EVERY_MS = 60_000
+/** Automatic pruning runs this often, whether traces are written or not. */
+export const PRUNE_EVERY_MS = 60_000
+/** The longest wait before a locked store is tried again. */
+const MAX_RETRY_MS = 5000
+/** Tries on a locked store when stopping, before what is left is given up. */
+const ATTEMPTS_AT_CLOSE = 6
 
 /**
  * Traces built at a time. One at a time, as each request ended, the builder
@@ -45,6 +55,11 @@ interface OpenBatch {
   build: RecordBuilder
 }
 
+export interface WriterOptions {
+  /** How often pruning runs (default once a minute); for tests. */
+  pruneEveryMs?: number
+}
+
 export class TraceWriter {
   /** Traces captured and not built yet, oldest first. */
   private unbuilt: RawTrace[] = []
@@ -52,14 +67,19 @@ export class TraceWriter {
   private open: OpenBatch | undefined
   /** Built batches waiting for their write. */
   private readonly full: EncodedBatch[] = []
-  /** Traces whose bodies are still being read. */
-  private readonly reading = new Set<Promise<void>>()
+  /** Traces whose bodies are still being read, with what stops the read. */
+  private readonly reading = new Map<Promise<void>, (() => void) | null>()
   private timer: ReturnType<typeof setTimeout> | undefined
   private timerDelay = 0
   private writing: Promise<void> | undefined
   private droppedSinceWrite = 0
-  private lastPrune = 0
+  /** Whether the stored drop counter was read back since start (a write returns it too). */
+  private droppedKnown = false
+  private lastPrune = Date.now()
   private writtenSincePrune = 0
+  private pruneDue = false
+  private readonly pruneTimer: ReturnType<typeof setInterval> | undefined
+  private retries = 0
   private closed = false
   private readonly memory = new MemorySampler()
   readonly stats: WriterStats
@@ -68,8 +88,23 @@ export class TraceWriter {
     private readonly sink: TraceSink,
     private readonly config: TraceConfig,
     private readonly onError: (error: unknown) => void = () => {},
+    options: WriterOptions = {},
   ) {
     this.stats = { accepted: 0, written: 0, dropped: 0, failed: 0, pending: 0, capacity: config.bufferSize, high_water: 0, last_error: null }
+    // The counter in the store includes other processes and earlier runs: /health/ready shows that one counter.
+    sink.droppedCount?.().then(
+      (stored) => {
+        if (!this.droppedKnown) this.stats.dropped += stored
+        this.droppedKnown = true
+      },
+      () => {},
+    )
+    const every = options.pruneEveryMs ?? PRUNE_EVERY_MS
+    if (config.retentionDays > 0 || config.maxTraces > 0) {
+      // Idle or not: traces age past the retention whether or not new ones arrive.
+      this.pruneTimer = setInterval(() => this.prunePeriodically(every), every)
+      ;(this.pruneTimer as { unref?: () => void }).unref?.()
+    }
   }
 
   /** Takes a trace; false when it was dropped (buffer full or writer closed). */
@@ -78,6 +113,8 @@ export class TraceWriter {
     if (this.closed || stats.pending >= this.config.bufferSize) {
       stats.dropped++
       this.droppedSinceWrite++
+      // Stored soon even when nothing else is written (every trace dropped while the buffer is full).
+      if (this.writing === undefined && !this.closed) this.schedule(this.config.flushMs)
       return false
     }
     stats.accepted++
@@ -88,7 +125,7 @@ export class TraceWriter {
         (raw) => this.add(raw),
         (error: unknown) => this.lose(1, error),
       )
-      this.reading.add(read)
+      this.reading.set(read, pending.abandon)
       void read.finally(() => this.reading.delete(read))
     }
     return true
@@ -97,17 +134,37 @@ export class TraceWriter {
   /** Writes everything accepted so far (and what arrives meanwhile), then resolves. */
   async flush(): Promise<void> {
     this.clearTimer()
+    let tried = false
     for (;;) {
-      if (this.reading.size > 0) await Promise.all(this.reading)
+      if (this.reading.size > 0) await Promise.all(this.reading.keys())
       else if (this.writing !== undefined) await this.writing
-      else if (this.unbuilt.length > 0 || this.open !== undefined || this.full.length > 0 || this.droppedSinceWrite > 0) await this.writeNext()
-      else return
+      else if (this.unbuilt.length > 0 || this.open !== undefined || this.full.length > 0 || this.droppedSinceWrite > 0) {
+        // A store that was locked is tried at once, then again only after a wait.
+        if (this.retries > 0 && tried) {
+          // The store is locked: a stop waits for it a few times, then gives up rather than never ending.
+          if (this.closed && this.retries >= ATTEMPTS_AT_CLOSE) {
+            this.giveUp()
+            continue
+          }
+          await new Promise((resolve) => setTimeout(resolve, this.retryDelay()))
+          this.clearTimer()
+          if (this.writing !== undefined) continue
+        }
+        tried = true
+        await this.writeNext()
+      } else return
     }
   }
 
-  /** Refuses new traces, writes every accepted one. */
+  /**
+   * Refuses new traces and writes every accepted one. Bodies still being
+   * read stop at once (kept as far as they came, marked incomplete), so a
+   * stop never waits for a client.
+   */
   async close(): Promise<void> {
     this.closed = true
+    if (this.pruneTimer !== undefined) clearInterval(this.pruneTimer)
+    for (const abandon of this.reading.values()) abandon?.()
     await this.flush()
   }
 
@@ -164,40 +221,87 @@ export class TraceWriter {
     if (batch === null && this.droppedSinceWrite === 0) return Promise.resolve()
     const dropped = this.droppedSinceWrite
     this.droppedSinceWrite = 0
-    this.writing = this.write(batch, dropped).finally(() => {
-      this.writing = undefined
-      if (this.full.length > 0) this.schedule(0)
-      else if (this.open !== undefined || this.unbuilt.length > 0) this.schedule(this.config.flushMs)
-    })
+    this.writing = this.write(batch, dropped).finally(() => this.afterWrite())
     return this.writing
+  }
+
+  private retryDelay(): number {
+    return Math.min(MAX_RETRY_MS, Math.max(this.config.flushMs, 50) * 2 ** (this.retries - 1))
+  }
+
+  /** At close, after ATTEMPTS_AT_CLOSE tries on a locked store: what is left is lost (counted as failed). */
+  private giveUp(): void {
+    this.build()
+    if (this.open !== undefined) this.full.push(this.open.encoder.finish())
+    this.open = undefined
+    const count = this.full.splice(0).reduce((sum, batch) => sum + batch.count, 0)
+    this.droppedSinceWrite = 0
+    this.retries = 0
+    this.lose(count, new Error(`the trace store stayed locked: ${count} trace(s) were not written at close`))
+  }
+
+  private afterWrite(): void {
+    this.writing = undefined
+    // A locked store: tried again later, waiting longer each time, up to MAX_RETRY_MS.
+    if (this.retries > 0) this.schedule(this.retryDelay())
+    else if (this.full.length > 0) this.schedule(0)
+    else if (this.open !== undefined || this.unbuilt.length > 0 || this.droppedSinceWrite > 0) this.schedule(this.config.flushMs)
+    else if (this.pruneDue) this.writing = this.prune().finally(() => this.afterWrite())
   }
 
   private async write(batch: EncodedBatch | null, dropped: number): Promise<void> {
     const count = batch?.count ?? 0
     try {
-      await this.sink.write(batch, dropped)
+      const storedDropped = await this.sink.write(batch, dropped)
+      if (typeof storedDropped === 'number') {
+        this.stats.dropped = storedDropped + this.droppedSinceWrite
+        this.droppedKnown = true
+      }
       this.stats.written += count
       this.stats.pending -= count
+      this.retries = 0
     } catch (error) {
-      this.lose(count, error)
+      if (!isLockError(error)) {
+        this.lose(count, error)
+        // The drop count is not lost with the batch: it goes with the next write.
+        this.droppedSinceWrite += dropped
+        return
+      }
+      // Another connection holds the store's write lock: the batch waits (it still counts against the bound) and is tried again.
+      if (batch !== null) this.full.unshift(batch)
+      this.droppedSinceWrite += dropped
+      this.fail(error)
+      this.retries++
       return
     }
-    const now = Date.now()
-    const { retentionDays, maxTraces } = this.config
     this.writtenSincePrune += count
-    // Pruning runs once a minute, or sooner when a tenth of the count limit was written since.
-    if (now - this.lastPrune >= PRUNE_EVERY_MS || (maxTraces > 0 && this.writtenSincePrune >= Math.ceil(maxTraces / 10))) {
-      this.lastPrune = now
-      this.writtenSincePrune = 0
-      if (retentionDays > 0 || maxTraces > 0) {
-        await this.sink
-          .prune({
-            ...(retentionDays > 0 ? { olderThanMs: now - retentionDays * 86_400_000 } : {}),
-            ...(maxTraces > 0 ? { maxTraces } : {}),
-          })
-          .catch((error: unknown) => this.fail(error))
-      }
+    // Pruning runs once a minute (see the timer), or sooner when a tenth of the count limit was written since.
+    const { maxTraces } = this.config
+    if (this.pruneDue || (maxTraces > 0 && this.writtenSincePrune >= Math.ceil(maxTraces / 10))) await this.prune()
+  }
+
+  private prunePeriodically(every: number): void {
+    if (Date.now() - this.lastPrune < every * 0.9) return
+    if (this.writing !== undefined) {
+      this.pruneDue = true
+      return
     }
+    this.writing = this.prune().finally(() => this.afterWrite())
+  }
+
+  private async prune(): Promise<void> {
+    const now = Date.now()
+    this.lastPrune = now
+    this.writtenSincePrune = 0
+    this.pruneDue = false
+    const { retentionDays, maxTraces } = this.config
+    if (retentionDays <= 0 && maxTraces <= 0) return
+    await this.sink
+      .prune({
+        ...(retentionDays > 0 ? { olderThanMs: now - retentionDays * 86_400_000 } : {}),
+        ...(maxTraces > 0 ? { maxTraces } : {}),
+      })
+      .catch((error: unknown) => this.fail(error))
   }
 
   /** Traces that will never be written. */
@@ -216,9 +320,12 @@ export class TraceWriter {
 const MEMORY_SAMPLE_MS = 1000
 
 /**
- * Resident memory in MB where the runtime tells (Node, Bun, Deno), read at
- * most once a second: under load Node's rss() took about 100 us, a cost per
- * batch that showed in the tracing budget.
+ * `memory_mb`: the resident set size (RSS) of the whole process in MB, where
+ * the runtime tells (Node, Bun, Deno), read at most once a second, when a
+ * batch's records are built. A gauge of the process around the time of the
+ * request, not what the request used: that cannot be measured per request
+ * in a process serving many at once. Under load Node's rss() took about
+ * 100 us, a cost per batch that showed in the tracing budget.
  */
 class MemorySampler {
   private value: number | null = null

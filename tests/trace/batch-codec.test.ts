@@ -1,36 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createRecordBuilder, decodeBatch, encodeBatch, REDACTED, resolveTraceConfig, type TraceRecord } from 'svc/trace'
-import { rawTrace } from './helpers.ts'
+import { rawTrace, traceRecord } from './helpers.ts'
 
-function record(n: number, overrides: Partial<TraceRecord> = {}): TraceRecord {
-  const traceId = `svc_${String(n).padStart(32, '0')}`
-  return {
-    trace_id: traceId,
-    method: 'GET',
-    path: '/api/posts',
-    query: '',
-    route: '/api/posts',
-    status_code: 200,
-    headers: { host: 'localhost', accept: '*/*' },
-    body: { content: null, size: 0, truncated: false },
-    queries: [],
-    middleware: [],
-    exception: null,
-    trace: null,
-    duration_ms: 1.5 + n,
-    memory_mb: 50,
-    n_plus_one: [],
-    ip: '127.0.0.1',
-    timestamp: new Date(1_700_000_000_000 + n).toISOString(),
-    user_id: null,
-    response: {
-      status: 200,
-      headers: { 'content-type': 'application/json', 'x-service-trace-id': traceId },
-      body: { content: { success: true, data: [] }, size: 29, truncated: false },
-    },
-    ...overrides,
-  }
-}
+const record = traceRecord
 
 /** The same record with every field changed. */
 function everythingChanged(n: number): TraceRecord {
@@ -43,7 +15,7 @@ function everythingChanged(n: number): TraceRecord {
     route: '/api/posts/{id}',
     status_code: 500,
     headers: { host: 'example.test', 'x-request': 'other' },
-    body: { content: { title: 'T' }, size: 13, truncated: false },
+    body: { content: { title: 'T' }, size: 13, truncated: false, incomplete: false },
     queries: [{ sql: 'select 1', args: [1], duration_ms: 0.1, rows: 1, start_ms: 0.2, last_insert_rowid: null, error: null }],
     middleware: [{ name: 'auth', start_ms: 0.01, duration_ms: 0.5 }],
     exception: { class: 'TypeError', message: 'kaput', status: 500, errors: null, location: { file: '/app/x.ts', line: 3, column: 9 } },
@@ -54,7 +26,7 @@ function everythingChanged(n: number): TraceRecord {
     ip: '10.0.0.9',
     timestamp: '2027-01-01T00:00:00.000Z',
     user_id: 42,
-    response: { status: 500, headers: { 'content-type': 'text/plain', 'x-service-trace-id': traceId }, body: { content: 'oops', size: 4, truncated: true } },
+    response: { status: 500, headers: { 'content-type': 'text/plain', 'x-service-trace-id': traceId }, body: { content: 'oops', size: 4, truncated: true, incomplete: false } },
   }
 }
 

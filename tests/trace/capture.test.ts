@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CONN_INFO, defineRoutes, HttpError, TRACE_HEADER, ValidationError, type Middleware } from 'svc'
-import { request, tracedApp, type TracedApp } from './helpers.ts'
+import { recordOf, request, tracedApp, type TracedApp } from './helpers.ts'
 
 const stamp: Middleware = async function stamp(c, next) {
   return next()
@@ -43,14 +43,6 @@ afterEach(async () => {
   await traced?.close()
   traced = undefined
 })
-
-async function recordOf(t: TracedApp, response: Response) {
-  await t.tracer.flush()
-  const id = response.headers.get(TRACE_HEADER)!
-  const record = await t.store.get(id)
-  expect(record, `trace ${id} stored`).toBeDefined()
-  return record!
-}
 
 describe('trace capture', () => {
   it('records a 2xx with route, queries, middleware timeline and response', async () => {
@@ -158,6 +150,6 @@ describe('trace capture', () => {
     traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '10' } })
     const response = await traced.app.fetch(request('PUT', '/api/nothing', { body: 'abcdefghijklmnop', headers: { 'content-type': 'text/plain' } }))
     const record = await recordOf(traced, response)
-    expect(record.body).toEqual({ content: 'abcdefghij', size: 16, truncated: true })
+    expect(record.body).toEqual({ content: 'abcdefghij', size: 16, truncated: true, incomplete: false })
   })
 })

@@ -1,7 +1,9 @@
 /** Builders for the trace tests: a traced app over a temporary trace store. */
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createApp, type AppOptions, type EnvRecord } from 'svc'
-import { createTracer, resolveTraceConfig, storeSink, type RawTrace, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from 'svc/trace'
+import { expect } from 'vitest'
+import { createApp, TRACE_HEADER, type AppOptions, type EnvRecord } from 'svc'
+import { createTracer, resolveTraceConfig, storeSink, type RawTrace, type SvcTracer, type TraceConfig, type TraceRecord, type TraceSink, type TraceStore } from 'svc/trace'
 import { openDatabase, openTraceStore } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 
@@ -76,6 +78,54 @@ export function rawTrace(n: number, overrides: Partial<RawTrace> = {}): RawTrace
     queries: [],
     middleware: [],
     error: null,
+    ...overrides,
+  }
+}
+
+/** Flushes, then the stored record of a response's trace (which must exist). */
+export async function recordOf(t: TracedApp, response: Response): Promise<TraceRecord> {
+  await t.tracer.flush()
+  const id = response.headers.get(TRACE_HEADER)!
+  const record = await t.store.get(id)
+  expect(record, `trace ${id} stored`).toBeDefined()
+  return record!
+}
+
+/** Every byte the trace store wrote in `dir`: the database file and its WAL. */
+export function storageBytes(dir: string): string {
+  return readdirSync(dir)
+    .filter((file) => file.startsWith('traces.sqlite'))
+    .map((file) => readFileSync(join(dir, file)).toString('latin1'))
+    .join('\n')
+}
+
+/** A stored record of a GET answered 200 with an empty JSON list; trace id `svc_` + n padded to 32 digits. */
+export function traceRecord(n: number, overrides: Partial<TraceRecord> = {}): TraceRecord {
+  const traceId = `svc_${String(n).padStart(32, '0')}`
+  return {
+    trace_id: traceId,
+    method: 'GET',
+    path: '/api/posts',
+    query: '',
+    route: '/api/posts',
+    status_code: 200,
+    headers: { host: 'localhost', accept: '*/*' },
+    body: { content: null, size: 0, truncated: false, incomplete: false },
+    queries: [],
+    middleware: [],
+    exception: null,
+    trace: null,
+    duration_ms: 1.5 + n,
+    memory_mb: 50,
+    n_plus_one: [],
+    ip: '127.0.0.1',
+    timestamp: new Date(1_700_000_000_000 + n).toISOString(),
+    user_id: null,
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-service-trace-id': traceId },
+      body: { content: { success: true, data: [] }, size: 29, truncated: false, incomplete: false },
+    },
     ...overrides,
   }
 }

@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineRoutes, TRACE_HEADER } from 'svc'
 import { REDACTED } from 'svc/trace'
-import { request, tracedApp, type TracedApp } from './helpers.ts'
+import { request, storageBytes, tracedApp, type TracedApp } from './helpers.ts'
 
 const PASSWORD = 'hunter2-correct-horse-battery'
 const BEARER = 'eyJhbGciOiJIUzI1NiJ9.secret-bearer-payload.sig'
@@ -35,14 +33,6 @@ afterEach(async () => {
   await traced?.close()
   traced = undefined
 })
-
-/** Every byte the trace store wrote: the database file and its WAL. */
-function storageBytes(dir: string): string {
-  return readdirSync(dir)
-    .filter((file) => file.startsWith('traces.sqlite'))
-    .map((file) => readFileSync(join(dir, file)).toString('latin1'))
-    .join('\n')
-}
 
 describe('redaction', () => {
   it('no secret value reaches the trace database, in any form', async () => {

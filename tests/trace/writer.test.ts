@@ -103,7 +103,7 @@ describe('batch writer', () => {
     }
     const errors: unknown[] = []
     const writer = new TraceWriter(sink, resolveTraceConfig({ TRACE_FLUSH_MS: '1' }), (error) => errors.push(error))
-    const pending = (raw: RawTrace): PendingTrace => ({ raw, requestBody: null, requestBodyParsed: false, responseBody: null })
+    const pending = (raw: RawTrace): PendingTrace => ({ raw, requestBody: null, requestBodyParsed: false, responseBody: null, abandon: null })
     const good = (n: number) => pending(rawTrace(n))
     const broken = pending(rawTrace(2, { queries: undefined as never }))
     for (const pending of [good(1), broken, good(3)]) expect(writer.push(pending)).toBe(true)

@@ -24,7 +24,7 @@ export default defineCommand({
         printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
       }
     }
-    const loaded = await loadApp(project)
+    const loaded = await loadApp(project, { serving: true })
     if (args.migrate) {
       const ran = await migrate(loaded.database!, await loadMigrations(project))
       if (ran.length > 0) printNote(io, `Migrated: ${ran.join(', ')}`)

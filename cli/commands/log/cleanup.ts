@@ -3,6 +3,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
+import { cleanupTraces } from '../../trace/cleanup.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 
 export default defineCommand({
@@ -18,14 +19,10 @@ export default defineCommand({
     const config = loadConfig(project)
     const days = args.days ?? (projectTraceConfig(project, config).retentionDays || 7)
     const dryRun = args['dry-run']
-    const cutoff = Date.now() - days * 86_400_000
     const store = await openProjectTraceStore(project, config)
     let json
     try {
-      const total = await store.count()
-      const newer = await store.count({ sinceMs: cutoff })
-      const deleted = dryRun ? total - newer : await store.prune({ olderThanMs: cutoff })
-      json = { days, dry_run: dryRun, deleted, remaining: total - deleted }
+      json = await cleanupTraces(store, { days, dryRun })
     } finally {
       store.close()
     }
