@@ -152,6 +152,16 @@ export {
   type WorkerStop,
   type WorkerSummary,
 } from './queue/index.ts'
+export {
+  idempotent,
+  canonicalJson,
+  pruneIdempotencyKeys,
+  idempotencyMigration,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  DEFAULT_IDEMPOTENCY_TTL_MS,
+  type IdempotencyOptions,
+} from './idempotency/index.ts'
 export { resolveQueueSettings, type QueueConnection, type QueueSettings } from './queue/settings.ts'
 export {
   throttle,

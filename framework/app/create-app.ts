@@ -13,6 +13,7 @@ import type { Mailer } from '../mail/index.ts'
 import type { Queue } from '../queue/queue.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
+import { idempotentAlias } from '../idempotency/alias.ts'
 import { errorResponse, hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
 import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices } from '../middleware/aliases.ts'
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
@@ -135,7 +136,7 @@ export function createApp(options: AppOptions = {}): App {
   const { queue, mailer } = options
   const services: AppServices = { config, database, queue, mailer }
   const plugins = (options.plugins ?? []).map((plugin) => (typeof plugin === 'function' ? plugin(services) : plugin))
-  const aliases: AliasRegistry = Object.assign({}, ...plugins.map((plugin) => plugin.aliases), options.aliases)
+  const aliases: AliasRegistry = Object.assign({ idempotent: idempotentAlias }, ...plugins.map((plugin) => plugin.aliases), options.aliases)
   const resolve = (spec: MiddlewareSpec): Middleware => resolveMiddleware(spec, aliases, services)
 
   const corsOptions = options.cors ?? (config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false)

@@ -6,6 +6,7 @@ const commands = {
   'make:apikey-table': () => import('./apikey-table.ts'),
   'make:apikey': () => import('./apikey.ts'),
   'make:queue-table': () => import('./queue-table.ts'),
+  'make:idempotency-table': () => import('./idempotency-table.ts'),
 } satisfies CommandLoaders
 
 export default commands
