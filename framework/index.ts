@@ -162,6 +162,29 @@ export {
   DEFAULT_IDEMPOTENCY_TTL_MS,
   type IdempotencyOptions,
 } from './idempotency/index.ts'
+export {
+  cron,
+  everyMinute,
+  everyFiveMinutes,
+  hourly,
+  daily,
+  dailyAt,
+  defineSchedule,
+  isSchedule,
+  isTimeZone,
+  builtinTask,
+  isDue,
+  nextRunOf,
+  runSchedule,
+  BUILTIN_TASKS,
+  ScheduleDefinitionError,
+  type Schedule,
+  type ScheduledTask,
+  type TaskContext,
+  type TaskOptions,
+  type TaskResult,
+  type TaskRun,
+} from './scheduler/index.ts'
 export { resolveQueueSettings, type QueueConnection, type QueueSettings } from './queue/settings.ts'
 export {
   throttle,

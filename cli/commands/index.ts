@@ -15,6 +15,7 @@ export const commandFolders = {
   migrate: () => import('./migrate/index.ts'),
   queue: () => import('./queue/index.ts'),
   route: () => import('./route/index.ts'),
+  schedule: () => import('./schedule/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),
 } as const

@@ -8,6 +8,8 @@
  * | queue:status  | QueueStatusJson  |
  * | queue:flush   | QueueFlushJson   |
  * | queue:retry   | QueueRetryJson   |
+ * | schedule:list | ScheduleListJson |
+ * | schedule:run  | ScheduleRunJson  |
  */
 
 /** Which driver holds the jobs (QUEUE_CONNECTION). */
@@ -60,4 +62,38 @@ export interface QueueRetryJson {
   /** The ids asked for, or `all`. */
   requested: string[] | 'all'
   retried: number
+}
+
+/** `schedule:list`: every task with its next run. */
+export interface ScheduleListJson {
+  /** SCHEDULE_TIMEZONE: the zone of tasks that name none. */
+  timezone: string
+  tasks: ScheduledTaskJson[]
+}
+
+export interface ScheduledTaskJson {
+  name: string
+  cron: string
+  /** The zone its expression is read in. */
+  timezone: string
+  description: string | null
+  /** svc's own task (a prune), not the app's. */
+  builtin: boolean
+  /** ISO 8601, or null when it never runs again. */
+  next_run: string | null
+  last_run: { started_at: string; finished_at: string | null; status: string | null; error: string | null; running: boolean } | null
+}
+
+/** `schedule:run`: what happened to each task due in the minute. */
+export interface ScheduleRunJson {
+  /** The minute run for (ISO 8601). */
+  minute: string
+  results: Array<{
+    task: string
+    status: 'ran' | 'failed' | 'skipped'
+    /** Why skipped: this minute's run happens (or happened) elsewhere, or a run of the task still holds its lock. */
+    reason: 'already_ran' | 'locked' | null
+    duration_ms: number | null
+    error: string | null
+  }>
 }

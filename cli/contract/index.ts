@@ -35,7 +35,7 @@ import type {
   TraceSummaryJson,
   WhyJson,
 } from './traces.ts'
-import type { QueueFlushJson, QueueRetryJson, QueueStatusJson } from './background.ts'
+import type { QueueFlushJson, QueueRetryJson, QueueStatusJson, ScheduleListJson, ScheduleRunJson } from './background.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
@@ -68,6 +68,8 @@ export interface ContractDocuments {
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
+  ScheduleListJson: ScheduleListJson
+  ScheduleRunJson: ScheduleRunJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
   StatsJson: StatsJson

@@ -35,6 +35,8 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   ReplayJson: 'ReplayJson',
   RollbackJson: 'RollbackJson',
   RouteListJson: 'RouteListJson',
+  ScheduleListJson: 'ScheduleListJson',
+  ScheduleRunJson: 'ScheduleRunJson',
   ServerStatusJson: 'ServerStatusJson',
   SlowJson: 'SlowJson',
   StatsJson: 'StatsJson',

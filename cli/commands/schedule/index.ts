@@ -1,0 +1,9 @@
+import type { CommandLoaders } from '../../command/define.ts'
+
+/** The `schedule` commands, loaded only when one runs. */
+const commands = {
+  'schedule:run': () => import('./run.ts'),
+  'schedule:list': () => import('./list.ts'),
+} satisfies CommandLoaders
+
+export default commands
