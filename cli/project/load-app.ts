@@ -138,7 +138,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
 }
 
 async function closeBackground({ queue, mailer }: { queue: Queue | undefined; mailer: ClosableMailer | undefined }): Promise<void> {
-  mailer?.close?.()
+  await mailer?.close?.()
   await queue?.driver.close()
 }
 

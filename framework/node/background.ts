@@ -27,8 +27,8 @@ export async function openQueueDriver(settings: QueueSettings, database: Databas
   }
 }
 
-/** A mailer that can be closed (the SMTP pool); `close` does nothing for the others. */
-export type ClosableMailer = Mailer & { close?(): void }
+/** A mailer that can be closed (the SMTP pool, once its messages are sent); the others need no closing. */
+export type ClosableMailer = Mailer & { close?(): Promise<void> }
 
 /** `logsDir`: where the log driver writes mail.log (the app's storage/logs). */
 export async function openMailer(settings: MailSettings, logsDir: string): Promise<ClosableMailer> {

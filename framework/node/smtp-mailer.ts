@@ -26,8 +26,8 @@ export interface SmtpMailerOptions {
 }
 
 export interface SmtpMailer extends Mailer {
-  /** Closes the pooled connection. */
-  close(): void
+  /** Closes the pooled connection once the messages being sent are sent. */
+  close(): Promise<void>
 }
 
 export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
@@ -46,17 +46,28 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
     greetingTimeout: timeout,
     socketTimeout: timeout,
   })
+  // Mails sent after an answer (auth's) may still be on their way when the app closes.
+  const sending = new Set<Promise<unknown>>()
   return {
     name: 'smtp',
     async send(message) {
-      await transport.sendMail({
+      const sent = transport.sendMail({
         from: message.from ?? options.from,
         to: message.to,
         subject: message.subject,
         text: message.text,
         ...(message.html === undefined ? {} : { html: message.html }),
       })
+      sending.add(sent)
+      try {
+        await sent
+      } finally {
+        sending.delete(sent)
+      }
     },
-    close: () => transport.close(),
+    async close() {
+      await Promise.allSettled([...sending])
+      transport.close()
+    },
   }
 }
