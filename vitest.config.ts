@@ -12,6 +12,8 @@ export default defineConfig({
       { find: /^svc\/testing$/, replacement: source('./framework/testing/index.ts') },
       { find: /^svc\/trace$/, replacement: source('./framework/trace/index.ts') },
       { find: /^svc\/regression$/, replacement: source('./cli/trace/regression-api.ts') },
+      { find: /^svc\/testing\/project$/, replacement: source('./cli/testing/project-app.ts') },
+      { find: /^svc\/generators$/, replacement: source('./cli/generators/index.ts') },
     ],
   },
   test: {

@@ -205,3 +205,40 @@ export {
   type ApiKeyRecord,
   type CreatedApiKey,
 } from './middleware/api-key/index.ts'
+export { defineRule, type RuleDefinition } from './validation/define-rule.ts'
+export {
+  defineModel,
+  defineFactory,
+  type Cast,
+  type ColumnOf,
+  type Factory,
+  type ListOptions,
+  type Model,
+  type ModelDefinition,
+  type ModelObserver,
+  type Page,
+  type PageMeta,
+  type PageOptions,
+  type SortKey,
+} from './model/index.ts'
+export {
+  defineListener,
+  emit,
+  forget,
+  listen,
+  listenersOf,
+  useListenerQueue,
+  type EventClass,
+  type Listener,
+  type ListenerOptions,
+  type ListenerQueue,
+} from './events/index.ts'
+export {
+  createTranslator,
+  negotiateLocale,
+  type Messages,
+  type Translate,
+  type TranslationParams,
+  type Translator,
+  type TranslatorOptions,
+} from './i18n/index.ts'

@@ -36,11 +36,13 @@ import type {
   WhyJson,
 } from './traces.ts'
 import type { QueueFlushJson, QueueRetryJson, QueueStatusJson, ScheduleListJson, ScheduleRunJson } from './background.ts'
+import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './background.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -56,6 +58,7 @@ export interface ContractDocuments {
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
   MakeApiKeyJson: MakeApiKeyJson
+  MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson

@@ -1,7 +1,8 @@
 /**
  * Builds the project's app the way every command sees it: `.env` and the
- * process environment, the database, `routes/api.ts`, `routes/web.ts` and the
- * optional `app/kernel.ts` (global middleware, aliases, health checks, CORS).
+ * process environment, the database, `routes/api.ts`, `routes/web.ts`, the
+ * optional `app/kernel.ts` (global middleware, aliases, health checks, CORS)
+ * and the optional `app/listeners/index.ts` (event listeners, registered).
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import {
   createApp,
   createQueue,
   isAuthPlugin,
+  listen,
   queuedMailer,
   resolveConfig,
   resolveMailSettings,
@@ -21,6 +23,7 @@ import {
   type Database,
   type EnvRecord,
   type KernelOptions,
+  type Listener,
   type Mailer,
   type Queue,
   type RouteDefinition,
@@ -110,6 +113,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
+    await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, queue, mailer: appMailer })
     const opened = { queue, mailer }
@@ -154,6 +158,16 @@ function withAuth(project: Project, config: AppConfig, serving: boolean, plugins
   if (plugins.some(isAuthPlugin)) return plugins
   const auth = authPlugin({ keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
+}
+
+/** `app/listeners/index.ts`: the app's event listeners (`export default [...]`), registered for `emit`. */
+async function registerListeners(importFile: ImportFile, path: string): Promise<void> {
+  const listeners = await loadDefault<unknown>(importFile, path)
+  if (listeners === undefined) return
+  if (!Array.isArray(listeners) || !listeners.every((each) => typeof (each as Partial<Listener>)?.handle === 'function')) {
+    throw new CliError('E_APP_LOAD', `${path} does not export a list of listeners`, { hint: 'export default [sendWelcomeMail] satisfies Listener[] (see docs/generators.md)' })
+  }
+  listen(...(listeners as Listener[]))
 }
 
 async function loadDefault<T>(importFile: ImportFile, path: string): Promise<T | undefined> {

@@ -130,7 +130,9 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
     this.database = init.db
     this.appQueue = init.queue
     this.appMailer = init.mailer
-    this.validationMessage = init.validationMessage
+    const format = init.validationMessage
+    // The app's message function sees the request (its language); the callers of the formatter do not need to.
+    this.validationMessage = format && ((issue) => format(issue, init.request))
   }
 
   /** What middleware hand to handlers; its fields are declared on `ContextState`. */
@@ -202,10 +204,10 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
     return validateWith(schema, await this.rawBody(), 'body', this.validationMessage)
   }
 
-  /** The success envelope as a Response: `{ success: true, message?, data }`. */
+  /** The success envelope as a Response: `{ success: true, message?, data, meta? }`. */
   json(data: unknown, options?: EnvelopeOptions): Response {
     const headers = options?.headers === undefined ? { [TRACE_HEADER]: this.traceId } : { ...options.headers, [TRACE_HEADER]: this.traceId }
-    return jsonResponse(successEnvelope(data, options?.message), options?.status ?? 200, headers)
+    return jsonResponse(successEnvelope(data, options?.message, options?.meta), options?.status ?? 200, headers)
   }
 
   private rawBody(): Promise<unknown> {

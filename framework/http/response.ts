@@ -8,12 +8,15 @@ export interface EnvelopeOptions {
   status?: number
   message?: string
   headers?: Record<string, string>
+  /** Beside `data` in the envelope: what describes it (a list's pagination: `{ page, per_page, total, last_page }`). */
+  meta?: Record<string, unknown>
 }
 
 export interface SuccessEnvelope<T> {
   success: true
   message?: string
   data: T
+  meta?: Record<string, unknown>
 }
 
 export interface ErrorEnvelope {
@@ -94,8 +97,10 @@ export function hasTraceId(response: Response, traceId: string): boolean {
   return (response as Response & KnownResponse)[TRACE_ID] === traceId || response.headers.get(TRACE_HEADER) === traceId
 }
 
-export function successEnvelope<T>(data: T, message?: string): SuccessEnvelope<T> {
-  return message === undefined ? { success: true, data } : { success: true, message, data }
+export function successEnvelope<T>(data: T, message?: string, meta?: Record<string, unknown>): SuccessEnvelope<T> {
+  const envelope: SuccessEnvelope<T> = message === undefined ? { success: true, data } : { success: true, message, data }
+  if (meta !== undefined) envelope.meta = meta
+  return envelope
 }
 
 export function errorEnvelope(status: number, error: string, details?: Record<string, unknown>): ErrorEnvelope {

@@ -19,7 +19,8 @@ export interface ValidationIssue {
   label: string
   /**
    * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
-   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `timestamp`, or `invalid` (anything else).
+   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `timestamp`, an app's own rule's
+   * name (`defineRule`), or `invalid` (anything else).
    */
   rule: string
   /** The rule's argument: the limit (8), the expected type (`string`), the pattern... */
@@ -35,8 +36,12 @@ export interface ValidationIssue {
   issue: StandardSchemaV1.Issue
 }
 
-/** Turns an issue into the message sent in `errors[field]`. Set one per app: `createApp({ validationMessage })`. */
-export type ValidationMessageFormatter = (issue: ValidationIssue) => string
+/**
+ * Turns an issue into the message sent in `errors[field]`. Set one per app:
+ * `createApp({ validationMessage })`. It is given the request being validated
+ * (to answer in its language: `Accept-Language`), when there is one.
+ */
+export type ValidationMessageFormatter = (issue: ValidationIssue, request?: Request) => string
 
 /** valibot's issue fields beside Standard Schema's `message` and `path`. */
 interface ValibotIssue extends StandardSchemaV1.Issue {
@@ -54,18 +59,27 @@ const TIMESTAMPS = new Set(['iso_timestamp', 'iso_date_time', 'iso_date', 'iso_t
 const SAME_NAME = new Set(['min_length', 'max_length', 'length', 'email', 'url', 'regex', 'min_value', 'max_value', 'uuid', 'digits'])
 
 /**
- * Rules named by svc for its own checks (`confirmed`): the check's function
- * is the key, so a valibot `check`/`partialCheck` can carry a rule name.
+ * The rule name of a check function (`confirmed`, an app's `defineRule`), so
+ * that a valibot `check`/`partialCheck` can carry one. A registered symbol on
+ * the function itself: the app's rules are made by the copy of svc the app
+ * imports, and read by the copy that runs the request (the same one in
+ * production; not under a test runner that loads both).
  */
-const NAMED_CHECKS = new WeakMap<object, string>()
+const RULE_NAME = Symbol.for('svc.rule-name')
 
 /**
  * Gives a check function a rule name, for the message function.
  * @example v.forward(v.partialCheck([['password'], ['password_confirmation']], namedCheck('confirmed', same)), ['password_confirmation'])
  */
-export function namedCheck<F extends (...args: never[]) => unknown>(rule: string, check: F): F {
-  NAMED_CHECKS.set(check, rule)
+export function namedCheck<F extends (...args: never[]) => unknown>(rule: string, check: F, requirement?: unknown): F {
+  // Configurable: one check function may be named again (a shared rule used by several fields).
+  Object.defineProperty(check, RULE_NAME, { value: { rule, requirement } satisfies NamedRule, configurable: true })
   return check
+}
+
+interface NamedRule {
+  rule: string
+  requirement: unknown
 }
 
 export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource): ValidationIssue {
@@ -80,8 +94,8 @@ export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSo
 }
 
 function ruleOf(issue: ValibotIssue): { rule: string; requirement: unknown } {
-  const named = typeof issue.requirement === 'function' ? NAMED_CHECKS.get(issue.requirement) : undefined
-  if (named !== undefined) return { rule: named, requirement: undefined }
+  const named = typeof issue.requirement === 'function' ? (issue.requirement as { [RULE_NAME]?: NamedRule })[RULE_NAME] : undefined
+  if (named !== undefined) return named
   if (issue.kind === 'schema' && (issue.received === 'undefined' || issue.received === 'null')) return { rule: 'required', requirement: undefined }
   if (issue.type === 'non_empty') return { rule: 'required', requirement: undefined }
   if (issue.kind === 'schema' && TYPES.has(issue.type)) return { rule: 'type', requirement: issue.type.replace(/^(strict|loose)_/, '') }

@@ -4,6 +4,7 @@
  * schema's author wrote is kept as written. An app words them its own way (or
  * translates them) with `createApp({ validationMessage })`; see docs/validation.md.
  */
+import { ruleMessage } from './define-rule.ts'
 import type { ValidationIssue } from './issues.ts'
 
 const TYPE_NAMES: Record<string, string> = {
@@ -60,12 +61,23 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `The ${label} does not match.`
     case 'visible':
       return `${field} must not contain control or invisible characters.`
-    default:
-      // A rule svc does not word (valibot's own wording would read "Invalid hexadecimal: Received ...").
-      return `${field} is invalid.`
+    default: {
+      // An app's rule (defineRule) has its own message; valibot's wording for any other would read "Invalid hexadecimal: Received ...".
+      const own = ruleMessage(issue.rule)
+      return own === undefined ? `${field} is invalid.` : fillPlaceholders(own, { field: label, requirement: issue.requirement })
+    }
   }
 }
 
 function count(value: unknown, noun: string): string {
   return `${String(value)} ${noun}${value === 1 ? '' : 's'}`
+}
+
+/** `{name}` in `text` replaced by `params.name` (a list joined with ", "); unknown names stay as written. */
+export function fillPlaceholders(text: string, params: Readonly<Record<string, unknown>>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name]
+    if (value === undefined) return whole
+    return Array.isArray(value) ? value.join(', ') : String(value)
+  })
 }

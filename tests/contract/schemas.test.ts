@@ -23,6 +23,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   KeyGenerateJson: 'KeyGenerateJson',
   KeyGenerateRs256Json: 'KeyGenerateRs256Json',
   MakeApiKeyJson: 'MakeApiKeyJson',
+  MakeJson: 'MakeJson',
   MakeMigrationsJson: 'MakeMigrationsJson',
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',

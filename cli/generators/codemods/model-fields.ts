@@ -1,0 +1,33 @@
+/**
+ * The fields of a model the app already has, read from its row type
+ * (`export interface Product { id: number; name: string; ... }`), so that
+ * `make:resource Product` without `--fields` fits the model. TypeScript
+ * types say less than `--fields`: `string` is read as `string`, `number` as
+ * `number`, `| null` as optional.
+ */
+import type { Field } from '../fields.ts'
+import { parseModule, statements, type Node } from './source.ts'
+
+const KEYWORDS: Record<string, Field['type']> = { TSStringKeyword: 'string', TSNumberKeyword: 'number', TSBooleanKeyword: 'boolean' }
+const ADDED = new Set(['id', 'created_at', 'updated_at'])
+
+export function modelFields(source: string, model: string): Field[] | undefined {
+  const parsed = parseModule(source)
+  if ('error' in parsed) return undefined
+  for (const statement of statements(parsed.program)) {
+    const declaration = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as Node | null) : statement
+    if (declaration?.type !== 'TSInterfaceDeclaration' || (declaration.id as Node).name !== model) continue
+    const fields: Field[] = []
+    for (const member of (declaration.body as Node).body as Node[]) {
+      const name = (member.key as Node | undefined)?.name as string | undefined
+      const annotation = ((member.typeAnnotation as Node | undefined)?.typeAnnotation as Node | undefined) ?? undefined
+      if (member.type !== 'TSPropertySignature' || name === undefined || ADDED.has(name) || annotation === undefined) continue
+      const types = annotation.type === 'TSUnionType' ? (annotation.types as Node[]) : [annotation]
+      const optional = member.optional === true || types.some((type) => type.type === 'TSNullKeyword' || type.type === 'TSUndefinedKeyword')
+      const type = types.map((each) => KEYWORDS[each.type]).find((each) => each !== undefined)
+      if (type !== undefined) fields.push({ name, type, optional })
+    }
+    return fields
+  }
+  return undefined
+}

@@ -1,0 +1,94 @@
+/**
+ * `make:crud <Name>`: a resource that works end to end: model, migration,
+ * request schemas (declared on the routes), resource, controller (through a
+ * service and a repository, or the model directly with `simple`), routes
+ * registered in routes/api.ts (with `auth` unless `public`), tests, and with
+ * `seed` a factory and a seeder. Callable as a function (`svc start` adds an
+ * example resource with it).
+ *
+ * @example
+ * const result = await makeCrud(findProject(dir), 'Product', { seed: true })
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { MakeJson } from '../contract/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import type { Project } from '../project/project.ts'
+import { registerResourceRoutes, routesPlacement, type ResourceRoutes } from './codemods/routes.ts'
+import { DEFAULT_CRUD_FIELDS, parseFields } from './fields.ts'
+import { Generator, singular } from './generator.ts'
+import { deriveNames, type Names } from './names.ts'
+import { appPaths, identifiers, importPath } from './paths.ts'
+import { writePlan, type Plan } from './write-plan.ts'
+
+export interface CrudOptions {
+  /** `name:string,price:number,description:text?` (default `name:string,description:text?`). */
+  fields?: string
+  /** Without the service and repository layers. */
+  simple?: boolean
+  /** A factory and a seeder with sample rows. */
+  seed?: boolean
+  /** Without the `auth` middleware. */
+  public?: boolean
+  /** Overwrite files that exist. */
+  force?: boolean
+  /** When the migration is dated (tests). */
+  now?: Date
+}
+
+export async function makeCrud(project: Project, input: string, options: CrudOptions = {}): Promise<MakeJson> {
+  const plan = await planCrud(new Generator(project, options.now), input, options)
+  return writePlan(project, plan, options.force === true)
+}
+
+export async function planCrud(generator: Generator, input: string, options: CrudOptions): Promise<Plan> {
+  const names = singular(deriveNames(input))
+  const fields = parseFields(options.fields ?? DEFAULT_CRUD_FIELDS)
+  if (fields.length === 0) throw new CliError('E_BAD_FIELDS', 'make:crud needs at least one field', { hint: `--fields=${DEFAULT_CRUD_FIELDS}` })
+  const routesFile = join(generator.project.appDir, appPaths.apiRoutes)
+  const routesSource = existsSync(routesFile) ? readFileSync(routesFile, 'utf8') : undefined
+  const auth = options.public !== true
+  const layered = options.simple !== true
+  const { prefix } = routesPlacement(routesSource)
+  const render = generator.render.bind(generator)
+
+  const files = [
+    await render('model', names, { fields }),
+    await generator.createTable(names, fields),
+    await render('request', names, { fields, list: true }),
+    await render('resource', names, { fields, model: true }),
+    await render('controller', names, { resource: true, layered, fields }),
+    ...(layered ? [await render('service', names, { repository: true }), await render('repository', names, { fields })] : []),
+    ...(options.seed === true ? [await render('factory', names, { fields }), await render('seeder', names, { factory: true, count: 10 })] : []),
+    await render('test', names, { resource: { fields, basePath: `${prefix === '/' ? '' : prefix}${names.routePath}`, auth } }),
+  ]
+  const routes = resourceRoutes(names, auth)
+  return {
+    files,
+    edits: [{ path: appPaths.apiRoutes, what: `the ${names.plural.words} routes`, apply: (source) => registerResourceRoutes(source, routes) }],
+  }
+}
+
+/** The five routes of a resource, declaring their schemas (validation, API description). */
+export function resourceRoutes(names: Names, auth: boolean): ResourceRoutes {
+  const id = identifiers(names)
+  const from = appPaths.apiRoutes
+  const path = names.routePath
+  const guard = auth ? ".middleware('auth')" : ''
+  return {
+    path,
+    controller: { specifier: importPath(from, appPaths.controller(names)), alias: id.controllerAlias },
+    imports: [
+      { specifier: importPath(from, appPaths.request(names)), names: [id.listQuery, id.request] },
+      { specifier: importPath(from, appPaths.resource(names)), names: [id.resourceCollection, id.resourceSchema] },
+    ],
+    lines: (r, controller) => [
+      `// ${names.plural.words}: list, show, create, update, delete (svc make:crud ${names.input})`,
+      `${r}.get('${path}', ${controller}.${id.handlers.list}).query(${id.listQuery}).response(${id.resourceCollection})${guard}`,
+      `${r}.get('${path}/{id}', ${controller}.${id.handlers.show}).where('id', /\\d+/).response(${id.resourceSchema})${guard}`,
+      `${r}.post('${path}', ${controller}.${id.handlers.create}).body(${id.request}).response(${id.resourceSchema})${guard}`,
+      `${r}.put('${path}/{id}', ${controller}.${id.handlers.update}).where('id', /\\d+/).body(${id.request}).response(${id.resourceSchema})${guard}`,
+      `${r}.delete('${path}/{id}', ${controller}.${id.handlers.delete}).where('id', /\\d+/)${guard}`,
+    ],
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * `--fields=name:string,price:number,description:text?`: the columns of a
+ * generated table, and everything derived from them (the migration's column,
+ * the model's type, the request schema, a sample value).
+ */
+import { CliError } from '../output/cli-error.ts'
+
+export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date'] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
+
+export interface Field {
+  /** The column: `price`, `published_at`. */
+  name: string
+  type: FieldType
+  /** Written `name:type?`: may be absent or null. */
+  optional: boolean
+}
+
+/** What `make:crud` writes when no `--fields` are given. */
+export const DEFAULT_CRUD_FIELDS = 'name:string,description:text?'
+
+const RESERVED_COLUMNS = new Set(['id', 'created_at', 'updated_at'])
+
+export function parseFields(spec: string | undefined): Field[] {
+  if (spec === undefined || spec.trim() === '') return []
+  const fields: Field[] = []
+  for (const part of spec.split(',').map((text) => text.trim()).filter((text) => text !== '')) {
+    const match = /^([a-z][a-z0-9_]*):([a-z]+)(\?)?$/.exec(part)
+    const type = match?.[2] as FieldType | undefined
+    if (match === null || !FIELD_TYPES.includes(type!)) {
+      throw new CliError('E_BAD_FIELDS', `--fields: "${part}" is not <column>:<type>`, {
+        hint: `columns in snake_case; types: ${FIELD_TYPES.join(', ')}; a trailing ? makes one optional (description:text?)`,
+      })
+    }
+    const name = match[1]!
+    if (RESERVED_COLUMNS.has(name)) throw new CliError('E_BAD_FIELDS', `--fields: ${name} is added to every table already`)
+    if (fields.some((field) => field.name === name)) throw new CliError('E_BAD_FIELDS', `--fields: ${name} is given twice`)
+    fields.push({ name, type: type!, optional: match[3] === '?' })
+  }
+  return fields
+}
+
+/** The TypeScript type of the stored value. */
+export function tsType(field: Field): string {
+  const base = field.type === 'integer' || field.type === 'number' ? 'number' : field.type === 'boolean' ? 'boolean' : 'string'
+  return field.optional ? `${base} | null` : base
+}
+
+/** The column in `create table`. */
+export function columnSql(field: Field): string {
+  const type = field.type === 'integer' || field.type === 'boolean' ? 'integer' : field.type === 'number' ? 'real' : 'text'
+  return `${field.name} ${type}${field.optional ? '' : ' not null'}`
+}
+
+/** The valibot schema of the field in a request body. */
+export function requestSchema(field: Field): string {
+  const inner = {
+    string: field.optional ? 'v.pipe(v.string(), v.trim(), v.maxLength(255))' : 'v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(255))',
+    text: 'v.pipe(v.string(), v.maxLength(65535))',
+    integer: 'v.pipe(v.number(), v.integer())',
+    number: 'v.number()',
+    boolean: 'v.boolean()',
+    date: 'v.pipe(v.string(), v.isoTimestamp())',
+  }[field.type]
+  return field.optional ? `v.optional(v.nullable(${inner}))` : inner
+}
+
+/** The valibot schema of the field in a response (what the resource answers). */
+export function responseSchema(field: Field): string {
+  const inner = field.type === 'integer' || field.type === 'number' ? 'v.number()' : field.type === 'boolean' ? 'v.boolean()' : 'v.string()'
+  return field.optional ? `v.nullable(${inner})` : inner
+}
+
+/** A sample value for row number `n` (a TypeScript expression using `n`). */
+export function sampleValue(field: Field, label: string): string {
+  switch (field.type) {
+    case 'string':
+      return field.name === 'name' || field.name === 'title' ? `\`${label} \${n}\`` : `\`${field.name.replaceAll('_', ' ')} \${n}\``
+    case 'text':
+      return `\`Sample ${field.name.replaceAll('_', ' ')} of ${label.toLowerCase()} \${n}.\``
+    case 'integer':
+      return 'n'
+    case 'number':
+      // A whole number: fields read back from a model's type cannot tell an integer column from a real one.
+      return 'n * 10'
+    case 'boolean':
+      return 'n % 2 === 1'
+    case 'date':
+      return 'new Date(Date.UTC(2026, 0, n)).toISOString()'
+  }
+}
+
+/** A valid value for a test's request body (a JSON literal in TypeScript). */
+export function exampleValue(field: Field, label: string): string {
+  switch (field.type) {
+    case 'string':
+      return quoted(`${label} example`)
+    case 'text':
+      return quoted(`An example ${field.name.replaceAll('_', ' ')}.`)
+    case 'integer':
+      return '7'
+    case 'number':
+      return '12.5'
+    case 'boolean':
+      return 'true'
+    case 'date':
+      return quoted('2026-01-15T10:00:00.000Z')
+  }
+}
+
+/** A value of the wrong type, for a test's 422. */
+export function wrongValue(field: Field): string {
+  return field.type === 'integer' || field.type === 'number' || field.type === 'boolean' ? '"not a number"' : '12345'
+}
+
+/** Columns a model casts (SQLite stores booleans as 0/1). */
+export function castOf(field: Field): string | undefined {
+  return field.type === 'boolean' ? 'boolean' : undefined
+}
+
+export function isSearchable(field: Field): boolean {
+  return field.type === 'string' || field.type === 'text'
+}
+
+/** Another valid value, for a test's update. */
+export function changedValue(field: Field, label: string): string {
+  switch (field.type) {
+    case 'string':
+      return quoted(`${label} renamed`)
+    case 'text':
+      return quoted('A changed text.')
+    case 'integer':
+      return '8'
+    case 'number':
+      return '13.25'
+    case 'boolean':
+      return 'false'
+    case 'date':
+      return quoted('2026-02-01T08:30:00.000Z')
+  }
+}
+
+/** A string as a single-quoted TypeScript literal. */
+export function quoted(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
+}

@@ -1,0 +1,237 @@
+/**
+ * What each `make:*` command plans: the files of its kind (rendered by the
+ * app's stub or the built-in template), the files they need that the app
+ * lacks (a repository's model), and the edits that wire them in (a listener
+ * into app/listeners/index.ts). `writePlan` then checks and writes it all.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Project } from '../project/project.ts'
+import { addListener } from './codemods/listeners.ts'
+import { modelFields } from './codemods/model-fields.ts'
+import { observeModel } from './codemods/model-observer.ts'
+import { addLangFile, useTranslatedValidation } from './codemods/translations.ts'
+import { parseFields, type Field } from './fields.ts'
+import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
+import { appPaths, identifiers, importPath } from './paths.ts'
+import type { GeneratedFile, TemplateKind, TemplateOptions } from './template.ts'
+import { templateFor } from './templates.ts'
+import type { Plan } from './write-plan.ts'
+import { CliError } from '../output/cli-error.ts'
+
+export class Generator {
+  /** `20260115103000`: the prefix of migration files written now. */
+  readonly timestamp: string
+
+  constructor(
+    readonly project: Project,
+    now: Date = new Date(),
+  ) {
+    this.timestamp = migrationTimestamp(join(project.appDir, appPaths.migrations), now)
+  }
+
+  /** Renders one file of `kind` with the app's stub, if it has one. */
+  async render<K extends TemplateKind>(kind: K, names: Names, options: TemplateOptions[K]): Promise<GeneratedFile> {
+    return (await templateFor(this.project.appDir, kind))({ kind, names, options })
+  }
+
+  /** Whether the app has this file (relative to the app folder). */
+  has(path: string): boolean {
+    return existsSync(join(this.project.appDir, path))
+  }
+
+  async model(input: string, options: { fields?: string; migration?: boolean }): Promise<Plan> {
+    const names = deriveNames(input)
+    const fields = parseFields(options.fields)
+    const files = [await this.render('model', names, { fields })]
+    if (options.migration === true) files.push(await this.createTable(names, fields))
+    return { files }
+  }
+
+  async migration(input: string, options: { fields?: string }): Promise<Plan> {
+    const migration = migrationName(input)
+    const fields = parseFields(options.fields)
+    const create = /^create_(\w+?)_table$/.exec(migration)
+    const alter = /^\w+_(?:to|from|in)_(\w+?)_table$/.exec(migration)
+    const table = create?.[1] ?? alter?.[1]
+    const action = create ? 'create' : alter ? 'alter' : 'blank'
+    return { files: [await this.render('migration', deriveNames(table ?? migration), { migration, timestamp: this.timestamp, action, table, fields })] }
+  }
+
+  async controller(input: string, options: { resource?: boolean; fields?: string }): Promise<Plan> {
+    const names = deriveNames(input, 'Controller')
+    if (options.resource !== true) return { files: [await this.render('controller', names, { resource: false, layered: false, fields: [] })] }
+    const fields = this.fieldsOf(names, options.fields)
+    return {
+      files: [
+        await this.render('controller', names, { resource: true, layered: false, fields }),
+        await this.render('request', singular(names), { fields, list: true }),
+        await this.render('resource', names, { fields, model: true }),
+        ...(await this.missingModel(names, fields)),
+      ],
+    }
+  }
+
+  async service(input: string): Promise<Plan> {
+    const names = deriveNames(input, 'Service')
+    return { files: [await this.render('service', names, { repository: this.has(appPaths.repository(names)) })] }
+  }
+
+  async repository(input: string, options: { fields?: string }): Promise<Plan> {
+    const names = deriveNames(input, 'Repository')
+    const fields = this.fieldsOf(names, options.fields)
+    return { files: [await this.render('repository', names, { fields }), ...(await this.missingModel(names, fields))] }
+  }
+
+  async resource(input: string, options: { fields?: string }): Promise<Plan> {
+    const names = deriveNames(input, 'Resource')
+    return { files: [await this.render('resource', names, { fields: this.fieldsOf(names, options.fields), model: this.has(appPaths.model(names)) })] }
+  }
+
+  async request(input: string, options: { fields?: string }): Promise<Plan> {
+    return { files: [await this.render('request', deriveNames(input, 'Request'), { fields: parseFields(options.fields), list: false })] }
+  }
+
+  async middleware(input: string): Promise<Plan> {
+    return { files: [await this.render('middleware', deriveNames(input, 'Middleware'), {})] }
+  }
+
+  async rule(input: string): Promise<Plan> {
+    return { files: [await this.render('rule', deriveNames(input, 'Rule'), {})] }
+  }
+
+  async event(input: string): Promise<Plan> {
+    return { files: [await this.render('event', deriveNames(input), {})] }
+  }
+
+  async observer(input: string): Promise<Plan> {
+    const names = deriveNames(input, 'Observer')
+    const id = identifiers(names)
+    const modelPath = appPaths.model(names)
+    const observerPath = appPaths.observer(names)
+    return {
+      files: [await this.render('observer', names, {}), ...(await this.missingModel(names, []))],
+      edits: [
+        {
+          path: modelPath,
+          what: `${id.model}.observe(${id.observer})`,
+          apply: (source) => observeModel(source, id.model, { specifier: importPath(modelPath, observerPath), name: id.observer }),
+        },
+      ],
+    }
+  }
+
+  async listener(input: string, options: { event: string | undefined }): Promise<Plan> {
+    if (options.event === undefined || options.event.trim() === '') {
+      throw new CliError('E_BAD_ARGUMENTS', 'make:listener needs the event it listens to', { hint: `svc make:listener ${input} --event=OrderShipped` })
+    }
+    const names = deriveNames(input, 'Listener')
+    const event = deriveNames(options.event)
+    const files = [await this.render('listener', names, { event })]
+    if (!this.has(appPaths.event(event))) files.push(await this.render('event', event, {}))
+    const listenerPath = appPaths.listener(names)
+    return {
+      files,
+      edits: [
+        {
+          path: appPaths.listenerIndex,
+          what: `the ${names.base.words} listener`,
+          apply: (source) => addListener(source, { specifier: importPath(appPaths.listenerIndex, listenerPath), alias: names.base.camel }),
+        },
+      ],
+    }
+  }
+
+  async test(input: string): Promise<Plan> {
+    return { files: [await this.render('test', deriveNames(input, 'Test'), {})] }
+  }
+
+  async factory(input: string, options: { fields?: string }): Promise<Plan> {
+    const names = deriveNames(input, 'Factory')
+    const fields = this.fieldsOf(names, options.fields)
+    return { files: [await this.render('factory', names, { fields }), ...(await this.missingModel(names, fields))] }
+  }
+
+  async seeder(input: string, options: { count: number }): Promise<Plan> {
+    const names = deriveNames(input, 'Seeder')
+    return { files: [await this.render('seeder', names, { factory: this.has(appPaths.factory(names)), count: options.count })] }
+  }
+
+  async lang(locale: string, file: string): Promise<Plan> {
+    if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(locale)) {
+      throw new CliError('E_BAD_NAME', `"${locale}" is not a locale`, { hint: 'a language tag: fr, pt-BR, zh-Hant' })
+    }
+    if (!/^[a-z][a-z0-9_-]*$/.test(file)) throw new CliError('E_BAD_NAME', `"${file}" is not a lang file name`, { hint: 'lower case: validation, messages' })
+    const path = appPaths.lang(locale, file)
+    const alias = casesOf([...splitWords(locale), ...splitWords(file)]).camel
+    const names = deriveNames(file)
+    return {
+      files: [await this.render('lang', names, { locale, file })],
+      edits: [
+        {
+          path: appPaths.langIndex,
+          what: `${locale}/${file} in the translations`,
+          apply: (source) => addLangFile(source, { locale, file, specifier: importPath(appPaths.langIndex, path), alias }),
+        },
+        {
+          path: appPaths.kernel,
+          what: 'validation messages through the translations',
+          apply: (source) => useTranslatedValidation(source, importPath(appPaths.kernel, appPaths.langIndex)),
+        },
+      ],
+    }
+  }
+
+  /** `--fields` as given, else the fields of the model the app has (none when it has no model of that name). */
+  fieldsOf(names: Names, spec: string | undefined): Field[] {
+    if (spec !== undefined) return parseFields(spec)
+    const path = join(this.project.appDir, appPaths.model(names))
+    if (!existsSync(path)) return []
+    return modelFields(readFileSync(path, 'utf8'), identifiers(names).model) ?? []
+  }
+
+  /** The `create_<table>_table` migration of a model. */
+  createTable(names: Names, fields: readonly Field[]): Promise<GeneratedFile> {
+    return this.render('migration', names, { migration: `create_${names.table}_table`, timestamp: this.timestamp, action: 'create', table: names.table, fields })
+  }
+
+  /** The model file, when the app does not have it yet (templates that import it need it to type-check). */
+  async missingModel(names: Names, fields: readonly Field[]): Promise<GeneratedFile[]> {
+    return this.has(appPaths.model(names)) ? [] : [await this.render('model', names, { fields })]
+  }
+}
+
+/** The names with the singular as the base (make:crud's request is `ProductRequest`, whatever was typed). */
+export function singular(names: Names): Names {
+  return { ...names, base: names.singular }
+}
+
+/** `create_posts_table` as typed, or derived from a model name (`Post` → `create_posts_table`). */
+function migrationName(input: string): string {
+  const trimmed = input.trim().replace(/\.ts$/, '')
+  if (/^[a-z][a-z0-9_]*$/.test(trimmed) && trimmed.includes('_')) return trimmed
+  const names = deriveNames(trimmed)
+  return /^[A-Z]/.test(trimmed) ? `create_${names.table}_table` : names.base.snake
+}
+
+/**
+ * `20260115103000` for now, or one second after the app's latest migration
+ * when that is not earlier: migrations run in file-name order, and one
+ * written in the same second as another must still run after it.
+ */
+export function migrationTimestamp(dir: string, now: Date): string {
+  const latest = existsSync(dir)
+    ? readdirSync(dir)
+        .map((file) => /^(\d{14})_/.exec(file)?.[1])
+        .filter((prefix): prefix is string => prefix !== undefined)
+        .sort()
+        .at(-1)
+    : undefined
+  let at = now
+  if (latest !== undefined) {
+    const [, year, month, day, hour, minute, second] = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(latest)!
+    const after = new Date(Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +second! + 1))
+    if (after > at) at = after
+  }
+  return at.toISOString().replace(/\D/g, '').slice(0, 14)
+}

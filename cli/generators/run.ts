@@ -1,0 +1,31 @@
+/** What every `make:*` command does once it has a plan: write it, print the result (or `--json`). */
+import type { MakeJson } from '../contract/index.ts'
+import type { CommandIO } from '../output/io.ts'
+import { projectFor, type Project } from '../project/project.ts'
+import { Generator } from './generator.ts'
+import { printMade } from './report.ts'
+import { writePlan, type Plan } from './write-plan.ts'
+
+export interface GeneratorArgs {
+  cwd: string | undefined
+  json: boolean
+  force: boolean
+}
+
+/** The app generators write into (`--cwd`, else the command's folder). */
+export function generatorProject(io: CommandIO, cwd: string | undefined): Project {
+  return projectFor(io, cwd)
+}
+
+export async function runGenerator(
+  io: CommandIO,
+  args: GeneratorArgs,
+  json: (document: MakeJson) => void,
+  plan: (generator: Generator) => Promise<Plan>,
+  next: readonly string[] = [],
+): Promise<void> {
+  const project = generatorProject(io, args.cwd)
+  const result = writePlan(project, await plan(new Generator(project)), args.force)
+  if (args.json) return json(result)
+  printMade(io, result, next)
+}

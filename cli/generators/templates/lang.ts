@@ -1,0 +1,50 @@
+import { appPaths } from '../paths.ts'
+import { defineTemplate } from '../template.ts'
+
+export interface LangOptions {
+  locale: string
+  file: string
+}
+
+declare module '../template.ts' {
+  interface TemplateOptions {
+    lang: LangOptions
+  }
+}
+
+/**
+ * What a new \`validation\` file holds: svc's messages by rule, with \`{field}\`
+ * and \`{requirement}\`, in English, to translate.
+ */
+const VALIDATION = `  required: 'The {field} field is required.',
+  type: 'The {field} field must be of type {requirement}.',
+  min_length: 'The {field} field must be at least {requirement} characters.',
+  max_length: 'The {field} field must not be greater than {requirement} characters.',
+  length: 'The {field} field must be {requirement} characters.',
+  email: 'The {field} field must be a valid email address.',
+  url: 'The {field} field must be a valid URL.',
+  uuid: 'The {field} field must be a valid UUID.',
+  regex: 'The {field} field format is invalid.',
+  digits: 'The {field} field must contain only digits.',
+  min_value: 'The {field} field must be at least {requirement}.',
+  max_value: 'The {field} field must not be greater than {requirement}.',
+  one_of: 'The selected {field} is invalid.',
+  timestamp: 'The {field} field must be a valid date and time.',
+  confirmed: 'The {field} does not match.',
+  invalid: 'The {field} field is invalid.',
+  /** Field names as people read them: \`errors.email\` says "The e-mail address field...". */
+  attributes: {
+    // password_confirmation: 'password confirmation',
+  },`
+
+/** `lang/<locale>/<file>.ts`: messages for `t('<file>.<key>', params)` in that locale. */
+export default defineTemplate('lang', ({ options }) => ({
+  path: appPaths.lang(options.locale, options.file),
+  contents: `/** ${options.file} messages in ${options.locale}: \`t('${options.file}.<key>', { name })\` (docs/translations.md). */
+import type { Messages } from 'svc'
+
+export default {
+${options.file === 'validation' ? VALIDATION : "  welcome: 'Welcome, {name}!',"}
+} satisfies Messages
+`,
+}))

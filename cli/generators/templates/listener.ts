@@ -1,0 +1,40 @@
+import type { Names } from '../names.ts'
+import { appPaths, importPath } from '../paths.ts'
+import { defineTemplate } from '../template.ts'
+
+export interface ListenerOptions {
+  /** The event it listens to. */
+  event: Names
+}
+
+declare module '../template.ts' {
+  interface TemplateOptions {
+    listener: ListenerOptions
+  }
+}
+
+/**
+ * `app/listeners/<name>.ts`: what runs when its event is emitted. make:listener
+ * adds it to app/listeners/index.ts, which svc registers when it loads the app.
+ */
+export default defineTemplate('listener', ({ names, options }) => {
+  const path = appPaths.listener(names)
+  const event = options.event.base.pascal
+  return {
+    path,
+    contents: `/** Runs when ${event} is emitted (registered through app/listeners/index.ts). */
+import { defineListener } from 'svc'
+import { ${event} } from '${importPath(path, appPaths.event(options.event))}'
+
+export default defineListener(${event}, {
+  /** Unique in the app: a queue finds the listener again by it. */
+  name: '${[...names.folders, names.base.kebab].join('/')}',
+  /** true: a queue worker runs it after the request (in process while the app has no queue). */
+  queued: false,
+  async handle(event) {
+    console.info(\`${event} #\${event.id}\`)
+  },
+})
+`,
+  }
+})

@@ -1,0 +1,53 @@
+import { columnSql } from '../fields.ts'
+import { appPaths } from '../paths.ts'
+import { defineTemplate, indent, type WithFields } from '../template.ts'
+
+export interface MigrationOptions extends WithFields {
+  /** `create_products_table` */
+  migration: string
+  /** `20260115103000`: the file's prefix, in the order migrations run. */
+  timestamp: string
+  /** `create`: a new table; `alter`: columns added to one; `blank`: up/down to fill in. */
+  action: 'create' | 'alter' | 'blank'
+  table: string | undefined
+}
+
+declare module '../template.ts' {
+  interface TemplateOptions {
+    migration: MigrationOptions
+  }
+}
+
+const NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+
+/** `database/migrations/<timestamp>_<name>.ts`: `up(db)` and `down(db)`. */
+export default defineTemplate('migration', ({ options }) => {
+  const { table, fields } = options
+  let up: string[]
+  let down: string[]
+  if (options.action === 'create') {
+    const columns = ['id integer primary key autoincrement', ...fields.map(columnSql), `created_at text not null default ${NOW}`, `updated_at text not null default ${NOW}`]
+    up = ['await db.execute(`create table ' + table + ' (', ...columns.map((column, i) => `  ${column}${i < columns.length - 1 ? ',' : ''}`), ')`)']
+    down = [`await db.execute('drop table ${table}')`]
+  } else if (options.action === 'alter' && fields.length > 0) {
+    // SQLite adds a NOT NULL column only with a default: added columns may be null.
+    up = fields.map((field) => `await db.execute('alter table ${table} add column ${columnSql({ ...field, optional: true })}')`)
+    down = [...fields].reverse().map((field) => `await db.execute('alter table ${table} drop column ${field.name}')`)
+  } else {
+    up = [table === undefined ? "// await db.execute('create table ...')" : `// await db.execute('alter table ${table} add column ...')`]
+    down = ['// undo what up() did']
+  }
+  return {
+    path: `${appPaths.migrations}/${options.timestamp}_${options.migration}.ts`,
+    contents: `import type { Database } from 'svc'
+
+export async function up(db: Database): Promise<void> {
+${indent(up, 2)}
+}
+
+export async function down(db: Database): Promise<void> {
+${indent(down, 2)}
+}
+`,
+  }
+})

@@ -1,0 +1,135 @@
+import { changedValue, exampleValue, isSearchable, wrongValue, type Field } from '../fields.ts'
+import { appPaths } from '../paths.ts'
+import { defineTemplate } from '../template.ts'
+
+export interface TestOptions {
+  /** make:crud's test of the resource's endpoints; else a test to start from. */
+  resource?: {
+    fields: readonly Field[]
+    /** The collection's full path: `/api/v1/products`. */
+    basePath: string
+    /** Whether the routes require a token (`auth`). */
+    auth: boolean
+  }
+}
+
+declare module '../template.ts' {
+  interface TemplateOptions {
+    test: TestOptions
+  }
+}
+
+/** `tests/<name>.test.ts`: a vitest file that builds the app in process (`projectTestApp`, a fresh database). */
+export default defineTemplate('test', ({ names, options }) => {
+  const header = `import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { projectTestApp, type ProjectTestApp } from 'svc/testing/project'
+`
+  if (options.resource === undefined) {
+    return {
+      path: appPaths.test(names),
+      contents: `/** ${names.base.words}: run with \`npm test\` (the app in process, on a fresh database with every migration). */
+${header}
+let t: ProjectTestApp
+
+beforeAll(async () => {
+  t = await projectTestApp()
+})
+afterAll(() => t.close())
+
+describe('${names.base.words}', () => {
+  it('answers the liveness probe', async () => {
+    const response = await t.client.get('/health/live')
+    expect(response.status).toBe(200)
+    expect(response.body.success).toBe(true)
+  })
+})
+`,
+    }
+  }
+  const { fields, basePath, auth } = options.resource
+  const label = names.label
+  const first = fields[0]!
+  const searchable = fields.find(isSearchable)
+  const token = auth ? ', token' : ''
+  const tokenOnly = auth ? ', { token }' : ''
+  const valid = `{ ${fields.map((field) => `${field.name}: ${exampleValue(field, label)}`).join(', ')} }`
+  const search = searchable === undefined
+    ? ''
+    : `
+
+  it('searches (${searchable.name}) and sorts', async () => {
+    await t.client.post(base, { json: { ...valid, ${searchable.name}: 'Needle in a haystack' }${token} })
+    const found = await t.client.get(\`\${base}?search=needle&sort=-id\`${tokenOnly})
+    expect(found.status).toBe(200)
+    expect(found.body.data.length).toBeGreaterThan(0)
+    for (const row of found.body.data) expect(String(row.${searchable.name}).toLowerCase()).toContain('needle')
+    expect((await t.client.get(\`\${base}?sort=nope\`${tokenOnly})).status).toBe(422)
+  })`
+  const unauthorised = auth
+    ? `
+
+  it('refuses a request without a token (401)', async () => {
+    expect((await t.client.get(base)).status).toBe(401)
+    expect((await t.client.post(base, { json: valid })).status).toBe(401)
+  })`
+    : ''
+  return {
+    path: appPaths.resourceTest(names),
+    contents: `/** The ${names.plural.words} endpoints end to end, in process, on a fresh database: run with \`npm test\`. */
+${header}
+const base = '${basePath}'
+const valid = ${valid}
+
+let t: ProjectTestApp${auth ? '\nlet token: string' : ''}
+
+beforeAll(async () => {
+  t = await projectTestApp()${auth ? "\n  token = await t.tokenFor({ role: 'user' })" : ''}
+})
+afterAll(() => t.close())
+
+describe('${names.plural.words}', () => {
+  it('creates (201), shows, updates and deletes (204) a ${names.singular.words}', async () => {
+    const created = await t.client.post(base, { json: valid${token} })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({ success: true, data: valid })
+    const id = created.body.data.id
+
+    const shown = await t.client.get(\`\${base}/\${id}\`${tokenOnly})
+    expect(shown.body.data).toEqual(created.body.data)
+
+    const updated = await t.client.put(\`\${base}/\${id}\`, { json: { ...valid, ${first.name}: ${changedValue(first, label)} }${token} })
+    expect(updated.status).toBe(200)
+    expect(updated.body.data.${first.name}).toEqual(${changedValue(first, label)})
+
+    const deleted = await t.client.delete(\`\${base}/\${id}\`${tokenOnly})
+    expect(deleted.status).toBe(204)
+    expect((await t.client.get(\`\${base}/\${id}\`${tokenOnly})).status).toBe(404)
+  })
+
+  it('answers 404 in the envelope for a ${names.singular.words} that does not exist', async () => {
+    const missing = { success: false, error: '${names.label} not found', code: 404 }
+    expect((await t.client.get(\`\${base}/999999\`${tokenOnly})).body).toEqual(missing)
+    expect((await t.client.put(\`\${base}/999999\`, { json: valid${token} })).body).toEqual(missing)
+    expect((await t.client.delete(\`\${base}/999999\`${tokenOnly})).body).toEqual(missing)
+  })
+
+  it('answers 422 naming each invalid field', async () => {
+    const response = await t.client.post(base, { json: { ...valid, ${first.name}: ${wrongValue(first)} }${token} })
+    expect(response.status).toBe(422)
+    expect(Object.keys(response.body.errors)).toEqual(['${first.name}'])
+  })
+
+  it('lists one page at a time, with meta', async () => {
+    for (let i = 0; i < 3; i++) await t.client.post(base, { json: valid${token} })
+    const page = await t.client.get(\`\${base}?per_page=2&page=2\`${tokenOnly})
+    expect(page.status).toBe(200)
+    const { total } = page.body.meta
+    expect(page.body.meta).toEqual({ page: 2, per_page: 2, total, last_page: Math.ceil(total / 2) })
+    expect(page.body.data.length).toBe(Math.min(2, total - 2))
+    expect((await t.client.get(\`\${base}?per_page=101\`${tokenOnly})).status).toBe(422)
+    expect((await t.client.get(\`\${base}?page=0\`${tokenOnly})).status).toBe(422)
+  })${search}${unauthorised}
+})
+`,
+  }
+})

@@ -1,0 +1,99 @@
+/**
+ * Events and their listeners. An event is an instance of a plain class
+ * (`new OrderShipped(order)`); a listener names the class it listens to.
+ * `emit(event)` runs every listener of its class, in the order they were
+ * registered, and waits for them. A listener marked `queued` is handed to the
+ * listener queue when one is installed (`useListenerQueue`), and runs in
+ * process like the others until then.
+ *
+ * The registry is one per process (shared by every copy of svc loaded in it,
+ * hence the registered symbol): an app registers its listeners once at start
+ * (`svc` loads `app/listeners/index.ts`), and any code then emits.
+ *
+ * @example
+ * export class OrderShipped { constructor(readonly orderId: number) {} }
+ * export default defineListener(OrderShipped, { name: 'send-shipment-mail', handle: (event) => mail(event.orderId) })
+ * listen(sendShipmentMail)
+ * await emit(new OrderShipped(42))
+ */
+
+/** The class of an event: any class; its instances are the events. */
+export type EventClass<E extends object = object> = abstract new (...args: never[]) => E
+
+export interface Listener<E extends object = object> {
+  /** Stable and unique in the app (a queue stores it to find the listener again): the file's name by convention. */
+  readonly name: string
+  readonly event: EventClass<E>
+  /** Run later by a queue worker instead of during `emit` (in process while no queue is installed). */
+  readonly queued: boolean
+  handle(event: E): void | Promise<void>
+}
+
+export interface ListenerOptions<E extends object> {
+  name: string
+  queued?: boolean
+  handle(event: E): void | Promise<void>
+}
+
+/** Where `emit` hands queued listeners, once a queue is installed. */
+export interface ListenerQueue {
+  push(listener: Listener, event: object): Promise<void>
+}
+
+interface Registry {
+  listeners: WeakMap<EventClass, Listener[]>
+  queue: ListenerQueue | undefined
+}
+
+const REGISTRY = Symbol.for('svc.events')
+
+function registry(): Registry {
+  const global = globalThis as { [REGISTRY]?: Registry }
+  return (global[REGISTRY] ??= { listeners: new WeakMap(), queue: undefined })
+}
+
+export function defineListener<E extends object>(event: EventClass<E>, options: ListenerOptions<E>): Listener<E> {
+  if (options.name.trim() === '') throw new Error('A listener needs a name')
+  return { name: options.name, event, queued: options.queued ?? false, handle: options.handle }
+}
+
+/** Registers listeners; registering one twice changes nothing. */
+export function listen(...listeners: Listener[]): void {
+  const { listeners: byEvent } = registry()
+  for (const listener of listeners) {
+    const list = byEvent.get(listener.event) ?? []
+    if (!list.includes(listener)) byEvent.set(listener.event, [...list, listener])
+  }
+}
+
+/** Removes listeners (tests). */
+export function forget(...listeners: Listener[]): void {
+  const { listeners: byEvent } = registry()
+  for (const listener of listeners) {
+    const list = byEvent.get(listener.event)
+    if (list !== undefined) byEvent.set(listener.event, list.filter((each) => each !== listener))
+  }
+}
+
+/** The listeners of this event's class, in the order they run. */
+export function listenersOf(event: object): readonly Listener[] {
+  return registry().listeners.get(event.constructor as EventClass) ?? []
+}
+
+/**
+ * Runs the event's listeners one after another and waits for them; a
+ * listener that throws stops the rest and the error reaches the caller (as
+ * any other error of the request would).
+ */
+export async function emit(event: object): Promise<void> {
+  const { queue } = registry()
+  for (const listener of listenersOf(event)) {
+    if (listener.queued && queue !== undefined) await queue.push(listener, event)
+    else await listener.handle(event)
+  }
+}
+
+/** Installs (or, with undefined, removes) the queue that queued listeners are handed to. */
+export function useListenerQueue(queue: ListenerQueue | undefined): void {
+  registry().queue = queue
+}

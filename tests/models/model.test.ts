@@ -1,0 +1,156 @@
+/**
+ * The model layer (framework/model): a typed table over the Database
+ * interface, with casts, fillable columns, lists (filter, search, sort,
+ * pages), observers told of each write, and factories.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { defineFactory, defineModel, HttpError, type Database, type ModelObserver } from 'svc'
+import { openTestDatabase, type TestDatabase } from '../database/helpers.ts'
+
+interface Product {
+  id: number
+  name: string
+  price: number
+  active: boolean
+  tags: string[] | null
+  note: string | null
+  created_at: string
+  updated_at: string
+}
+interface ProductAttributes {
+  name: string
+  price: number
+  active?: boolean
+  tags?: string[] | null
+  note?: string | null
+}
+
+const Product = defineModel<Product, ProductAttributes>({
+  name: 'Product',
+  table: 'products',
+  fillable: ['name', 'price', 'active', 'tags', 'note'],
+  casts: { active: 'boolean', tags: 'json' },
+})
+
+let test: TestDatabase
+let db: Database
+
+beforeAll(async () => {
+  test = await openTestDatabase()
+  db = test.db
+})
+afterAll(() => test.close())
+beforeEach(async () => {
+  await db.execute('drop table if exists products')
+  await db.execute(`create table products (
+    id integer primary key autoincrement, name text not null, price real not null, active integer not null default 1,
+    tags text, note text, secret text,
+    created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`)
+})
+
+describe('defineModel', () => {
+  it('creates a row from the fillable attributes only, cast both ways, and answers it as stored', async () => {
+    const created = await Product.create(db, { name: 'Lamp', price: 12.5, active: false, tags: ['home', 'light'], secret: 'x' } as ProductAttributes)
+    expect(created).toMatchObject({ id: 1, name: 'Lamp', price: 12.5, active: false, tags: ['home', 'light'], note: null, secret: null })
+    expect(created.created_at).toMatch(/^\d{4}-\d\d-\d\dT/)
+    const raw = await db.first('select active, tags from products where id = 1')
+    expect(raw).toEqual({ active: 0, tags: '["home","light"]' })
+    expect(await Product.find(db, 1)).toEqual(created)
+    expect(await Product.find(db, 99)).toBeUndefined()
+  })
+
+  it('findOrFail answers a 404 HttpError named after the model', async () => {
+    const error = await Product.findOrFail(db, 7).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(HttpError)
+    expect(error).toMatchObject({ status: 404, message: 'Product not found' })
+  })
+
+  it('updates the given fillable attributes and updated_at; an absent row is undefined', async () => {
+    const created = await Product.create(db, { name: 'Lamp', price: 10 })
+    await db.execute("update products set updated_at = '2000-01-01T00:00:00.000Z'")
+    const updated = await Product.update(db, created.id, { price: 11, active: false })
+    expect(updated).toMatchObject({ name: 'Lamp', price: 11, active: false })
+    expect(updated!.updated_at > '2000-01-01T00:00:00.000Z').toBe(true)
+    expect(await Product.update(db, 42, { price: 1 })).toBeUndefined()
+  })
+
+  it('deletes a row and answers it; deleting it again is undefined', async () => {
+    const created = await Product.create(db, { name: 'Lamp', price: 10 })
+    expect(await Product.delete(db, created.id)).toEqual(created)
+    expect(await Product.delete(db, created.id)).toBeUndefined()
+    expect(await Product.count(db)).toBe(0)
+  })
+
+  it('lists with equality filters, a search over columns, a sort (ties by id), and pages with meta', async () => {
+    for (const [name, price, active] of [['Desk lamp', 30, true], ['Chair', 45, true], ['Lamp shade', 8, false], ['Table', 45, true], ['100%_cotton', 5, true]] as const) {
+      await Product.create(db, { name, price, active })
+    }
+    expect((await Product.all(db, { where: { active: false } })).map((p) => p.name)).toEqual(['Lamp shade'])
+    expect((await Product.all(db, { search: { term: 'LAMP', columns: ['name', 'note'] } })).map((p) => p.name)).toEqual(['Desk lamp', 'Lamp shade'])
+    // % and _ are searched as themselves, not as wildcards.
+    expect((await Product.all(db, { search: { term: '0%_c', columns: ['name'] } })).map((p) => p.name)).toEqual(['100%_cotton'])
+    expect((await Product.all(db, { search: { term: '%', columns: ['name'] } })).map((p) => p.name)).toEqual(['100%_cotton'])
+    expect((await Product.all(db, { sort: '-price' })).map((p) => p.name)).toEqual(['Table', 'Chair', 'Desk lamp', 'Lamp shade', '100%_cotton'])
+    expect((await Product.all(db, { sort: 'price' })).map((p) => p.name)).toEqual(['100%_cotton', 'Lamp shade', 'Desk lamp', 'Chair', 'Table'])
+
+    const page = await Product.paginate(db, { page: 2, perPage: 2, sort: 'id' })
+    expect(page.meta).toEqual({ page: 2, per_page: 2, total: 5, last_page: 3 })
+    expect(page.data.map((p) => p.id)).toEqual([3, 4])
+    expect(await Product.paginate(db, { page: 9, perPage: 2 })).toMatchObject({ data: [], meta: { total: 5, last_page: 3 } })
+    expect(await Product.paginate(db, { page: 1, perPage: 2, where: { name: 'nothing' } })).toEqual({ data: [], meta: { page: 1, per_page: 2, total: 0, last_page: 0 } })
+  })
+
+  it('never writes a column name it was not given in its definition into SQL', async () => {
+    await expect(Product.all(db, { sort: 'secret' as 'name' })).rejects.toThrow(/"secret" is not a column/)
+    await expect(Product.all(db, { where: { 'name = name or 1': 1 } as never })).rejects.toThrow(/is not a column/)
+    await expect(Product.all(db, { search: { term: 'x', columns: ['price"; drop table products; --' as 'name'] } })).rejects.toThrow(/is not a column/)
+    expect(await Product.count(db)).toBe(0)
+  })
+
+  it('tells observers of every create, update and delete, in order, with the database handle; unobserve stops it', async () => {
+    const seen: string[] = []
+    const observer: ModelObserver<Product> = {
+      created: async (product, handle) => {
+        expect(handle).toBe(db)
+        seen.push(`created ${product.name}`)
+      },
+      updated: (product) => void seen.push(`updated ${product.price}`),
+      deleted: (product) => void seen.push(`deleted ${product.id}`),
+    }
+    const stop = Product.observe(observer)
+    const created = await Product.create(db, { name: 'Lamp', price: 10 })
+    await Product.update(db, created.id, { price: 12 })
+    await Product.update(db, 999, { price: 1 })
+    await Product.delete(db, created.id)
+    await Product.delete(db, created.id)
+    stop()
+    await Product.create(db, { name: 'Unseen', price: 1 })
+    expect(seen).toEqual(['created Lamp', 'updated 12', `deleted ${created.id}`])
+  })
+
+  it('an observer that throws inside a transaction rolls the write back', async () => {
+    const stop = Product.observe({ created: () => { throw new Error('audit failed') } })
+    try {
+      await expect(db.transaction((tx) => Product.create(tx, { name: 'Lamp', price: 10 }))).rejects.toThrow('audit failed')
+      expect(await Product.count(db)).toBe(0)
+    } finally {
+      stop()
+    }
+  })
+})
+
+describe('defineFactory', () => {
+  it('makes numbered attributes with overrides and stores them through the model', async () => {
+    const factory = defineFactory(Product, (n) => ({ name: `Product ${n}`, price: n * 10 }))
+    expect(factory.make()).toEqual({ name: 'Product 1', price: 10 })
+    expect(factory.make({ price: 0 })).toEqual({ name: 'Product 2', price: 0 })
+    const rows = await factory.createMany(db, 3, { active: false })
+    expect(rows.map((row) => [row.name, row.price, row.active])).toEqual([
+      ['Product 3', 30, false],
+      ['Product 4', 40, false],
+      ['Product 5', 50, false],
+    ])
+    expect(await Product.count(db, { where: { active: false } })).toBe(3)
+  })
+})
