@@ -227,12 +227,14 @@ export {
   forget,
   listen,
   listenersOf,
+  listenerNamed,
   useListenerQueue,
   type EventClass,
   type Listener,
   type ListenerOptions,
   type ListenerQueue,
 } from './events/index.ts'
+export { listenerJob, listenerQueue, type QueuedListenerPayload } from './events/queued.ts'
 export {
   createTranslator,
   negotiateLocale,

@@ -13,6 +13,8 @@ import {
   createQueue,
   isAuthPlugin,
   listen,
+  listenerQueue,
+  useListenerQueue,
   queuedMailer,
   resolveConfig,
   resolveMailSettings,
@@ -114,6 +116,8 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
     await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
+    // Queued listeners go to this app's queue (the registry is per process: the last app loaded holds it).
+    useListenerQueue(queue === undefined ? undefined : listenerQueue(queue))
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, queue, mailer: appMailer })
     const opened = { queue, mailer }

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { isJobDefinition, jobRegistry, sendMailJob, type JobDefinition, type JobRegistry } from '../../framework/index.ts'
+import { isJobDefinition, jobRegistry, listenerJob, sendMailJob, type JobDefinition, type JobRegistry } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from '../project/import-file.ts'
 import type { Project } from '../project/project.ts'
@@ -14,7 +14,7 @@ export const JOB_FOLDERS = ['app/jobs'] as const
 const SOURCE = /\.(ts|mts|js|mjs)$/
 
 /** svc's own jobs, known to every worker. */
-export const BUILTIN_JOBS: readonly JobDefinition<never>[] = [sendMailJob as JobDefinition<never>]
+export const BUILTIN_JOBS: readonly JobDefinition<never>[] = [sendMailJob as JobDefinition<never>, listenerJob as JobDefinition<never>]
 
 export async function loadJobs(project: Project, importFile: ImportFile = importWithJiti): Promise<JobRegistry> {
   const found: JobDefinition<never>[] = [...BUILTIN_JOBS]

@@ -42,6 +42,8 @@ export interface ListenerQueue {
 
 interface Registry {
   listeners: WeakMap<EventClass, Listener[]>
+  /** By name: what a queue worker finds a queued listener by. */
+  byName: Map<string, Listener>
   queue: ListenerQueue | undefined
 }
 
@@ -49,7 +51,7 @@ const REGISTRY = Symbol.for('svc.events')
 
 function registry(): Registry {
   const global = globalThis as { [REGISTRY]?: Registry }
-  return (global[REGISTRY] ??= { listeners: new WeakMap(), queue: undefined })
+  return (global[REGISTRY] ??= { listeners: new WeakMap(), byName: new Map(), queue: undefined })
 }
 
 export function defineListener<E extends object>(event: EventClass<E>, options: ListenerOptions<E>): Listener<E> {
@@ -59,20 +61,27 @@ export function defineListener<E extends object>(event: EventClass<E>, options: 
 
 /** Registers listeners; registering one twice changes nothing. */
 export function listen(...listeners: Listener[]): void {
-  const { listeners: byEvent } = registry()
+  const { listeners: byEvent, byName } = registry()
   for (const listener of listeners) {
     const list = byEvent.get(listener.event) ?? []
     if (!list.includes(listener)) byEvent.set(listener.event, [...list, listener])
+    byName.set(listener.name, listener)
   }
 }
 
 /** Removes listeners (tests). */
 export function forget(...listeners: Listener[]): void {
-  const { listeners: byEvent } = registry()
+  const { listeners: byEvent, byName } = registry()
   for (const listener of listeners) {
     const list = byEvent.get(listener.event)
     if (list !== undefined) byEvent.set(listener.event, list.filter((each) => each !== listener))
+    if (byName.get(listener.name) === listener) byName.delete(listener.name)
   }
+}
+
+/** The registered listener of this name (a queue worker's lookup). */
+export function listenerNamed(name: string): Listener | undefined {
+  return registry().byName.get(name)
 }
 
 /** The listeners of this event's class, in the order they run. */
