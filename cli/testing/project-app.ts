@@ -24,7 +24,7 @@ import { signAccessToken } from '../trace/sign-as.ts'
 export interface ProjectTestAppOptions {
   /** The project folder (default: the current folder, where the test runner runs). */
   root?: string
-  /** Settings on top of the project's `.env` (`APP_ENV` is `test`; the database is always a fresh one). */
+  /** Settings on top of the project's `.env` (`APP_ENV` is `test`, `QUEUE_CONNECTION` is `sync` unless given; the database is always a fresh one). */
   env?: EnvRecord
   /** Runs the seeders (database/seeders) after the migrations. */
   seed?: boolean
@@ -57,6 +57,8 @@ export async function projectTestApp(options: ProjectTestAppOptions = {}): Promi
     APP_ENV: 'test',
     // A fresh secret unless the project or the test sets one: a checkout without .env runs its tests too.
     JWT_SECRET: settings.JWT_SECRET ?? generateSecret(),
+    // Jobs and queued listeners run when dispatched, so a test sees their effects at once.
+    QUEUE_CONNECTION: 'sync',
     ...options.env,
     DATABASE_URL: `file:${join(dir, 'database.sqlite')}`,
     DATABASE_AUTH_TOKEN: '',
