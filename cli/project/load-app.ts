@@ -15,6 +15,7 @@ import {
   listen,
   listenerQueue,
   useListenerQueue,
+  useListenerServices,
   queuedMailer,
   resolveConfig,
   resolveMailSettings,
@@ -118,6 +119,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
     // Queued listeners go to this app's queue (the registry is per process: the last app loaded holds it).
     useListenerQueue(queue === undefined ? undefined : listenerQueue(queue))
+    useListenerServices({ db: database, queue, mailer: appMailer, config })
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, queue, mailer: appMailer })
     const opened = { queue, mailer }

@@ -16,13 +16,13 @@ export interface QueuedListenerPayload {
 }
 
 export const listenerJob = defineJob('svc.listener', {
-  async handle(payload: QueuedListenerPayload) {
+  async handle(payload: QueuedListenerPayload, { db, queue, mailer, config }) {
     const listener = listenerNamed(payload.listener)
     if (listener === undefined) {
       throw new PermanentJobError(`No listener named "${payload.listener}" is registered (is it in app/listeners/index.ts?)`)
     }
     const event = Object.assign(Object.create(listener.event.prototype as object) as object, payload.event)
-    await listener.handle(event)
+    await listener.handle(event, { db, queue, mailer, config })
   },
 })
 

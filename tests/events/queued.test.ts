@@ -23,6 +23,8 @@ import {
   runWorker,
   syncQueueDriver,
   useListenerQueue,
+  useListenerServices,
+  resolveConfig,
   type Database,
   type JobDefinition,
 } from '../../framework/index.ts'
@@ -43,9 +45,9 @@ const inline = defineListener(PostPublished, { name: 'log-publication', handle: 
 const queued = defineListener(PostPublished, {
   name: 'notify-subscribers',
   queued: true,
-  handle: (event) => {
+  handle: (event, { config }) => {
     if (!(event instanceof PostPublished)) throw new Error('not rebuilt as a PostPublished')
-    seen.push(`queued ${event.headline}`)
+    seen.push(`queued ${event.headline}${config === undefined ? '' : ` (${config.env})`}`)
   },
 })
 
@@ -71,10 +73,12 @@ afterEach(() => {
 })
 
 describe('queued listeners', () => {
-  it('run in emit() while no queue is installed', async () => {
+  it('run in emit() while no queue is installed, with the services installed for them', async () => {
     useListenerQueue(undefined)
+    useListenerServices({ config: resolveConfig({ APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }) })
     await emit(new PostPublished(1, 'Hello'))
-    expect(seen).toEqual(['inline #1: Hello', 'queued #1: Hello'])
+    useListenerServices({})
+    expect(seen).toEqual(['inline #1: Hello', 'queued #1: Hello (production)'])
   })
 
   it('are dispatched to the queue, and the worker runs them on the rebuilt event', async () => {
@@ -85,9 +89,11 @@ describe('queued listeners', () => {
     const stored = await db.all<{ name: string; payload: string }>('select name, payload from jobs')
     expect(stored).toEqual([{ name: 'svc.listener', payload: JSON.stringify({ listener: 'notify-subscribers', event: { postId: 2, title: 'Queued' } }) }])
 
-    const summary = await runWorker({ driver: queue.driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: {}, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true })
+    const config = resolveConfig({ APP_ENV: 'test' })
+    const summary = await runWorker({ driver: queue.driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: { config }, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true })
     expect(summary).toMatchObject({ processed: 1, failed: 0 })
-    expect(seen).toEqual(['inline #2: Queued', 'queued #2: Queued'])
+    // The worker's services reach the listener.
+    expect(seen).toEqual(['inline #2: Queued', 'queued #2: Queued (test)'])
   })
 
   it('run at once on the sync driver', async () => {

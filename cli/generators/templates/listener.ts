@@ -31,6 +31,7 @@ export default defineListener(${event}, {
   name: '${[...names.folders, names.base.kebab].join('/')}',
   /** true: emit() queues it and \`svc queue:work\` runs it (at once with QUEUE_CONNECTION=sync); the event arrives as JSON. */
   queued: false,
+  // The second argument has the app's services: async handle(event, { db, mailer, queue }).
   async handle(event) {
     console.info(\`${event} #\${event.id}\`)
   },
