@@ -11,7 +11,8 @@ export default defineRoutes((r) => {
     // Reached only when {id} above is not numeric: a failed constraint falls through.
     r.get('/posts/{slug}', posts.showPostBySlug).where('slug', /[a-z0-9-]+/)
     // Writing needs a bearer token (POST /api/auth/login); creating is limited to 10 a minute per user.
-    r.post('/posts', posts.createPost).body(posts.PostInput).middleware('auth', 'throttle:10,1')
+    // With an Idempotency-Key header, a retried create answers the first answer instead of posting twice.
+    r.post('/posts', posts.createPost).body(posts.PostInput).middleware('auth', 'throttle:10,1', 'idempotent:optional')
     r.put('/posts/{id}', posts.updatePost).where('id', /\d+/).body(posts.PostInput).middleware('auth')
     // Only admins delete.
     r.delete('/posts/{id}', posts.deletePost).where('id', /\d+/).middleware('auth:admin')
@@ -20,6 +21,8 @@ export default defineRoutes((r) => {
   r.version(2, (r) => {
     r.group({ prefix: 'posts', middleware: [responseTime] }, (r) => {
       r.get('/', posts.listPostsWithMeta).query(posts.ListQuery)
+      // v2 requires the Idempotency-Key (400 without one).
+      r.post('/', posts.createPost).body(posts.PostInput).middleware('auth', 'throttle:10,1', 'idempotent')
       r.get('/{id}', posts.showPost).where('id', /\d+/)
     })
   })
