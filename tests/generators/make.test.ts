@@ -72,8 +72,9 @@ describe('each generator', () => {
   it('wires what it wrote: observer into its model, listeners into the list, lang files, the kernel', () => {
     expect(made.get('make:observer WidgetObserver')!.edits).toEqual([{ path: 'app/models/widget.ts', what: 'Widget.observe(widgetObserver)', status: 'changed' }])
     expect(app.read('app', 'models', 'widget.ts')).toContain("import { widgetObserver } from '../observers/widget-observer.ts'")
-    expect(made.get('make:listener SendShipmentMail --event=OrderShipped')!.edits[0]).toMatchObject({ path: 'app/listeners/index.ts', status: 'created' })
-    expect(app.read('app', 'listeners', 'index.ts')).toContain('export default [sendShipmentMail, notifyWarehouse, logRefund] satisfies Listener[]')
+    // The blog has its own listener (mail-author): the new ones join its list.
+    expect(made.get('make:listener SendShipmentMail --event=OrderShipped')!.edits[0]).toMatchObject({ path: 'app/listeners/index.ts', status: 'changed' })
+    expect(app.read('app', 'listeners', 'index.ts')).toContain('export default [mailAuthor, sendShipmentMail, notifyWarehouse, logRefund] satisfies Listener[]')
     expect(made.get('make:lang fr validation')!.edits.map((edit) => [edit.path, edit.status])).toEqual([
       ['lang/index.ts', 'created'],
       ['app/kernel.ts', 'created'],

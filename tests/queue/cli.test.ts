@@ -3,7 +3,7 @@
  * in-process on a copy of the blog app with the database driver (the worker
  * processes, the race and the crash are in race.test.ts).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createQueue, databaseQueueDriver, defineJob, type Database } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
@@ -183,6 +183,8 @@ describe('make:queue-table', () => {
   it('writes the migration once; without it the queue commands say how to get it', async () => {
     const bare = copyExampleApp('blog')
     try {
+      // The blog ships the queue tables: this copy does without them.
+      rmSync(bare.path('database/migrations/20260101000700_create_jobs_table.ts'))
       bare.write('.env', 'JWT_SECRET=test-secret-that-is-at-least-32-characters-long\n')
       await runSvc(['migrate'], { cwd: bare.dir })
       const missing = await runSvc(['queue:status'], { cwd: bare.dir })

@@ -1,4 +1,5 @@
-/** The app's listeners: svc registers this list when it loads the app (`svc make:listener` adds to it). */
+/** The app's event listeners: svc registers them when it loads the app. `svc make:listener` adds each new one. */
+import type { Listener } from 'svc'
 import mailAuthor from './mail-author.ts'
 
-export default [mailAuthor]
+export default [mailAuthor] satisfies Listener[]
