@@ -16,7 +16,7 @@ import { cliVersion } from '../version.ts'
 import type { CommandManifest, ManifestArg, ManifestCommand } from './manifest.ts'
 
 /** The commands a newcomer starts with, shown by `svc` alone. */
-const FIRST_COMMANDS = ['serve', 'route:list', 'migrate', 'key:generate']
+const FIRST_COMMANDS = ['new', 'start', 'serve', 'route:list', 'migrate', 'key:generate']
 
 export function renderOverview(manifest: CommandManifest, color: Colors): string {
   const first = manifest.commands.filter((command) => FIRST_COMMANDS.includes(command.name))

@@ -13,9 +13,11 @@ export const commandFolders = {
   log: () => import('./log/index.ts'),
   make: () => import('./make/index.ts'),
   migrate: () => import('./migrate/index.ts'),
+  new: () => import('./new/index.ts'),
   queue: () => import('./queue/index.ts'),
   route: () => import('./route/index.ts'),
   schedule: () => import('./schedule/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),
+  user: () => import('./user/index.ts'),
 } as const

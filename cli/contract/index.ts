@@ -36,9 +36,15 @@ import type {
   WhyJson,
 } from './traces.ts'
 import type { QueueFlushJson, QueueRetryJson, QueueStatusJson, ScheduleListJson, ScheduleRunJson } from './background.ts'
+import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
+import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
+import type { NewProjectJson } from './new-project.ts'
 import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
+export * from './route-tools.ts'
+export * from './database.ts'
+export * from './new-project.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './background.ts'
@@ -52,6 +58,9 @@ export * from './generators.ts'
 export interface ContractDocuments {
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  DbSeedJson: DbSeedJson
+  DbTableJson: DbTableJson
+  DbTablesJson: DbTablesJson
   DbWhyJson: DbWhyJson
   ExportJson: ExportJson
   FixJson: FixJson
@@ -63,6 +72,7 @@ export interface ContractDocuments {
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
+  NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
   QueueFlushJson: QueueFlushJson
   QueueRetryJson: QueueRetryJson
@@ -71,6 +81,8 @@ export interface ContractDocuments {
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
   RouteListJson: RouteListJson
+  RouteRulesJson: RouteRulesJson
+  RouteSearchJson: RouteSearchJson
   ScheduleListJson: ScheduleListJson
   ScheduleRunJson: ScheduleRunJson
   ServerStatusJson: ServerStatusJson
@@ -80,5 +92,6 @@ export interface ContractDocuments {
   TraceJson: TraceJson
   TraceListJson: TraceListJson
   TraceSummaryJson: TraceSummaryJson
+  UserRoleJson: UserRoleJson
   WhyJson: WhyJson
 }

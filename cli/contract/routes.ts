@@ -22,6 +22,7 @@
  * Compatibility rule (as for traces): fields are only ever added.
  */
 import type { RouteDescription, RouteMethod, RouteParam, SourceLocation } from '../../framework/router/types.ts'
+import type { SeededRowsJson } from './database.ts'
 
 export type RouteMethodJson = RouteMethod
 export type RouteParamJson = RouteParam
@@ -62,7 +63,9 @@ export interface RollbackJson {
 
 export interface MigrateFreshJson {
   ran: string[]
+  /** With --seed: the seeders that ran, and what each added (db:seed's document). */
   seeded: string[]
+  seeded_rows: SeededRowsJson[]
 }
 
 export interface KeyGenerateJson {

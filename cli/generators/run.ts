@@ -12,9 +12,9 @@ export interface GeneratorArgs {
   force: boolean
 }
 
-/** The app generators write into (`--cwd`, else the command's folder). */
+/** The app generators write into (`--cwd`, else the command's folder): a folder with only a package.json will do. */
 export function generatorProject(io: CommandIO, cwd: string | undefined): Project {
-  return projectFor(io, cwd)
+  return projectFor(io, cwd, { forGenerators: true })
 }
 
 export async function runGenerator(

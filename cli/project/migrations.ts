@@ -55,29 +55,3 @@ export async function withProjectMigrations<T>(
   }
 }
 
-/** Runs `database/seeders/*.ts` in name order; each exports `run(db)` (or a default function). */
-export async function runSeeders(project: Project, db: Database, importFile: ImportFile = importWithJiti): Promise<string[]> {
-  const dir = join(project.appDir, 'database', 'seeders')
-  if (!existsSync(dir)) return []
-  if (importFile === importWithJiti) forgetAppModules(dir)
-  const files = readdirSync(dir).filter((file) => /\.(ts|js|mjs)$/.test(file)).sort()
-  for (const file of files) {
-    const module = await importFile(join(dir, file))
-    const run = (module.run ?? module.default) as unknown
-    if (typeof run !== 'function') throw new CliError('E_BAD_SEEDER', `${file} exports no run(db) function`)
-    await withConsoleOnStderr(() => (run as (db: Database) => Promise<void>)(db))
-  }
-  return files.map((file) => basename(file, extname(file)))
-}
-
-/** What a seeder logs is progress for humans: stderr, so that `--json` keeps stdout one JSON document. */
-async function withConsoleOnStderr<T>(work: () => Promise<T>): Promise<T> {
-  const { log, info } = console
-  console.log = console.info = (...args: unknown[]) => console.error(...args)
-  try {
-    return await work()
-  } finally {
-    console.log = log
-    console.info = info
-  }
-}

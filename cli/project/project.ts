@@ -1,10 +1,14 @@
 /**
  * Finds the app `svc` operates on. A folder is an app when it has
- * `routes/api.ts` or `routes/web.ts`; a package.json may point elsewhere with
+ * `routes/api.ts` or `routes/web.ts`, or a package.json that depends on svc
+ * (an app before its first route: the built-in auth and health routes); a
+ * package.json may point elsewhere with
  * `"svc": { "app": "examples/blog", "storage": "storage" }` (the repo root does).
+ * Generators (`make:*`) also start an app in a folder that has only a
+ * package.json.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import type { EnvRecord } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
 
@@ -21,21 +25,30 @@ export interface Project {
   env: EnvRecord
 }
 
-/** The project a command works on: `--cwd` (from the command's folder) or that folder, in the command's environment. */
-export function projectFor(io: { cwd: string; env: EnvRecord }, cwd?: string): Project {
-  return findProject(resolve(io.cwd, cwd ?? '.'), io.env)
+export interface FindProjectOptions {
+  /**
+   * For commands that write the app's files (`make:*`): a folder with a
+   * package.json is enough, whatever it depends on, since they create what
+   * is missing.
+   */
+  forGenerators?: boolean
 }
 
-export function findProject(cwd: string = process.cwd(), env: EnvRecord = process.env): Project {
+/** The project a command works on: `--cwd` (from the command's folder) or that folder, in the command's environment. */
+export function projectFor(io: { cwd: string; env: EnvRecord }, cwd?: string, options: FindProjectOptions = {}): Project {
+  return findProject(resolve(io.cwd, cwd ?? '.'), io.env, options)
+}
+
+export function findProject(cwd: string = process.cwd(), env: EnvRecord = process.env, options: FindProjectOptions = {}): Project {
   const root = resolve(cwd)
-  const settings = readSvcSettings(root)
+  const manifest = readPackageJson(root)
+  const settings = svcSettings(manifest)
   const appDir = resolve(root, settings.app ?? '.')
   const storageDir = resolve(root, settings.storage ?? join(settings.app ?? '.', 'storage'))
-  if (!existsSync(join(appDir, 'routes', 'api.ts')) && !existsSync(join(appDir, 'routes', 'web.ts'))) {
-    throw new CliError('E_NO_APP', `No svc app in ${appDir}: neither routes/api.ts nor routes/web.ts exists`, {
-      hint: 'run svc in an app folder, pass --cwd <dir>, or set "svc": { "app": "<dir>" } in package.json',
-    })
-  }
+  const isApp =
+    hasRouteFile(appDir) ||
+    (settings.app === undefined && manifest !== undefined && (options.forGenerators === true || dependsOnSvc(manifest)))
+  if (!isApp) throw noApp(root, appDir, settings.app !== undefined)
   const envExample = [join(root, '.env.example'), join(appDir, '.env.example')].find((path) => existsSync(path))
   return {
     root,
@@ -47,17 +60,68 @@ export function findProject(cwd: string = process.cwd(), env: EnvRecord = proces
   }
 }
 
-function readSvcSettings(root: string): { app?: string; storage?: string } {
-  const manifest = join(root, 'package.json')
-  if (!existsSync(manifest)) return {}
-  try {
-    const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { svc?: { app?: unknown; storage?: unknown } }
-    const svc = parsed.svc ?? {}
-    return {
-      ...(typeof svc.app === 'string' ? { app: svc.app } : {}),
-      ...(typeof svc.storage === 'string' ? { storage: svc.storage } : {}),
-    }
-  } catch (error) {
-    throw new CliError('E_BAD_PACKAGE_JSON', `Cannot read ${manifest}: ${(error as Error).message}`)
+function hasRouteFile(appDir: string): boolean {
+  return existsSync(join(appDir, 'routes', 'api.ts')) || existsSync(join(appDir, 'routes', 'web.ts'))
+}
+
+/** E_NO_APP, saying how to begin (or where the app is, when svc runs inside one). */
+function noApp(root: string, appDir: string, configured: boolean): CliError {
+  if (configured) {
+    return new CliError('E_NO_APP', `No svc app in ${appDir} (named by "svc.app" in ${join(root, 'package.json')}): neither routes/api.ts nor routes/web.ts exists`, {
+      hint: 'fix "svc": { "app": "<dir>" } in package.json, or create routes/api.ts there',
+    })
   }
+  const enclosing = enclosingApp(root)
+  if (enclosing !== undefined) {
+    return new CliError('E_NO_APP', `No svc app in ${root}: it is inside the app ${enclosing}`, {
+      hint: `run svc in ${enclosing}, or pass --cwd ${relative(root, enclosing) || '.'}`,
+    })
+  }
+  return new CliError('E_NO_APP', `No svc app in ${root}: neither routes/api.ts nor routes/web.ts exists`, {
+    hint: 'start a project with `svc new <name>` (or the wizard, `svc start`); or create routes/api.ts here (docs/getting-started.md); or pass --cwd <dir> to run in an app elsewhere',
+  })
+}
+
+/** The nearest folder above `dir` that is an app, if any. */
+function enclosingApp(dir: string): string | undefined {
+  for (let current = dirname(dir); current !== dirname(current); current = dirname(current)) {
+    if (hasRouteFile(current)) return current
+    const manifest = readPackageJson(current)
+    if (manifest !== undefined) {
+      const app = svcSettings(manifest).app
+      if (app !== undefined && hasRouteFile(resolve(current, app))) return current
+      if (dependsOnSvc(manifest)) return current
+      return undefined // a package of its own: svc does not look further up
+    }
+  }
+  return undefined
+}
+
+type PackageJson = Record<string, unknown>
+
+function readPackageJson(root: string): PackageJson | undefined {
+  const path = join(root, 'package.json')
+  if (!existsSync(path)) return undefined
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object')
+    return parsed as PackageJson
+  } catch (error) {
+    throw new CliError('E_BAD_PACKAGE_JSON', `Cannot read ${path}: ${(error as Error).message}`)
+  }
+}
+
+function svcSettings(manifest: PackageJson | undefined): { app?: string; storage?: string } {
+  const svc = (manifest?.svc ?? {}) as { app?: unknown; storage?: unknown }
+  return {
+    ...(typeof svc.app === 'string' ? { app: svc.app } : {}),
+    ...(typeof svc.storage === 'string' ? { storage: svc.storage } : {}),
+  }
+}
+
+function dependsOnSvc(manifest: PackageJson): boolean {
+  return ['dependencies', 'devDependencies'].some((field) => {
+    const dependencies = manifest[field]
+    return typeof dependencies === 'object' && dependencies !== null && 'svc' in dependencies
+  })
 }

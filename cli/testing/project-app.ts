@@ -2,7 +2,13 @@
  * `svc/testing/project`: the app of the project a test runs in, built as
  * `svc` builds it (routes, kernel, listeners, auth), on a fresh database of
  * its own with every migration applied, to call in process. What the tests
- * `svc make:crud` and `svc make:test` write use.
+ * `svc new`, `svc make:crud` and `svc make:test` write use.
+ *
+ * A checkout has no `.env` (it is not committed): the app then gets a
+ * throw-away JWT secret, or a throw-away RS256 key pair when
+ * `JWT_ALGORITHM=RS256` and storage/keys/ is missing, so `npm test` needs no
+ * setup. Passwords are hashed cheaply (a stored hash carries its parameters:
+ * register and login behave the same, faster).
  *
  * @example
  * const t = await projectTestApp()
@@ -13,21 +19,29 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrate, type App, type AppConfig, type Database, type EnvRecord } from '../../framework/index.ts'
-import { generateSecret, loadEnv } from '../../framework/node/index.ts'
+import { fileURLToPath } from 'node:url'
+import { generateRsaKeyPair, migrate, type App, type AppConfig, type Database, type EnvRecord } from '../../framework/index.ts'
+import { generateSecret, loadEnv, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { createTestClient, type TestClient } from '../../framework/testing/index.ts'
-import { loadApp } from '../project/load-app.ts'
-import { loadMigrations, runSeeders } from '../project/migrations.ts'
+import { runSeeders, selectSeeders } from '../database/seed.ts'
+import { processIO } from '../output/io.ts'
+import { loadApp, type LoadedApp } from '../project/load-app.ts'
+import { loadMigrations } from '../project/migrations.ts'
 import { findProject, type Project } from '../project/project.ts'
 import { signAccessToken } from '../trace/sign-as.ts'
 
 export interface ProjectTestAppOptions {
-  /** The project folder (default: the current folder, where the test runner runs). */
-  root?: string
-  /** Settings on top of the project's `.env` (`APP_ENV` is `test`, `QUEUE_CONNECTION` is `sync` unless given; the database is always a fresh one). */
+  /** The project folder, a path or a `file:` URL (`new URL('..', import.meta.url)`); default: the current folder, where the test runner runs. */
+  root?: string | URL
+  /**
+   * Settings on top of the project's `.env`. Set for you: `APP_ENV=test`,
+   * `PASSWORD_HASH_MEMORY_KIB=64`, `PASSWORD_HASH_ITERATIONS=1`,
+   * `QUEUE_CONNECTION=sync` (jobs and queued listeners run when dispatched);
+   * the database is always a fresh one.
+   */
   env?: EnvRecord
-  /** Runs the seeders (database/seeders) after the migrations. */
-  seed?: boolean
+  /** Runs the seeders (database/seeders) after the migrations: all of them, or the ones named (`db:seed --class` names). */
+  seed?: boolean | string[]
 }
 
 export interface TestUser {
@@ -50,47 +64,64 @@ export interface ProjectTestApp {
 }
 
 export async function projectTestApp(options: ProjectTestAppOptions = {}): Promise<ProjectTestApp> {
-  const project: Project = findProject(options.root ?? process.cwd(), process.env)
+  const root = options.root instanceof URL ? fileURLToPath(options.root) : (options.root ?? process.cwd())
+  const project: Project = findProject(root, process.env)
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-db-'))
-  const settings = loadEnv(project.envFile, project.env)
-  const overrides: EnvRecord = {
-    APP_ENV: 'test',
-    // A fresh secret unless the project or the test sets one: a checkout without .env runs its tests too.
-    JWT_SECRET: settings.JWT_SECRET ?? generateSecret(),
-    // Jobs and queued listeners run when dispatched, so a test sees their effects at once.
-    QUEUE_CONNECTION: 'sync',
-    ...options.env,
-    DATABASE_URL: `file:${join(dir, 'database.sqlite')}`,
-    DATABASE_AUTH_TOKEN: '',
-  }
-  const loaded = await loadApp(project, { overrides, trace: false })
-  const db = loaded.database!
+  let loaded: LoadedApp | undefined
   try {
+    // Jobs and queued listeners run when dispatched, so a test sees their effects at once.
+    const settings: EnvRecord = { APP_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_ITERATIONS: '1', QUEUE_CONNECTION: 'sync', ...options.env }
+    const overrides: EnvRecord = {
+      ...settings,
+      ...(await throwAwayKeys(project, settings)),
+      DATABASE_URL: `file:${join(dir, 'database.sqlite')}`,
+      DATABASE_AUTH_TOKEN: '',
+    }
+    loaded = await loadApp(project, { overrides, trace: false })
+    const db = loaded.database!
     await migrate(db, await loadMigrations(project))
-    if (options.seed === true) await runSeeders(project, db)
+    if (options.seed !== undefined && options.seed !== false) {
+      const names = options.seed === true ? undefined : options.seed.flatMap((name) => selectSeeders(project, name))
+      await runSeeders(project, db, processIO(new AbortController().signal), names)
+    }
+    const { app, config, close } = loaded
+    return {
+      app,
+      config,
+      db,
+      client: createTestClient(app),
+      async tokenFor(user = {}) {
+        const role = user.role ?? 'user'
+        const email = user.email ?? `${role}@example.test`
+        try {
+          await db.execute("insert or ignore into users (name, email, password, role) values (?, ?, '!', ?)", [user.name ?? role, email, role])
+        } catch (error) {
+          throw new Error(`tokenFor needs the users table, which the project's migrations do not create: run svc make:auth (${(error as Error).message})`, { cause: error })
+        }
+        return signAccessToken(project, config, db, { email })
+      },
+      async close() {
+        try {
+          await close()
+        } finally {
+          rmSync(dir, { recursive: true, force: true })
+        }
+      },
+    }
   } catch (error) {
-    await loaded.close()
+    await loaded?.close()
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  return {
-    app: loaded.app,
-    config: loaded.config,
-    db,
-    client: createTestClient(loaded.app),
-    async tokenFor(user = {}) {
-      const role = user.role ?? 'user'
-      const email = user.email ?? `${role}@example.test`
-      try {
-        await db.execute("insert or ignore into users (name, email, password, role) values (?, ?, '!', ?)", [user.name ?? role, email, role])
-      } catch (error) {
-        throw new Error(`tokenFor needs the users table, which the project's migrations do not create: run svc make:auth (${(error as Error).message})`, { cause: error })
-      }
-      return signAccessToken(project, loaded.config, db, { email })
-    },
-    async close() {
-      await loaded.close()
-      rmSync(dir, { recursive: true, force: true })
-    },
+}
+
+/** A JWT secret or RS256 pair when the checkout has none (no `.env`, an empty secret, no storage/keys/). */
+async function throwAwayKeys(project: Project, settings: EnvRecord): Promise<EnvRecord> {
+  const vars = { ...loadEnv(project.envFile, project.env), ...settings }
+  if ((vars.JWT_ALGORITHM || 'HS256') === 'RS256') {
+    if (vars.JWT_PRIVATE_KEY || readJwtKeyFiles(project.storageDir).privateKey !== undefined) return {}
+    const pair = await generateRsaKeyPair()
+    return { JWT_PRIVATE_KEY: pair.privateKey, JWT_PUBLIC_KEY: pair.publicKey }
   }
+  return (vars.JWT_SECRET ?? '').length >= 32 ? {} : { JWT_SECRET: generateSecret() }
 }

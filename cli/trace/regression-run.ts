@@ -27,7 +27,9 @@ import { openDatabase } from '../../framework/node/index.ts'
 import type { RegressionJson, RegressionResultJson } from '../contract/traces.ts'
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from '../project/import-file.ts'
-import { loadMigrations, runSeeders } from '../project/migrations.ts'
+import { runSeeders } from '../database/seed.ts'
+import type { CommandIO } from '../output/io.ts'
+import { loadMigrations } from '../project/migrations.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
 import { prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
@@ -56,6 +58,8 @@ export interface RegressionOptions {
   canSign: boolean
   /** How the app's files are loaded (tests pass the runner's own import). */
   importFile?: ImportFile
+  /** Where what seeders print goes (stderr: stdout keeps the report). */
+  io: CommandIO
 }
 
 export async function replayTraces(project: Project, traces: TraceRecord[], options: RegressionOptions): Promise<RegressionJson> {
@@ -75,7 +79,7 @@ export async function replayTraces(project: Project, traces: TraceRecord[], opti
           results.set(trace.trace_id, skipped(trace, `${trace.method} changes data: --all replays it against a fresh test database`))
         }
       } else if (unsafe.length > 0) {
-        await replayOnFreshDatabase(project, main, unsafe, options.canSign, { logsDir, importFile }, results)
+        await replayOnFreshDatabase(project, main, unsafe, options.canSign, { logsDir, importFile, io: options.io }, results)
       }
     } finally {
       await main.close()
@@ -100,21 +104,21 @@ async function replayOnFreshDatabase(
   main: ReplayTarget,
   unsafe: TraceRecord[],
   canSign: boolean,
-  load: { logsDir: string; importFile: ImportFile },
+  load: { logsDir: string; importFile: ImportFile; io: CommandIO },
   results: Map<string, RegressionResultJson>,
 ): Promise<void> {
-  const { importFile } = load
+  const { importFile, io, ...targetLoad } = load
   const dir = mkdtempSync(join(tmpdir(), 'svc-regression-'))
   const url = `file:${join(dir, 'regression.sqlite')}`
   try {
     const db = await openDatabase({ url, storageDir: dir, projectDir: dir })
     try {
       await migrate(db, await loadMigrations(project, importFile))
-      await runSeeders(project, db, importFile)
+      await runSeeders(project, db, io, undefined, importFile)
     } finally {
       db.close()
     }
-    const fresh = new ReplayTarget(project, { load: { trace: false, ...load, overrides: { DATABASE_URL: url } } })
+    const fresh = new ReplayTarget(project, { load: { trace: false, ...targetLoad, importFile, overrides: { DATABASE_URL: url } } })
     try {
       const users = freshUsers(main, fresh)
       // Oldest first: a later request may depend on what an earlier one created.

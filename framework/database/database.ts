@@ -5,7 +5,7 @@
  * handle that reports every statement it runs.
  */
 import type { Client, InArgs, InStatement, ResultSet, Transaction } from '@libsql/client'
-import { asBusyError } from './busy-error.ts'
+import { asBusyError, isSqliteBusy } from './busy-error.ts'
 import { isReadOnly, WriteGate } from './write-gate.ts'
 
 export type { ResultSet } from '@libsql/client'
@@ -47,36 +47,84 @@ export interface Database {
   close(): void
 }
 
-type Executor = Pick<Client, 'execute' | 'batch'> | Transaction
-
 export interface DatabaseOptions {
   /** How long a write waits for this process's open transaction before failing (see WriteGate); default 5000. */
   lockWaitMs?: number
+  /**
+   * Opens a new client to replace one that met SQLITE_BUSY. A local libSQL
+   * connection whose statement failed with SQLITE_BUSY never finalises it:
+   * its next transaction cannot commit, and the BEGIN it leaves open holds
+   * SQLite's write lock until the process exits, for every process on the
+   * file (tursodatabase/libsql-client-ts#352). Closing that client releases
+   * the lock, so the Node adapter passes this for `file:` databases.
+   */
+  reopen?: () => Promise<Client>
 }
 
-const gates = new WeakMap<Client, WriteGate>()
-
 export function createDatabase(client: Client, options: DatabaseOptions = {}): Database {
-  gates.set(client, new WriteGate(options.lockWaitMs ?? 5000))
-  return new ObservedDatabase(client, client, undefined)
+  const connection = new Connection(client, new WriteGate(options.lockWaitMs ?? 5000), options.reopen)
+  return new ObservedDatabase(connection, undefined, undefined)
+}
+
+/**
+ * The client every handle of one database shares (`withObserver` makes new
+ * handles, not new connections), its write gate, and its replacement after
+ * SQLITE_BUSY (see `DatabaseOptions.reopen`).
+ */
+class Connection {
+  /** Set while a replacement is being opened: statements wait for it instead of using the broken client. */
+  replacing: Promise<void> | undefined
+
+  constructor(
+    public client: Client,
+    readonly gate: WriteGate,
+    private readonly reopen: (() => Promise<Client>) | undefined,
+  ) {}
+
+  /** The client to run on now: the current one, or the replacement being opened. */
+  ready(): Client | Promise<Client> {
+    return this.replacing === undefined ? this.client : this.replacing.then(() => this.client)
+  }
+
+  /** After `error` from `used`: when it is SQLITE_BUSY, later statements run on a new client and the used one is closed. */
+  recover(error: unknown, used: Client): void {
+    if (this.reopen === undefined || used !== this.client || this.replacing !== undefined || !isSqliteBusy(error)) return
+    this.replacing = this.reopen().then(
+      (fresh) => {
+        this.client = fresh
+        this.replacing = undefined
+        // Statements already sent on it (reads) finish or fail within the busy timeout; then it goes.
+        const timer = setTimeout(() => used.close(), this.gate.waitMs)
+        ;(timer as { unref?: () => void }).unref?.()
+      },
+      (reopenError: unknown) => {
+        this.replacing = undefined
+        console.error(`[svc database] could not reopen the database after SQLITE_BUSY: ${(reopenError as Error).message}`)
+      },
+    )
+  }
 }
 
 class ObservedDatabase implements Database {
+  /**
+   * @param tx the open transaction this handle runs in (and the client it was opened on), or
+   * undefined outside one.
+   */
   constructor(
-    private readonly client: Client,
-    private readonly executor: Executor,
+    private readonly connection: Connection,
+    private readonly tx: { executor: Transaction; client: Client } | undefined,
     private readonly observer: QueryObserver | undefined,
   ) {}
 
   execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
-    // Inside a transaction, `transaction()` maps a busy lock; reads never wait for one.
-    if (this.executor !== this.client || isReadOnly(stmt.sql)) return this.observe(stmt, () => this.executor.execute(stmt))
-    const write = () => this.observe(stmt, () => this.executor.execute(stmt)).catch((error: unknown) => {
-      throw asBusyError(error, this.gate.waitMs)
-    })
+    // Inside a transaction, `transaction()` maps a busy lock.
+    if (this.tx !== undefined) return this.observe(stmt, () => this.tx!.executor.execute(stmt))
+    const run = () => this.onClient((client) => this.observe(stmt, () => client.execute(stmt)))
+    // Reads never wait for the write gate (WAL readers are not blocked by the writer).
+    if (isReadOnly(stmt.sql)) return run()
     // A write outside a transaction takes its turn behind the open or queued ones.
-    return this.gate.busy ? this.gate.exclusive(write) : write()
+    return this.gate.busy ? this.gate.exclusive(run) : run()
   }
 
   async all<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row[]> {
@@ -89,40 +137,46 @@ class ObservedDatabase implements Database {
 
   batch(statements: Statement[]): Promise<ResultSet[]> {
     const stmts = statements.map((statement) => toStatement(statement))
-    if (this.executor === this.client && this.gate.busy) return this.gate.exclusive(() => this.runBatch(stmts))
-    return this.runBatch(stmts)
+    if (this.tx !== undefined) return this.runBatch(stmts, (s) => this.tx!.executor.batch(s))
+    const run = () => this.onClient((client) => this.runBatch(stmts, (s) => client.batch(s, 'write')))
+    return this.gate.busy ? this.gate.exclusive(run) : run()
   }
 
-  private async runBatch(stmts: Array<{ sql: string; args?: InArgs } & InStatement>): Promise<ResultSet[]> {
+  private async runBatch(
+    stmts: Array<{ sql: string; args?: InArgs } & InStatement>,
+    send: (stmts: InStatement[]) => Promise<ResultSet[]>,
+  ): Promise<ResultSet[]> {
     const started = performance.now()
     try {
-      const results =
-        this.executor === this.client ? await this.client.batch(stmts, 'write') : await (this.executor as Transaction).batch(stmts)
+      const results = await send(stmts)
       const each = (performance.now() - started) / Math.max(1, stmts.length)
       stmts.forEach((stmt, i) => this.report(stmt, started + i * each, each, results[i]?.rows.length ?? 0, undefined, results[i]))
       return results
     } catch (error) {
       this.report(stmts[0] ?? { sql: '' }, started, performance.now() - started, 0, error)
-      throw asBusyError(error, this.gate.waitMs)
+      throw error
     }
   }
 
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     // Already inside one: SQLite has no nested transactions, the outer one covers the work.
-    if (this.executor !== this.client) return work(this)
+    if (this.tx !== undefined) return work(this)
     return this.gate.exclusive(async () => {
+      const client = await this.connection.ready()
       let tx: Transaction
       try {
-        tx = await this.client.transaction('write')
+        tx = await client.transaction('write')
       } catch (error) {
+        this.connection.recover(error, client)
         throw asBusyError(error, this.gate.waitMs)
       }
       try {
-        const result = await work(new ObservedDatabase(this.client, tx, this.observer))
+        const result = await work(new ObservedDatabase(this.connection, { executor: tx, client }, this.observer))
         await tx.commit()
         return result
       } catch (error) {
         if (!tx.closed) await tx.rollback().catch(() => {})
+        this.connection.recover(error, client)
         throw asBusyError(error, this.gate.waitMs)
       } finally {
         tx.close()
@@ -131,17 +185,28 @@ class ObservedDatabase implements Database {
   }
 
   withObserver(observer: QueryObserver): Database {
-    return new ObservedDatabase(this.client, this.executor, observer)
+    return new ObservedDatabase(this.connection, this.tx, observer)
   }
 
   close(): void {
-    this.client.close()
+    this.connection.client.close()
   }
 
   private get gate(): WriteGate {
-    let gate = gates.get(this.client)
-    if (gate === undefined) gates.set(this.client, (gate = new WriteGate(5000)))
-    return gate
+    return this.connection.gate
+  }
+
+  /** Runs `work` on the connection's client outside a transaction; SQLITE_BUSY replaces the client and becomes a ServiceBusyError. */
+  private onClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    const ready = this.connection.ready()
+    return ready instanceof Promise ? ready.then((client) => this.attempt(client, work)) : this.attempt(ready, work)
+  }
+
+  private attempt<T>(client: Client, work: (client: Client) => Promise<T>): Promise<T> {
+    return work(client).catch((error: unknown) => {
+      this.connection.recover(error, client)
+      throw asBusyError(error, this.gate.waitMs)
+    })
   }
 
   private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>): Promise<ResultSet> {

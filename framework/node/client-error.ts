@@ -19,6 +19,8 @@ export function rejectionFor(error: ParserError): HttpError | undefined {
   switch (error.code) {
     case 'ECONNRESET':
     case 'EPIPE':
+    // The client closed its side mid-request (often after its request was already answered, the rest of the body unsent): nobody waits for an answer.
+    case 'HPE_INVALID_EOF_STATE':
       return undefined
     case 'HPE_HEADER_OVERFLOW':
       return new HttpError(431, 'Request Header Fields Too Large')

@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { createClient } from '@libsql/client'
+import { createClient, type Client } from '@libsql/client'
 import { createDatabase, type Database } from '../database/database.ts'
 
 export interface OpenDatabaseOptions {
@@ -39,17 +39,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const url = databaseUrl(options.url, options)
   const isFile = url.startsWith('file:')
   if (isFile) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
-  const client = createClient({
-    url,
-    authToken: options.authToken,
-    timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    intMode: 'number',
-  })
-  if (isFile) {
-    // Only possible before WAL mode writes the file's header.
-    if (options.pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(options.pageSize)}`)
-    await client.execute('pragma journal_mode = wal')
-    await client.execute('pragma foreign_keys = on')
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+  const connect = async (pageSize?: number): Promise<Client> => {
+    const client = createClient({ url, authToken: options.authToken, timeout: busyTimeoutMs, intMode: 'number' })
+    if (isFile) {
+      // Only possible before WAL mode writes the file's header.
+      if (pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(pageSize)}`)
+      await client.execute('pragma journal_mode = wal')
+      await client.execute('pragma foreign_keys = on')
+    }
+    return client
   }
-  return createDatabase(client, { lockWaitMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
+  // A local file's connection is replaced after SQLITE_BUSY (see DatabaseOptions.reopen).
+  return createDatabase(await connect(options.pageSize), { lockWaitMs: busyTimeoutMs, ...(isFile ? { reopen: () => connect() } : {}) })
 }

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { EncodedBatch } from '../trace/batch-codec.ts'
-import { storeSink } from '../trace/store.ts'
+import { isLockError, storeSink } from '../trace/store.ts'
 import { openTraceStore, type OpenTraceStoreOptions } from './traces.ts'
 
 export interface TraceWorkerData {
@@ -41,7 +41,9 @@ try {
         port.close()
       }
     } catch (error) {
-      reply(undefined, error instanceof Error ? error.message : String(error))
+      // The lock error's own text (the database layer may have wrapped it): the writer tries again on it.
+      const message = error instanceof Error ? error.message : String(error)
+      reply(undefined, isLockError(error) && !isLockError(message) ? `SQLITE_BUSY: ${message}` : message)
     }
   })
   port.postMessage({ type: 'ready' } satisfies TraceWorkerReply)

@@ -369,10 +369,19 @@ export class TraceStore {
 
 const startOf = (record: TraceRecord): number => Date.parse(record.timestamp)
 
-/** SQLite's answer when another connection holds the lock (after the connection's busy timeout, if any). */
+/**
+ * SQLite's answer when another connection holds the lock (after the
+ * connection's busy timeout, if any), as the driver gives it, as the database
+ * layer wraps it (a ServiceBusyError whose cause it is), or as a worker
+ * thread reports it (its message).
+ */
 export function isLockError(error: unknown): boolean {
-  const text = error instanceof Error ? `${(error as { code?: unknown }).code ?? ''} ${error.message}` : String(error)
-  return /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(text)
+  for (let cause = error, depth = 0; cause !== undefined && cause !== null && depth < 5; depth++) {
+    const text = cause instanceof Error ? `${(cause as { code?: unknown }).code ?? ''} ${cause.message}` : String(cause)
+    if (/SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(text)) return true
+    cause = cause instanceof Error ? cause.cause : undefined
+  }
+  return false
 }
 
 export function isError(record: Pick<TraceRecord, 'status_code'>): boolean {

@@ -312,9 +312,15 @@ export class TraceWriter {
   }
 
   private fail(error: unknown): void {
-    this.stats.last_error = error instanceof Error ? error.message : String(error)
+    this.stats.last_error = errorText(error)
     this.onError(error)
   }
+}
+
+/** An error's message, with its cause's (the database layer wraps SQLITE_BUSY in a 503 whose message says less). */
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message
 }
 
 const MEMORY_SAMPLE_MS = 1000

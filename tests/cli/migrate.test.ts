@@ -175,14 +175,14 @@ describe('svc migrate:fresh', () => {
     addComments()
     await json('migrate')
     await query("insert into posts (title, slug) values ('gone', 'gone')")
-    expect(await json('migrate:fresh')).toEqual({ ran: [...migrations, EXTRA], seeded: [] })
+    expect(await json('migrate:fresh')).toEqual({ ran: [...migrations, EXTRA], seeded: [], seeded_rows: [] })
     expect((await query('select count(*) as n from posts'))[0]!.n).toBe(0)
     expect(new Set(Object.values(await batches()))).toEqual(new Set([1]))
   })
 
   it('--seed runs the seeders; stdout stays one JSON document', async () => {
     const result = await json('migrate:fresh', '--seed')
-    expect(result).toEqual({ ran: migrations, seeded: seeders })
+    expect(result).toEqual({ ran: migrations, seeded: seeders, seeded_rows: expect.arrayContaining([{ seeder: 'posts', table: 'posts', added: 2 }]) })
     expect(Number((await query('select count(*) as n from posts'))[0]!.n)).toBeGreaterThan(0)
   })
 })

@@ -17,6 +17,9 @@ import { contractValidator } from '../helpers/run-svc.ts'
 const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   CleanupJson: 'CleanupJson',
   CommandListJson: 'CommandListJson',
+  DbSeedJson: 'DbSeedJson',
+  DbTableJson: 'DbTableJson',
+  DbTablesJson: 'DbTablesJson',
   DbWhyJson: 'DbWhyJson',
   ExportJson: 'ExportJson',
   FixJson: 'FixJson',
@@ -28,6 +31,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   MigrateFreshJson: 'MigrateFreshJson',
   MigrateJson: 'MigrateJson',
   MigrationStatusJson: 'MigrationStatusJson',
+  NewProjectJson: 'NewProjectJson',
   PostmanCollectionJson: 'PostmanCollectionJson',
   QueueFlushJson: 'QueueFlushJson',
   QueueRetryJson: 'QueueRetryJson',
@@ -36,6 +40,8 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   ReplayJson: 'ReplayJson',
   RollbackJson: 'RollbackJson',
   RouteListJson: 'RouteListJson',
+  RouteRulesJson: 'RouteRulesJson',
+  RouteSearchJson: 'RouteSearchJson',
   ScheduleListJson: 'ScheduleListJson',
   ScheduleRunJson: 'ScheduleRunJson',
   ServerStatusJson: 'ServerStatusJson',
@@ -45,6 +51,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   TraceJson: 'TraceJson',
   TraceListJson: 'TraceListJson',
   TraceSummaryJson: 'TraceSummaryJson',
+  UserRoleJson: 'UserRoleJson',
   WhyJson: 'WhyJson',
 }
 

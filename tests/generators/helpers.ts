@@ -8,27 +8,10 @@ import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
+import { PROJECT_TSCONFIG } from '../../cli/generators/project/templates.ts'
 import { copyExampleApp, REPO_ROOT, svcEnv, type AppCopy } from '../helpers/cli.ts'
 
 const run = promisify(execFile)
-
-/** What a project's tsconfig.json says (the example's settings: .ts imports, NodeNext, strict). */
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    allowImportingTsExtensions: true,
-    verbatimModuleSyntax: true,
-    isolatedModules: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ['node'],
-  },
-  include: ['app', 'routes', 'database', 'tests', 'lang', 'stubs'],
-}
 
 export function generatorApp(): AppCopy {
   const app = copyExampleApp()
@@ -36,7 +19,7 @@ export function generatorApp(): AppCopy {
     const link = join(app.dir, 'node_modules', dependency)
     if (!existsSync(link)) symlinkSync(join(REPO_ROOT, 'node_modules', dependency), link, 'dir')
   }
-  writeFileSync(join(app.dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`)
+  writeFileSync(join(app.dir, 'tsconfig.json'), `${JSON.stringify(PROJECT_TSCONFIG, null, 2)}\n`)
   return app
 }
 

@@ -53,17 +53,7 @@ export function copyExampleApp(name = 'blog'): AppCopy {
   mkdirSync(join(dir, 'storage'), { recursive: true })
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `${name}-copy`, private: true, type: 'module' }, null, 2)}\n`)
 
-  const modules = join(dir, 'node_modules')
-  mkdirSync(modules)
-  symlinkSync(REPO_ROOT, join(modules, 'svc'), 'dir')
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
-    const target = join(REPO_ROOT, 'node_modules', dependency)
-    if (!existsSync(target)) continue
-    const link = join(modules, dependency)
-    mkdirSync(join(link, '..'), { recursive: true })
-    symlinkSync(target, link, 'dir')
-  }
+  linkRepoModules(dir)
 
   return {
     dir,
@@ -74,6 +64,25 @@ export function copyExampleApp(name = 'blog'): AppCopy {
       writeFileSync(join(dir, relativePath), text)
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+/**
+ * Makes `svc` and the repo's dependencies resolvable from `dir`
+ * (`node_modules/svc` links to the repo, whose `exports` point at dist/), as
+ * an install would, without one.
+ */
+export function linkRepoModules(dir: string): void {
+  const modules = join(dir, 'node_modules')
+  mkdirSync(modules, { recursive: true })
+  symlinkSync(REPO_ROOT, join(modules, 'svc'), 'dir')
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    const target = join(REPO_ROOT, 'node_modules', dependency)
+    if (!existsSync(target)) continue
+    const link = join(modules, dependency)
+    mkdirSync(join(link, '..'), { recursive: true })
+    symlinkSync(target, link, 'dir')
   }
 }
 

@@ -11,6 +11,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from 'svc'
 import type { TraceRecord } from 'svc/trace'
+import { bufferIO } from '../../cli/output/io.ts'
 import { importNatively } from '../../cli/project/import-file.ts'
 import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
 import { loadMigrations } from '../../cli/project/migrations.ts'
@@ -83,7 +84,7 @@ beforeAll(async () => {
   }
   // What the recording mailed: the replay must not add to it (it must not even create the file).
   rmSync(copy.path('storage', 'logs'), { recursive: true, force: true })
-  report = await replayTraces(project, traces, { all: true, canSign: true, importFile: importNatively })
+  report = await replayTraces(project, traces, { all: true, canSign: true, importFile: importNatively, io: bufferIO({ cwd: copy.dir }) })
 }, 120_000)
 
 afterAll(() => copy?.remove())

@@ -6,6 +6,7 @@ const commands = {
   serve: () => import('./serve.ts'),
   fix: () => import('./fix.ts'),
   lsp: () => import('./lsp.ts'),
+  start: () => import('./start.ts'),
 } satisfies CommandLoaders
 
 export default commands

@@ -24,7 +24,7 @@ export default defineCommand({
     force: { type: 'boolean', description: 'Overwrite auth migrations the app already has' },
   },
   run({ args, io, json }) {
-    const result = writeMigrationFiles(projectFor(io, args.cwd), AUTH_MIGRATION_SOURCES, 'make:auth', args.force)
+    const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), AUTH_MIGRATION_SOURCES, 'make:auth', args.force)
     if (args.json) return json(result)
     for (const file of result.written) printLine(io, `Created ${file}`)
     for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)

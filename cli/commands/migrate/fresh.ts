@@ -1,8 +1,10 @@
 import { migrateFresh } from '../../../framework/index.ts'
 import { defineCommand } from '../../command/define.ts'
+import type { MigrateFreshJson } from '../../contract/index.ts'
+import { runSeeders, seededLines } from '../../database/seed.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine } from '../../output/print.ts'
-import { runSeeders, withProjectMigrations } from '../../project/migrations.ts'
+import { withProjectMigrations } from '../../project/migrations.ts'
 import { projectFor } from '../../project/project.ts'
 
 export default defineCommand({
@@ -13,14 +15,14 @@ export default defineCommand({
     seed: { type: 'boolean', description: 'Run the seeders afterwards' },
   },
   async run({ args, io, json }) {
-    const result = await withProjectMigrations(projectFor(io, args.cwd), async ({ project, db, migrations }) => {
+    const result = await withProjectMigrations(projectFor(io, args.cwd), async ({ project, db, migrations }): Promise<MigrateFreshJson> => {
       const ran = await migrateFresh(db, migrations)
-      const seeded = args.seed ? await runSeeders(project, db) : []
-      return { ran, seeded }
+      const seeded = args.seed ? await runSeeders(project, db, io) : { seeded: [], seeded_rows: [] }
+      return { ran, ...seeded }
     })
     if (args.json) return json(result)
     printLine(io, 'Dropped all tables.')
     for (const name of result.ran) printLine(io, `Migrated: ${name}`)
-    for (const name of result.seeded) printLine(io, `Seeded: ${name}`)
+    if (args.seed) for (const line of result.seeded.length > 0 ? seededLines(result) : ['No seeders in database/seeders/.']) printLine(io, line)
   },
 })

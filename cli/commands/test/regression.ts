@@ -39,7 +39,7 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    const json = await replayTraces(project, traces, { all: args.all === true, canSign: config.env !== 'production' })
+    const json = await replayTraces(project, traces, { all: args.all === true, canSign: config.env !== 'production', io })
     io.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
     if (args.json) return print(json)
     const color = colors(io)

@@ -1,0 +1,30 @@
+/**
+ * The app's database for commands that only read it or add rows to it
+ * (db:show, db:seed, user:role): an embedded file that does not exist yet is
+ * an error saying to migrate, never a new empty file.
+ */
+import { existsSync } from 'node:fs'
+import type { Database } from '../../framework/index.ts'
+import { databaseUrl } from '../../framework/node/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import { loadConfig, openProjectDatabase } from '../project/load-app.ts'
+import type { Project } from '../project/project.ts'
+
+export async function withExistingDatabase<T>(project: Project, work: (db: Database) => Promise<T>): Promise<T> {
+  const config = loadConfig(project)
+  const url = databaseUrl(config.databaseUrl, { storageDir: project.storageDir, projectDir: project.root })
+  if (url.startsWith('file:') && !existsSync(url.slice('file:'.length))) {
+    throw new CliError('E_NO_DATABASE', `No database yet at ${url.slice('file:'.length)}`, { hint: 'svc migrate creates it (svc migrate:fresh --seed also seeds it)' })
+  }
+  const db = await openProjectDatabase(project, config)
+  try {
+    return await work(db)
+  } finally {
+    db.close()
+  }
+}
+
+/** `"name"`: a table or column name as an SQL identifier. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`
+}

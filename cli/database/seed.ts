@@ -1,0 +1,119 @@
+/**
+ * Seeders: `database/seeders/*.ts`, each exporting `run(db)` (or a default
+ * function), run in name order by `db:seed` and `migrate:fresh --seed`. Each
+ * runs in its own transaction (a failing seeder leaves none of its rows), and
+ * what it added is measured as the change in every table's row count.
+ */
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, extname, join } from 'node:path'
+import { format } from 'node:util'
+import type { Database } from '../../framework/index.ts'
+import type { DbSeedJson, SeededRowsJson } from '../contract/index.ts'
+import { closestNames } from '../command/suggest.ts'
+import { CliError } from '../output/cli-error.ts'
+import type { CommandIO } from '../output/io.ts'
+import { forgetAppModules, importWithJiti, type ImportFile } from '../project/import-file.ts'
+import type { Project } from '../project/project.ts'
+import { listTables } from './inspect.ts'
+
+export const SEEDER_FILE = /\.(ts|js|mjs)$/
+
+export function seedersDir(project: Project): string {
+  return join(project.appDir, 'database', 'seeders')
+}
+
+/** The seeders' names (file names without extension), in the order they run. */
+export function seederNames(project: Project): string[] {
+  const dir = seedersDir(project)
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .filter((file) => SEEDER_FILE.test(file) && !file.endsWith('.d.ts'))
+    .sort()
+    .map((file) => basename(file, extname(file)))
+}
+
+/**
+ * The seeder `--class` names: its file name, in any case, with or without a
+ * `Seeder` suffix or separators (`UserSeeder`, `user-seeder` and `users`
+ * name `users.ts` or `UserSeeder.ts` alike when only one of them exists).
+ */
+export function selectSeeders(project: Project, only: string | undefined): string[] {
+  const names = seederNames(project)
+  if (only === undefined) return names
+  const key = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/seeder$/, '')
+  const exact = names.filter((name) => name === only)
+  const found = exact.length > 0 ? exact : names.filter((name) => key(name) === key(only) || key(name) === `${key(only)}s` || `${key(name)}s` === key(only))
+  if (found.length === 1) return found
+  if (found.length > 1) throw new CliError('E_BAD_ARGUMENTS', `--class=${only} names several seeders: ${found.join(', ')}`, { hint: 'give the file name exactly' })
+  const suggestions = closestNames(only, names)
+  throw new CliError('E_NO_SEEDER', `No seeder ${only} in ${seedersDir(project)}`, {
+    hint:
+      names.length === 0
+        ? 'write one in database/seeders/ (exporting run(db)), or svc make:seeder <Name>'
+        : `${suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : ''}seeders: ${names.join(', ')}`,
+  })
+}
+
+/** Runs the named seeders in order, each in a transaction; their console output goes to the command's stderr. */
+export async function runSeeders(
+  project: Project,
+  db: Database,
+  io: CommandIO,
+  names: readonly string[] = seederNames(project),
+  importFile: ImportFile = importWithJiti,
+): Promise<DbSeedJson> {
+  const result: DbSeedJson = { seeded: [], seeded_rows: [] }
+  if (names.length === 0) return result
+  const dir = seedersDir(project)
+  if (importFile === importWithJiti) forgetAppModules(dir)
+  const files = new Map(readdirSync(dir).filter((file) => SEEDER_FILE.test(file)).map((file) => [basename(file, extname(file)), file]))
+  for (const name of names) {
+    const module = await importFile(join(dir, files.get(name)!))
+    const run = (module.run ?? module.default) as unknown
+    if (typeof run !== 'function') throw new CliError('E_BAD_SEEDER', `${files.get(name)} exports no run(db) function`, { hint: 'export async function run(db: Database) { ... }' })
+    const before = await rowCounts(db)
+    try {
+      await withConsoleOn(io, () => db.transaction((tx) => (run as (db: Database) => Promise<void>)(tx)))
+    } catch (error) {
+      throw new CliError('E_SEEDER', `Seeder ${name} failed: ${(error as Error).message}`, {
+        hint: `none of its rows were kept${result.seeded.length > 0 ? ` (the seeders before it ran: ${result.seeded.join(', ')})` : ''}; fix it and run svc db:seed --class=${name}`,
+        cause: error,
+      })
+    }
+    result.seeded.push(name)
+    result.seeded_rows.push(...changedRows(name, before, await rowCounts(db)))
+  }
+  return result
+}
+
+/** "users: +2 users", one line per seeder, for the human views. */
+export function seededLines(result: DbSeedJson): string[] {
+  return result.seeded.map((name) => {
+    const changes = result.seeded_rows.filter((row) => row.seeder === name)
+    const text = changes.map((row) => `${row.added > 0 ? '+' : ''}${row.added} ${row.table}`).join(', ')
+    return `Seeded ${name}${text === '' ? ' (no rows changed)' : `: ${text}`}`
+  })
+}
+
+async function rowCounts(db: Database): Promise<Map<string, number>> {
+  return new Map((await listTables(db)).map((table) => [table.name, table.rows]))
+}
+
+function changedRows(seeder: string, before: Map<string, number>, after: Map<string, number>): SeededRowsJson[] {
+  return [...after]
+    .map(([table, rows]) => ({ seeder, table, added: rows - (before.get(table) ?? 0) }))
+    .filter((row) => row.added !== 0)
+}
+
+/** What a seeder logs is progress for humans: the command's stderr, so that `--json` keeps stdout one JSON document. */
+async function withConsoleOn<T>(io: CommandIO, work: () => Promise<T>): Promise<T> {
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error }
+  const write = (...args: unknown[]) => void io.stderr.write(`${format(...args)}\n`)
+  console.log = console.info = console.warn = console.error = write
+  try {
+    return await work()
+  } finally {
+    Object.assign(console, saved)
+  }
+}
+

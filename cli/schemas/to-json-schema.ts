@@ -1,0 +1,153 @@
+/**
+ * A declared schema (`.body()`, `.query()`, `.response()` on a route) as JSON
+ * Schema, whatever library wrote it: route:rules prints it, make:openapi
+ * builds the API description from it.
+ *
+ * - A Standard Schema that carries its own JSON Schema (the Standard JSON
+ *   Schema interface, `~standard.jsonSchema`: zod 4.2+, arktype, valibot's
+ *   `toStandardJsonSchema`) converts itself.
+ * - A valibot schema (the framework's auth bodies, the apps' own) goes
+ *   through @valibot/to-json-schema.
+ * - Anything else has no JSON Schema: `schema` is null and a warning says why.
+ *
+ * What cannot be expressed (a custom check, a cross-field rule, a transform)
+ * is left out of the schema and reported as a warning naming the field.
+ */
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec'
+import { toJsonSchema as valibotToJsonSchema, type ConversionConfig } from '@valibot/to-json-schema'
+
+export type JsonSchema = { [keyword: string]: unknown }
+
+/** `openapi-3.0` by default: OpenAPI 3.0.3's schema dialect (`nullable`, no `type: "null"`). */
+export type JsonSchemaTarget = 'openapi-3.0' | 'draft-07' | 'draft-2020-12'
+
+/** `input`: what a client sends (request bodies, query strings); `output`: what a handler answers. */
+export type SchemaDirection = 'input' | 'output'
+
+export interface SchemaWarning {
+  /** Where in the value: `title`, `items[].name`, `tags[]`; '' for the whole value. */
+  field: string
+  message: string
+}
+
+export interface ConvertedSchema {
+  /** null when the schema could not be converted at all. */
+  schema: JsonSchema | null
+  warnings: SchemaWarning[]
+}
+
+export interface ConvertOptions {
+  direction: SchemaDirection
+  target?: JsonSchemaTarget
+}
+
+/**
+ * string → string steps that leave what a client may send unchanged: the
+ * conversion reads past them (in the input direction it otherwise stops at
+ * the first transformation, losing the length rules after a `trim()`).
+ */
+const SHAPE_KEEPING_ACTIONS = ['trim', 'trim_start', 'trim_end', 'to_lower_case', 'to_upper_case', 'normalize']
+
+/** @example const { schema, warnings } = toJsonSchema(route.schemas.body, { direction: 'input' }) */
+export function toJsonSchema(schema: StandardSchemaV1, options: ConvertOptions): ConvertedSchema {
+  const target = options.target ?? 'openapi-3.0'
+  const props = schema['~standard'] as StandardSchemaV1.Props & Partial<StandardJSONSchemaV1.Props>
+  if (props.jsonSchema !== undefined) {
+    try {
+      return { schema: tidy(props.jsonSchema[options.direction]({ target }), target), warnings: [] }
+    } catch (error) {
+      return { schema: null, warnings: [{ field: '', message: `${props.vendor} cannot convert this schema to ${target}: ${(error as Error).message}` }] }
+    }
+  }
+  if (props.vendor === 'valibot') return fromValibot(schema as unknown as ValibotNode, options.direction, target)
+  return {
+    schema: null,
+    warnings: [
+      {
+        field: '',
+        message: `this ${props.vendor} schema carries no JSON Schema (its library does not implement Standard JSON Schema, ~standard.jsonSchema)`,
+      },
+    ],
+  }
+}
+
+// valibot's schemas and actions, as far as the conversion walks them.
+interface ValibotNode {
+  kind: 'schema' | 'validation' | 'transformation' | 'metadata'
+  type: string
+  pipe?: ValibotNode[]
+  entries?: Record<string, ValibotNode>
+  rest?: ValibotNode
+  item?: ValibotNode
+  items?: ValibotNode[]
+  options?: unknown[]
+  wrapped?: ValibotNode
+  key?: ValibotNode
+  value?: ValibotNode
+}
+
+function fromValibot(schema: ValibotNode, direction: SchemaDirection, target: JsonSchemaTarget): ConvertedSchema {
+  const fields = new Map<object, string>()
+  indexFields(schema, '', fields)
+  const warnings: SchemaWarning[] = []
+  const report = (node: object, errors: readonly string[] | undefined) => {
+    for (const message of errors ?? []) {
+      const field = fields.get(node) ?? ''
+      if (!warnings.some((known) => known.field === field && known.message === message)) warnings.push({ field, message })
+    }
+    return undefined
+  }
+  const config: ConversionConfig = {
+    target,
+    typeMode: direction,
+    errorMode: 'ignore',
+    ignoreActions: SHAPE_KEEPING_ACTIONS,
+    overrideSchema: ({ valibotSchema, errors }) => report(valibotSchema, errors),
+    overrideAction: ({ valibotAction, errors }) => report(valibotAction, errors),
+  }
+  try {
+    const converted = valibotToJsonSchema(schema as unknown as Parameters<typeof valibotToJsonSchema>[0], config) as JsonSchema
+    return { schema: tidy(converted, target), warnings }
+  } catch (error) {
+    return { schema: null, warnings: [...warnings, { field: '', message: (error as Error).message }] }
+  }
+}
+
+/** Every schema and pipeline action of a valibot schema → the field it checks (`a.b`, `list[]`). */
+function indexFields(node: ValibotNode, path: string, fields: Map<object, string>): void {
+  if (fields.has(node)) return
+  fields.set(node, path)
+  const child = (name: string) => (path === '' ? name : `${path}.${name}`)
+  for (const item of node.pipe ?? []) {
+    if (item !== node) indexFields(item, path, fields)
+  }
+  for (const [name, entry] of Object.entries(node.entries ?? {})) indexFields(entry, child(name), fields)
+  if (node.rest !== undefined) indexFields(node.rest, child('*'), fields)
+  if (node.item !== undefined) indexFields(node.item, `${path}[]`, fields)
+  node.items?.forEach((item, index) => indexFields(item, `${path}[${index}]`, fields))
+  if (node.kind === 'schema' && Array.isArray(node.options)) {
+    for (const option of node.options) if (isNode(option)) indexFields(option, path, fields)
+  }
+  if (node.wrapped !== undefined) indexFields(node.wrapped, path, fields)
+  if (node.value !== undefined && node.key !== undefined) indexFields(node.value, child('*'), fields)
+}
+
+function isNode(value: unknown): value is ValibotNode {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'type' in value
+}
+
+/** OpenAPI 3.0 (JSON Schema draft 4) wants `required` absent rather than empty. */
+function tidy(schema: JsonSchema, target: JsonSchemaTarget): JsonSchema {
+  if (target !== 'openapi-3.0') return schema
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk)
+    if (typeof value !== 'object' || value === null) return value
+    const result: JsonSchema = {}
+    for (const [key, item] of Object.entries(value)) {
+      if (key === 'required' && Array.isArray(item) && item.length === 0) continue
+      result[key] = walk(item)
+    }
+    return result
+  }
+  return walk(schema) as JsonSchema
+}

@@ -1,0 +1,107 @@
+/**
+ * cli/schemas/to-json-schema.ts, the one conversion route:rules and
+ * make:openapi use: valibot schemas (the example's, svc's auth bodies),
+ * Standard Schemas that carry their own JSON Schema, and the rest; what
+ * cannot be expressed is a warning naming the field.
+ */
+import { describe, expect, it } from 'vitest'
+import * as v from 'valibot'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { toJsonSchema } from '../../cli/schemas/to-json-schema.ts'
+import { LoginBody, RegisterBody } from '../../framework/auth/validation.ts'
+import { ListQuery, Post, PostInput } from '../../examples/blog/app/controllers/posts.ts'
+
+const input = (schema: StandardSchemaV1) => toJsonSchema(schema, { direction: 'input' })
+
+describe('valibot schemas', () => {
+  it('keeps the length rules after trim() (the input a client sends), OpenAPI 3.0 nullable', () => {
+    expect(input(PostInput)).toEqual({
+      schema: {
+        type: 'object',
+        properties: {
+          title: { type: 'string', minLength: 1, maxLength: 200 },
+          body: { type: 'string', maxLength: 100000, default: '' },
+          published_at: { type: 'string', format: 'date-time', nullable: true },
+        },
+        required: ['title'],
+      },
+      warnings: [],
+    })
+  })
+
+  it('a query schema with a transform: the string the client sends, and no empty `required` (invalid in OpenAPI 3.0)', () => {
+    expect(input(ListQuery).schema).toEqual({
+      type: 'object',
+      properties: { page: { type: 'string', pattern: '^\\d+$', default: '1' }, per_page: { type: 'string', pattern: '^\\d+$', default: '20' } },
+    })
+  })
+
+  it("svc's own auth bodies convert; the password confirmation (a cross-field check) is a warning on the whole body", () => {
+    expect(input(LoginBody)).toEqual({
+      schema: {
+        type: 'object',
+        properties: { email: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 256 } },
+        required: ['email', 'password'],
+      },
+      // The visible-text rule is a custom check (the openapi branch lists such named checks under x-rules).
+      warnings: [{ field: 'email', message: 'The "check" action cannot be converted to JSON Schema.' }],
+    })
+    const register = input(RegisterBody)
+    expect(register.schema).toMatchObject({ required: ['name', 'email', 'password', 'password_confirmation'], properties: { email: { format: 'email' }, password: { minLength: 8, maxLength: 256 } } })
+    expect(register.warnings).toContainEqual({ field: '', message: expect.stringContaining('partial_check') })
+  })
+
+  it('names the field of what cannot be converted, nested and in lists, and converts the rest', () => {
+    const Order = v.object({
+      customer: v.object({ email: v.pipe(v.string(), v.email()), since: v.date() }),
+      lines: v.array(v.object({ sku: v.pipe(v.string(), v.check((sku) => sku.startsWith('SKU'), 'bad sku')), quantity: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
+      note: v.optional(v.string()),
+    })
+    const { schema, warnings } = input(Order)
+    expect(warnings).toEqual([
+      { field: 'customer.since', message: 'The "date" schema cannot be converted to JSON Schema.' },
+      { field: 'lines[].sku', message: 'The "check" action cannot be converted to JSON Schema.' },
+    ])
+    expect(schema).toMatchObject({
+      properties: {
+        customer: { properties: { email: { type: 'string', format: 'email' } }, required: ['email', 'since'] },
+        lines: { type: 'array', items: { properties: { quantity: { type: 'integer', minimum: 1 } } } },
+        note: { type: 'string' },
+      },
+      required: ['customer', 'lines'],
+    })
+  })
+
+  it('output direction: what a handler answers (a response schema)', () => {
+    expect(toJsonSchema(Post, { direction: 'output' }).schema).toMatchObject({ type: 'object', properties: { id: { type: 'number' }, published_at: { nullable: true } } })
+  })
+
+  it('other targets: draft-2020-12 writes null as a type', () => {
+    const schema = toJsonSchema(v.object({ a: v.nullable(v.string()) }), { direction: 'input', target: 'draft-2020-12' }).schema
+    expect(schema).toMatchObject({ properties: { a: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, required: ['a'] })
+  })
+})
+
+describe('other libraries', () => {
+  const standard = (props: Record<string, unknown>): StandardSchemaV1 =>
+    ({ '~standard': { version: 1, vendor: 'acme', validate: (value: unknown) => ({ value }), ...props } }) as StandardSchemaV1
+
+  it('a Standard Schema carrying its own JSON Schema (Standard JSON Schema) converts itself, with the target asked for', () => {
+    const asked: unknown[] = []
+    const schema = standard({
+      jsonSchema: {
+        input: (options: { target: string }) => (asked.push(['input', options.target]), { type: 'object', properties: { q: { type: 'string' } }, required: [] }),
+        output: (options: { target: string }) => (asked.push(['output', options.target]), { type: 'string' }),
+      },
+    })
+    expect(input(schema)).toEqual({ schema: { type: 'object', properties: { q: { type: 'string' } } }, warnings: [] })
+    expect(toJsonSchema(schema, { direction: 'output', target: 'draft-07' }).schema).toEqual({ type: 'string' })
+    expect(asked).toEqual([['input', 'openapi-3.0'], ['output', 'draft-07']])
+  })
+
+  it('a library that cannot convert, or has no JSON Schema: null and a warning saying so', () => {
+    const refusing = standard({ jsonSchema: { input: () => { throw new Error('openapi-3.0 is not supported') }, output: () => ({}) } })
+    expect(input(refusing)).toEqual({ schema: null, warnings: [{ field: '', message: 'acme cannot convert this schema to openapi-3.0: openapi-3.0 is not supported' }] })
+    expect(input(standard({}))).toEqual({ schema: null, warnings: [{ field: '', message: expect.stringContaining('this acme schema carries no JSON Schema') }] })
+  })
+})
