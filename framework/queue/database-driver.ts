@@ -100,12 +100,20 @@ export function databaseQueueDriver(db: Database, options: DatabaseQueueOptions 
     name: 'database',
     async push(job) {
       const at = now()
-      const row = await db.first<{ id: number }>(
-        `insert into jobs (queue, name, payload, attempts, max_attempts, backoff, timeout_ms, available_at, created_at)
-          values (?, ?, ?, 0, ?, ?, ?, ?, ?) returning id`,
-        [job.queue, job.name, JSON.stringify(job.payload), job.maxAttempts, JSON.stringify(job.backoff), job.timeoutMs ?? null, at + job.delayMs, at],
-      )
-      return String(row!.id)
+      try {
+        const row = await db.first<{ id: number }>(
+          `insert into jobs (queue, name, payload, attempts, max_attempts, backoff, timeout_ms, available_at, created_at)
+            values (?, ?, ?, 0, ?, ?, ?, ?, ?) returning id`,
+          [job.queue, job.name, JSON.stringify(job.payload), job.maxAttempts, JSON.stringify(job.backoff), job.timeoutMs ?? null, at + job.delayMs, at],
+        )
+        return String(row!.id)
+      } catch (error) {
+        // An app without the queue tables: say how to get them rather than "no such table".
+        if (/no such table/i.test((error as Error).message)) {
+          throw new Error(`dispatch(${job.name}): the queue tables do not exist (run svc make:queue-table, then svc migrate): ${(error as Error).message}`, { cause: error })
+        }
+        throw error
+      }
     },
     async reserve(queues, worker) {
       for (const queue of queues) {

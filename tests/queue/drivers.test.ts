@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
-import { databaseQueueDriver, queueMigration, syncQueueDriver, type QueueDriver } from '../../framework/queue/index.ts'
+import { createQueue, databaseQueueDriver, defineJob, queueMigration, syncQueueDriver, type QueueDriver } from '../../framework/queue/index.ts'
 import { redisQueueDriver } from '../../framework/node/redis-queue.ts'
 import { startRedis, type RunningRedis } from '../helpers/redis.ts'
 import { queueConformance } from './conformance.ts'
@@ -49,4 +49,18 @@ queueConformance('redis', {
   async open({ leaseMs }) {
     return redisQueueDriver({ url: redis.url, prefix: `t${++prefixes}`, leaseMs })
   },
+})
+
+describe('the database driver without its tables', () => {
+  it('says how to create them when a job is dispatched', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-queue-'))
+    dirs.push(dir)
+    const db = await openDatabase({ storageDir: dir, projectDir: dir })
+    try {
+      const mail = defineJob<{ to: string }>('mail', { handle: () => {} })
+      await expect(createQueue(databaseQueueDriver(db)).dispatch(mail, { to: 'a@example.test' })).rejects.toThrow(/dispatch\(mail\): the queue tables do not exist \(run svc make:queue-table, then svc migrate\)/)
+    } finally {
+      db.close()
+    }
+  })
 })
