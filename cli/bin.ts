@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from './main.ts'
 import { processIO } from './output/io.ts'
+import { listenAsWorker } from './server/worker.ts'
 
 // `svc list --raw | head -1`: the reader left; stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -9,8 +10,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 })
 
 // A command that runs until stopped (serve, log:tail) stops on the first signal; a second one ends the process.
+// A worker of `svc live` / `svc serve:prod` leaves SIGINT to its supervisor (server/worker.ts).
 const stop = new AbortController()
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+const worker = listenAsWorker(stop)
+for (const signal of worker ? (['SIGTERM'] as const) : (['SIGINT', 'SIGTERM'] as const)) {
   process.once(signal, () => {
     stop.abort(signal)
     process.once(signal, () => process.exit(130))
@@ -18,3 +21,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 process.exitCode = await runCli(process.argv.slice(2), processIO(stop.signal))
+if (worker) process.exit()

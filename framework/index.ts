@@ -35,6 +35,7 @@ export {
   rollback,
   MigrationError,
   type Migration,
+  type MigrationEvents,
   type MigrationStatus,
 } from './database/migrator.ts'
 export { runChecks, type CheckResult, type HealthCheck } from './health/health.ts'
@@ -43,6 +44,15 @@ export { ServiceBusyError } from './http/service-busy.ts'
 export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnvelope } from './http/response.ts'
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
 export { cors, type CorsOptions } from './middleware/cors/index.ts'
+export {
+  maintenanceMode,
+  DEFAULT_MAINTENANCE_MESSAGE,
+  DEFAULT_RETRY_SECONDS,
+  MAINTENANCE_BYPASS_HEADER,
+  MAINTENANCE_COOKIE,
+  type MaintenanceSource,
+  type MaintenanceState,
+} from './middleware/maintenance/index.ts'
 export { defineRoutes, RouteHandle, RouteRegistrar, type GroupOptions, type RouteDefinition } from './router/define-routes.ts'
 export { RouteDefinitionError } from './router/path-grammar.ts'
 export type {
@@ -52,7 +62,9 @@ export type {
   Next,
   RouteDescription,
   RouteMethod,
+  ResponseOptions,
   RouteParam,
+  RouteResponses,
   RouteSchemas,
   SourceLocation,
 } from './router/types.ts'

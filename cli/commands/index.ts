@@ -6,8 +6,10 @@
  */
 export const commandFolders = {
   api: () => import('./api/index.ts'),
+  config: () => import('./config/index.ts'),
   db: () => import('./db/index.ts'),
   debug: () => import('./debug/index.ts'),
+  env: () => import('./env/index.ts'),
   general: () => import('./general/index.ts'),
   key: () => import('./key/index.ts'),
   log: () => import('./log/index.ts'),
@@ -17,6 +19,7 @@ export const commandFolders = {
   queue: () => import('./queue/index.ts'),
   route: () => import('./route/index.ts'),
   schedule: () => import('./schedule/index.ts'),
+  serve: () => import('./serve/index.ts'),
   test: () => import('./test/index.ts'),
   trace: () => import('./trace/index.ts'),
   user: () => import('./user/index.ts'),

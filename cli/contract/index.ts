@@ -19,6 +19,7 @@ import type {
   RouteListJson,
   ServerStatusJson,
 } from './routes.ts'
+import type { ConfigCacheJson, DeployJson, DoctorJson, EnvCacheJson, EnvCheckJson, EnvSwitchJson, MaintenanceJson, OptimizeJson } from './operations.ts'
 import type {
   CleanupJson,
   DbWhyJson,
@@ -39,16 +40,19 @@ import type { QueueFlushJson, QueueRetryJson, QueueStatusJson, ScheduleListJson,
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
+import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
 import type { MakeJson } from './generators.ts'
 
 export * from './routes.ts'
 export * from './route-tools.ts'
 export * from './database.ts'
 export * from './new-project.ts'
+export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './background.ts'
 export * from './generators.ts'
+export * from './operations.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -61,18 +65,28 @@ export interface ContractDocuments {
   DbSeedJson: DbSeedJson
   DbTableJson: DbTableJson
   DbTablesJson: DbTablesJson
+  ConfigCacheJson: ConfigCacheJson
   DbWhyJson: DbWhyJson
+  DeployJson: DeployJson
+  DoctorJson: DoctorJson
+  EnvCacheJson: EnvCacheJson
+  EnvCheckJson: EnvCheckJson
+  EnvSwitchJson: EnvSwitchJson
   ExportJson: ExportJson
   FixJson: FixJson
   KeyGenerateJson: KeyGenerateJson
   KeyGenerateRs256Json: KeyGenerateRs256Json
+  MaintenanceJson: MaintenanceJson
   MakeApiKeyJson: MakeApiKeyJson
   MakeJson: MakeJson
   MakeMigrationsJson: MakeMigrationsJson
+  MakeOpenApiJson: MakeOpenApiJson
+  MakePostmanJson: MakePostmanJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
   MigrationStatusJson: MigrationStatusJson
   NewProjectJson: NewProjectJson
+  OptimizeJson: OptimizeJson
   PostmanCollectionJson: PostmanCollectionJson
   QueueFlushJson: QueueFlushJson
   QueueRetryJson: QueueRetryJson

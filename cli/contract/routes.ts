@@ -28,7 +28,7 @@ export type RouteMethodJson = RouteMethod
 export type RouteParamJson = RouteParam
 
 /** One route of the compiled app (`route:list --json`, `storage/cache/routes.json`): the framework's description, with the source relative to the app folder. */
-export interface RouteJson extends Omit<RouteDescription, 'source' | 'schemas'> {
+export interface RouteJson extends Omit<RouteDescription, 'source' | 'schemas' | 'responses'> {
   /** Where the route is defined, relative to the app folder; null for built-in routes (health, auth). */
   source: SourceLocation | null
   /** Which schemas the route declares (`.body()`, `.query()`, `.response()`); the schema objects themselves are in-process only. */

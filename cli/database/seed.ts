@@ -12,7 +12,7 @@ import type { DbSeedJson, SeededRowsJson } from '../contract/index.ts'
 import { closestNames } from '../command/suggest.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
-import { forgetAppModules, importWithJiti, type ImportFile } from '../project/import-file.ts'
+import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from '../project/import-file.ts'
 import type { Project } from '../project/project.ts'
 import { listTables } from './inspect.ts'
 
@@ -65,7 +65,10 @@ export async function runSeeders(
   const result: DbSeedJson = { seeded: [], seeded_rows: [] }
   if (names.length === 0) return result
   const dir = seedersDir(project)
-  if (importFile === importWithJiti) forgetAppModules(dir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(dir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const files = new Map(readdirSync(dir).filter((file) => SEEDER_FILE.test(file)).map((file) => [basename(file, extname(file)), file]))
   for (const name of names) {
     const module = await importFile(join(dir, files.get(name)!))

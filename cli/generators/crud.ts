@@ -86,9 +86,9 @@ export function resourceRoutes(names: Names, auth: boolean): ResourceRoutes {
       `// ${names.plural.words}: list, show, create, update, delete (svc make:crud ${names.input})`,
       `${r}.get('${path}', ${controller}.${id.handlers.list}).query(${id.listQuery}).response(${id.resourceCollection})${guard}`,
       `${r}.get('${path}/{id}', ${controller}.${id.handlers.show}).where('id', /\\d+/).response(${id.resourceSchema})${guard}`,
-      `${r}.post('${path}', ${controller}.${id.handlers.create}).body(${id.request}).response(${id.resourceSchema})${guard}`,
+      `${r}.post('${path}', ${controller}.${id.handlers.create}).body(${id.request}).response(${id.resourceSchema}, { status: 201 })${guard}`,
       `${r}.put('${path}/{id}', ${controller}.${id.handlers.update}).where('id', /\\d+/).body(${id.request}).response(${id.resourceSchema})${guard}`,
-      `${r}.delete('${path}/{id}', ${controller}.${id.handlers.delete}).where('id', /\\d+/)${guard}`,
+      `${r}.delete('${path}/{id}', ${controller}.${id.handlers.delete}).where('id', /\\d+/).response(null, { status: 204 })${guard}`,
     ],
   }
 }

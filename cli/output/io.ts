@@ -28,13 +28,31 @@ export interface CommandIO {
   readonly cwd: string
   /** Aborted when a command that runs until stopped (serve, log:tail --follow) must stop: SIGINT/SIGTERM, or the test. */
   readonly signal: AbortSignal
+  /**
+   * Calls `listener` on every SIGHUP (a server reloads its workers) until the
+   * returned function is called. Only a command that asks for it changes
+   * what SIGHUP does to the process.
+   */
+  onHangup(listener: () => void): () => void
   /** 0 unless the command sets it (or fails). */
   exitCode: number
 }
 
 /** The process's own streams and environment (the `svc` binary). */
 export function processIO(signal: AbortSignal): CommandIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signal, exitCode: 0 }
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signal,
+    onHangup(listener) {
+      process.on('SIGHUP', listener)
+      return () => void process.off('SIGHUP', listener)
+    },
+    exitCode: 0,
+  }
 }
 
 export interface BufferIOOptions {
@@ -50,6 +68,8 @@ export interface BufferIOOptions {
 export interface BufferIO extends CommandIO {
   /** Everything written to stdout so far. */
   readonly output: { stdout: string; stderr: string }
+  /** What a SIGHUP would do to the command. */
+  hangup(): void
 }
 
 /** IO that keeps what a command prints in memory (in-process runs). */
@@ -57,6 +77,7 @@ export function bufferIO(options: BufferIOOptions): BufferIO {
   const output = { stdout: '', stderr: '' }
   const tty = options.tty === true
   const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]) as InputStream
+  const hangupListeners = new Set<() => void>()
   return {
     stdout: { write: (text: string) => (output.stdout += text), isTTY: tty },
     stderr: { write: (text: string) => (output.stderr += text), isTTY: tty },
@@ -64,6 +85,11 @@ export function bufferIO(options: BufferIOOptions): BufferIO {
     env: options.env ?? {},
     cwd: options.cwd,
     signal: options.signal ?? new AbortController().signal,
+    onHangup(listener) {
+      hangupListeners.add(listener)
+      return () => void hangupListeners.delete(listener)
+    },
+    hangup: () => hangupListeners.forEach((listener) => listener()),
     exitCode: 0,
     output,
   }

@@ -2,24 +2,77 @@
  * Loads the app's TypeScript files at run time with jiti (measured at about
  * 7 ms for a cached small file against about 300 ms for tsx's tsImport; see
  * docs/benchmarks.md). Tests inject the runner's own `import()` instead.
+ *
+ * jiti is loaded with `require`: its ESM entry imports its 190 KB CommonJS
+ * bundle, which Node then scans for named exports (cjs-module-lexer) on every
+ * start, several times slower (docs/benchmarks.md, "svc serve start").
+ *
+ * Transpiled files are cached on disk: in `<storage>/cache/modules` once
+ * `svc optimize` made it (it survives a container's restart and needs no
+ * writable node_modules), else in jiti's default place (the OS temp folder).
  */
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { sep } from 'node:path'
+import { join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 export type ImportFile = (path: string) => Promise<Record<string, unknown>>
 
-let jitiImporter: ImportFile | undefined
+interface Jiti {
+  import(path: string): Promise<unknown>
+  transform(options: { source: string; filename?: string; ts?: boolean; async?: boolean }): string
+}
 
-export async function importWithJiti(path: string): Promise<Record<string, unknown>> {
-  if (jitiImporter === undefined) {
-    const { createJiti } = await import('jiti')
+let jiti: { instance: Jiti; cache: string | true } | undefined
+let moduleCache: string | true = true
+
+function currentJiti(): Jiti {
+  if (jiti === undefined || jiti.cache !== moduleCache) {
+    const { createJiti } = createRequire(import.meta.url)('jiti') as { createJiti(id: string, options: Record<string, unknown>): Jiti }
     // Stacks point at the TypeScript lines (route sources, exception locations).
     process.setSourceMapsEnabled(true)
-    const jiti = createJiti(import.meta.url, { sourceMaps: true, moduleCache: true })
-    jitiImporter = (file) => jiti.import(file) as Promise<Record<string, unknown>>
+    jiti = { instance: createJiti(import.meta.url, { sourceMaps: true, moduleCache: true, fsCache: moduleCache }), cache: moduleCache }
   }
-  return jitiImporter(path)
+  return jiti.instance
+}
+
+/** Where transpiled modules are cached: `dir` when it exists, else jiti's default. */
+export function useModuleCache(dir: string | undefined): void {
+  moduleCache = dir !== undefined && existsSync(dir) ? dir : true
+}
+
+/** `<storage>/cache/modules`: written by `svc optimize`, used by every later start. */
+export function moduleCacheDir(storageDir: string): string {
+  return join(storageDir, 'cache', 'modules')
+}
+
+export async function importWithJiti(path: string): Promise<Record<string, unknown>> {
+  return (await currentJiti().import(path)) as Record<string, unknown>
+}
+
+/**
+ * Transpiles TypeScript files into the transpile cache that the next process
+ * loading them reads (the same options as `importWithJiti`, so the same cache
+ * entries), without running them. `svc live` does it for a changed file
+ * before it starts the new worker, which then never loads the transpiler
+ * (about 1.5 MB of babel). Best effort: a file that does not transpile is
+ * left for the worker to report. Without files it only loads the transpiler.
+ */
+export function pretranspile(files: readonly string[], storageDir: string): void {
+  useModuleCache(moduleCacheDir(storageDir))
+  const instance = currentJiti()
+  if (files.length === 0) {
+    instance.transform({ source: 'export const warm: number = 1', ts: true, async: true })
+    return
+  }
+  for (const file of files) {
+    if (!/\.[cm]?tsx?$/.test(file)) continue
+    try {
+      instance.transform({ filename: file, source: readFileSync(file, 'utf8'), ts: true, async: true })
+    } catch {
+      // the worker loads it and says what is wrong
+    }
+  }
 }
 
 /** The runner's native `import()` (vitest transforms TypeScript itself). */

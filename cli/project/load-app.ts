@@ -31,9 +31,22 @@ import {
   type Queue,
   type RouteDefinition,
 } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, nativeArgon2id, openDatabase, openMailer, openQueueDriver, readJwtKeyFiles, type ClosableMailer } from '../../framework/node/index.ts'
+import {
+  checkJwtKeyPair,
+  loadEnv,
+  maintenanceFile,
+  nativeArgon2id,
+  openDatabase,
+  openMailer,
+  openQueueDriver,
+  readJwtKeyFiles,
+  type ClosableMailer,
+} from '../../framework/node/index.ts'
+import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
-import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
+import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
+import { readConfigCache } from './config-cache.ts'
+import { maintenancePath } from './maintenance.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
 
@@ -45,13 +58,16 @@ export interface LoadOptions {
   withDatabase?: boolean
   /** False: requests are not traced (replay, regression). Default: traced whenever a database is opened. */
   trace?: boolean
+  /** False: no docs page routes (make:openapi describes the API without them). Default: API_DOCS and the page decide. */
+  apiDocs?: boolean
   /** Where the app's logs go (mail.log with MAIL_MAILER=log); default `<storage>/logs`. Regression replays write to a temporary folder. */
   logsDir?: string
   /**
    * True when the app answers other clients (`svc serve`): its traces are
    * written by TRACE_WRITER's writer, a worker thread by default, so that no
-   * request waits for the store. A one-shot command (a replay) writes from
-   * its own thread, and starts no thread for it.
+   * request waits for the store, and requests answer 503 while `svc down` is
+   * in effect. A one-shot command (a replay) writes from its own thread,
+   * starts no thread for it, and is not affected by maintenance mode.
    */
   serving?: boolean
 }
@@ -70,9 +86,14 @@ export interface LoadedApp {
   close(): Promise<void>
 }
 
+/**
+ * The settings the app runs with: the config cache when there is a valid one
+ * (see config-cache.ts), else `.env` under the process environment;
+ * `overrides` (tests, `--env`) on top.
+ */
 export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConfig {
   try {
-    return resolveConfig({ ...loadEnv(project.envFile, project.env), ...overrides })
+    return resolveConfig({ ...configVariables(project), ...overrides })
   } catch (error) {
     if (error instanceof ConfigError) {
       throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {
@@ -81,6 +102,20 @@ export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConf
     }
     throw error
   }
+}
+
+function configVariables(project: Project): EnvRecord {
+  const cached = readConfigCache(project)
+  if (cached.state === 'refused') project.report?.(cached.error)
+  if (cached.state !== 'valid') return loadEnv(project.envFile, project.env)
+  if (cached.stale) {
+    project.report?.(
+      new CliError('E_CONFIG_CACHE_STALE', `${project.envFile} changed after the config cache was written: the cache is used as it is`, {
+        hint: 'svc config:cache writes it again (svc config:clear goes back to reading .env)',
+      }),
+    )
+  }
+  return cached.cache.vars
 }
 
 export async function openProjectDatabase(project: Project, config: AppConfig): Promise<Database> {
@@ -100,7 +135,10 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
 
 export async function loadApp(project: Project, options: LoadOptions = {}): Promise<LoadedApp> {
   const importFile = options.importFile ?? importWithJiti
-  if (importFile === importWithJiti) forgetAppModules(project.appDir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(project.appDir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined
@@ -120,8 +158,10 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     // Queued listeners go to this app's queue (the registry is per process: the last app loaded holds it).
     useListenerQueue(queue === undefined ? undefined : listenerQueue(queue))
     useListenerServices({ db: database, queue, mailer: appMailer, config })
-    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...(tracing ? [tracing.tracer.plugin] : [])]
-    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, queue, mailer: appMailer })
+    const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
+    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : [])]
+    const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
+    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance, queue, mailer: appMailer })
     const opened = { queue, mailer }
     const close = async () => {
       try {

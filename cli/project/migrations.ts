@@ -1,9 +1,11 @@
 /** Finds `database/migrations/<timestamp>_<name>.ts` files and loads them as migrations. */
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
-import type { Database, Migration } from '../../framework/index.ts'
+import type { Database, Migration, MigrationEvents } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { forgetAppModules, importWithJiti, type ImportFile } from './import-file.ts'
+import type { CommandIO } from '../output/io.ts'
+import { createProgress, type Progress } from '../output/progress.ts'
+import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
 import { loadConfig, openProjectDatabase } from './load-app.ts'
 import type { Project } from './project.ts'
 
@@ -16,7 +18,10 @@ export function migrationsDir(project: Project): string {
 export async function loadMigrations(project: Project, importFile: ImportFile = importWithJiti): Promise<Migration[]> {
   const dir = migrationsDir(project)
   if (!existsSync(dir)) return []
-  if (importFile === importWithJiti) forgetAppModules(dir)
+  if (importFile === importWithJiti) {
+    forgetAppModules(dir)
+    useModuleCache(moduleCacheDir(project.storageDir))
+  }
   const files = readdirSync(dir)
     .filter((file) => MIGRATION_FILE.test(file))
     .sort()
@@ -55,3 +60,27 @@ export async function withProjectMigrations<T>(
   }
 }
 
+/**
+ * Progress of a migration run: the live line (or one plain line per
+ * migration) on stderr, and `Migrated: <name>` on stdout as each one
+ * finishes; with `--json` only the progress, stdout keeps the document.
+ */
+export function migrationProgress(io: CommandIO, json: boolean, header?: string): MigrationEvents & Pick<Progress, 'done'> {
+  let progress: Progress | undefined
+  return {
+    onMigration({ name, total, done }) {
+      if (progress === undefined) {
+        progress = createProgress(io, { label: 'Migrating', total })
+        if (header !== undefined && !json) progress.print(header)
+      }
+      if (!done) return progress.step(name)
+      progress.tick()
+      if (!json) progress.print(`Migrated: ${name}`)
+    },
+    done() {
+      if (progress === undefined && header !== undefined && !json) io.stdout.write(`${header}\n`)
+      progress?.done()
+      header = undefined
+    },
+  }
+}

@@ -23,6 +23,8 @@ export interface Project {
   envExampleFile: string
   /** The environment the command runs with; `.env` is read under it (see loadConfig). */
   env: EnvRecord
+  /** Where a problem that does not stop the command is said (a refused config cache): the command's stderr. */
+  report?: (problem: CliError) => void
 }
 
 export interface FindProjectOptions {
@@ -35,8 +37,21 @@ export interface FindProjectOptions {
 }
 
 /** The project a command works on: `--cwd` (from the command's folder) or that folder, in the command's environment. */
-export function projectFor(io: { cwd: string; env: EnvRecord }, cwd?: string, options: FindProjectOptions = {}): Project {
-  return findProject(resolve(io.cwd, cwd ?? '.'), io.env, options)
+export function projectFor(
+  io: { cwd: string; env: EnvRecord; stderr: { write(text: string): unknown } },
+  cwd?: string,
+  options: FindProjectOptions = {},
+): Project {
+  const reported = new Set<string>()
+  return {
+    ...findProject(resolve(io.cwd, cwd ?? '.'), io.env, options),
+    report(problem) {
+      // Said once per command, however many times the config is loaded.
+      const line = `error [${problem.code}]: ${problem.message}\n${problem.hint ? `  fix: ${problem.hint}\n` : ''}`
+      if (!reported.has(line)) io.stderr.write(line)
+      reported.add(line)
+    },
+  }
 }
 
 export function findProject(cwd: string = process.cwd(), env: EnvRecord = process.env, options: FindProjectOptions = {}): Project {

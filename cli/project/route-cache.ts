@@ -56,7 +56,8 @@ export function writeRouteCache(project: Project, routes: RouteDescription[]): R
 function toRouteJson(project: Project, route: RouteDescription): RouteJson {
   const source = route.source && { ...route.source, file: relative(project.appDir, route.source.file).split('\\').join('/') }
   const { body, query, response } = route.schemas
-  return { ...route, source, schemas: { body: body !== null, query: query !== null, response: response !== null } }
+  const { responses: _inProcessOnly, ...described } = route
+  return { ...described, source, schemas: { body: body !== null, query: query !== null, response: response !== null } }
 }
 
 function listFiles(dir: string): string[] {

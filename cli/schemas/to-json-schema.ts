@@ -11,10 +11,12 @@
  * - Anything else has no JSON Schema: `schema` is null and a warning says why.
  *
  * What cannot be expressed (a custom check, a cross-field rule, a transform)
- * is left out of the schema and reported as a warning naming the field.
+ * is left out of the schema and reported as a warning naming the field; a
+ * check named with `namedCheck` is listed under `x-rules` instead.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec'
 import { toJsonSchema as valibotToJsonSchema, type ConversionConfig } from '@valibot/to-json-schema'
+import { namedCheckRule } from '../../framework/validation/issues.ts'
 
 export type JsonSchema = { [keyword: string]: unknown }
 
@@ -39,7 +41,20 @@ export interface ConvertedSchema {
 export interface ConvertOptions {
   direction: SchemaDirection
   target?: JsonSchemaTarget
+  /**
+   * Named schemas written once and referenced (valibot only): each one the
+   * schema contains (itself included) becomes `{ $ref: '#/$defs/<name>' }`,
+   * its JSON Schema under `$defs`. make:openapi moves them to components.
+   */
+  definitions?: Readonly<Record<string, StandardSchemaV1>>
 }
+
+/**
+ * The extension keyword listing the named checks (svc's `namedCheck`) a value
+ * must pass, which JSON Schema cannot express: `"x-rules": ["visible"]`
+ * (docs/validation.md lists svc's own).
+ */
+export const RULES_KEYWORD = 'x-rules'
 
 /**
  * string → string steps that leave what a client may send unchanged: the
@@ -59,7 +74,7 @@ export function toJsonSchema(schema: StandardSchemaV1, options: ConvertOptions):
       return { schema: null, warnings: [{ field: '', message: `${props.vendor} cannot convert this schema to ${target}: ${(error as Error).message}` }] }
     }
   }
-  if (props.vendor === 'valibot') return fromValibot(schema as unknown as ValibotNode, options.direction, target)
+  if (props.vendor === 'valibot') return fromValibot(schema as unknown as ValibotNode, options.direction, target, options.definitions)
   return {
     schema: null,
     warnings: [
@@ -86,9 +101,16 @@ interface ValibotNode {
   value?: ValibotNode
 }
 
-function fromValibot(schema: ValibotNode, direction: SchemaDirection, target: JsonSchemaTarget): ConvertedSchema {
+function fromValibot(
+  schema: ValibotNode,
+  direction: SchemaDirection,
+  target: JsonSchemaTarget,
+  named: Readonly<Record<string, StandardSchemaV1>> = {},
+): ConvertedSchema {
   const fields = new Map<object, string>()
   indexFields(schema, '', fields)
+  // Only the definitions this schema contains: valibot converts every one it is given.
+  const definitions = Object.fromEntries(Object.entries(named).filter(([, definition]) => fields.has(definition)))
   const warnings: SchemaWarning[] = []
   const report = (node: object, errors: readonly string[] | undefined) => {
     for (const message of errors ?? []) {
@@ -103,7 +125,17 @@ function fromValibot(schema: ValibotNode, direction: SchemaDirection, target: Js
     errorMode: 'ignore',
     ignoreActions: SHAPE_KEEPING_ACTIONS,
     overrideSchema: ({ valibotSchema, errors }) => report(valibotSchema, errors),
-    overrideAction: ({ valibotAction, errors }) => report(valibotAction, errors),
+    overrideAction: ({ valibotAction, jsonSchema, errors }) => {
+      // A check named with svc's namedCheck (`visible`, `confirmed`) is the same rule the 422 names: listed, not lost.
+      const requirement = (valibotAction as { requirement?: unknown }).requirement
+      const rule = valibotAction.type === 'check' || valibotAction.type === 'partial_check' ? namedCheckRule(requirement) : undefined
+      if (rule !== undefined) {
+        const listed = ((jsonSchema as JsonSchema)[RULES_KEYWORD] as string[] | undefined) ?? []
+        return { ...jsonSchema, [RULES_KEYWORD]: [...listed, rule] } as ReturnType<NonNullable<ConversionConfig['overrideAction']>>
+      }
+      return report(valibotAction, errors)
+    },
+    ...(Object.keys(definitions).length > 0 ? { definitions: definitions as unknown as ConversionConfig['definitions'] } : {}),
   }
   try {
     const converted = valibotToJsonSchema(schema as unknown as Parameters<typeof valibotToJsonSchema>[0], config) as JsonSchema
@@ -136,7 +168,11 @@ function isNode(value: unknown): value is ValibotNode {
   return typeof value === 'object' && value !== null && 'kind' in value && 'type' in value
 }
 
-/** OpenAPI 3.0 (JSON Schema draft 4) wants `required` absent rather than empty. */
+/**
+ * OpenAPI 3.0 (JSON Schema draft 4) wants `required` absent rather than
+ * empty, `nullable` wherever null is allowed, and ignores every keyword beside a `$ref`: a nullable or defaulted
+ * reference (`{ $ref, nullable: true }`) becomes `{ allOf: [{ $ref }], nullable: true }`.
+ */
 function tidy(schema: JsonSchema, target: JsonSchemaTarget): JsonSchema {
   if (target !== 'openapi-3.0') return schema
   const walk = (value: unknown): unknown => {
@@ -146,6 +182,12 @@ function tidy(schema: JsonSchema, target: JsonSchemaTarget): JsonSchema {
     for (const [key, item] of Object.entries(value)) {
       if (key === 'required' && Array.isArray(item) && item.length === 0) continue
       result[key] = walk(item)
+    }
+    // `null` is a value only where `nullable` says so (3.0.3): valibot writes v.null() as `enum: [null]` alone.
+    if (Array.isArray(result.enum) && result.enum.includes(null)) result.nullable = true
+    if (typeof result.$ref === 'string' && Object.keys(result).some((key) => key !== '$ref' && key !== '$defs')) {
+      const { $ref, $defs, ...siblings } = result
+      return { allOf: [{ $ref }], ...siblings, ...($defs === undefined ? {} : { $defs }) }
     }
     return result
   }

@@ -18,6 +18,7 @@ import { errorResponse, hasTraceId, TRACE_HEADER, withHeaders } from '../http/re
 import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices } from '../middleware/aliases.ts'
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
 import { cors, type CorsOptions } from '../middleware/cors/index.ts'
+import { maintenanceMode, type MaintenanceSource } from '../middleware/maintenance/index.ts'
 import type { RouteDefinition } from '../router/define-routes.ts'
 import { explainRoutes, type RoutingExplanation } from '../router/explain.ts'
 import { API_PREFIX, compilePath, isApiPath, joinPaths, type PathPattern } from '../router/path-grammar.ts'
@@ -92,6 +93,12 @@ export interface AppOptions {
   onError?: ErrorHook
   /** Records every request (see `Tracer`); none by default. */
   tracer?: Tracer
+  /**
+   * Where maintenance mode (`svc down`) is read from, per request: the
+   * runtime adapter's (svc's CLI passes a state file polled at most once a
+   * second). Checked first, after CORS. See docs/deployment.md.
+   */
+  maintenance?: MaintenanceSource
 }
 
 export interface App {
@@ -142,6 +149,7 @@ export function createApp(options: AppOptions = {}): App {
   const corsOptions = options.cors ?? (config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false)
   const globalSpecs: MiddlewareSpec[] = [
     ...(corsOptions ? [cors(corsOptions)] : []),
+    ...(options.maintenance ? [maintenanceMode(options.maintenance)] : []),
     ...plugins.flatMap((plugin) => plugin.middleware ?? []),
     ...(options.middleware ?? []),
   ]
@@ -281,6 +289,7 @@ export function createApp(options: AppOptions = {}): App {
           query: record.schemas.query ?? null,
           response: record.schemas.response ?? null,
         },
+        responses: record.responses,
       }),
     }
   }

@@ -7,6 +7,7 @@
  * @example
  * const app = createApp({ config, database, api, plugins: [authPlugin({ mailer })] })
  */
+import * as v from 'valibot'
 import type { AppPlugin, AppPluginSpec } from '../app/create-app.ts'
 import type { AppServices } from '../middleware/aliases.ts'
 import { consoleMailer, type Mailer } from '../mail/index.ts'
@@ -45,6 +46,9 @@ export interface AuthPluginOptions {
   /** Replaces the store chosen by `THROTTLE_STORE`. */
   throttleStore?: ThrottleStore
 }
+
+/** The public keys that verify RS256 tokens (RFC 7517), answered as they are, without the envelope. */
+const JwkSet = v.object({ keys: v.array(v.looseObject({ kty: v.string(), kid: v.string(), alg: v.string(), use: v.string() })) })
 
 export const AUTH_PLUGIN_NAME = 'auth'
 const AUTH_PLUGIN = Symbol.for('svc.auth-plugin')
@@ -121,7 +125,7 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
                 return new Response(JSON.stringify(jwks), {
                   headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
                 })
-              })
+              }).response(JwkSet, { envelope: false })
             }),
           }
         : {}),

@@ -2,6 +2,7 @@
  * The authentication routes (under `/api/auth`), exactly as the spec's
  * table; bodies are JSON. See docs/authentication.md for every status.
  */
+import * as v from 'valibot'
 import type { Context } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import { HttpError, ValidationError } from '../http/http-error.ts'
@@ -34,6 +35,7 @@ import {
   resetPassword,
   type UserAccess,
 } from './users.ts'
+import * as AuthResponses from './responses.ts'
 import { EmailBody, LoginBody, RefreshBody, RegisterBody, ResetPasswordBody, TokenBody } from './validation.ts'
 
 export const INVALID_CREDENTIALS = 'Invalid credentials'
@@ -313,17 +315,31 @@ export function authRoutes(core: AuthCore): RouteDefinition {
 
   Object.defineProperty(resetPasswordRoute, 'name', { value: 'resetPassword' })
 
+  // The responses and errors below document the handlers above (svc make:openapi); keep them in step.
+  const busy = { 503: 'The service is busy (every password-hashing slot taken); try again after Retry-After' }
+  const inactive = { 403: 'Account is inactive' }
   return defineRoutes((r) => {
     r.group({ prefix: 'auth' }, (r) => {
-      r.post('/register', register).body(RegisterBody).throttle(registerThrottle.maxAttempts, registerThrottle.decayMinutes)
-      r.post('/login', login).body(LoginBody).throttle(maxAttempts, decayMinutes)
-      r.post('/refresh', refresh).body(RefreshBody)
-      r.post('/logout', logout).middleware('auth')
-      r.get('/me', me).middleware('auth')
-      r.post('/verify-email', verifyEmail).body(TokenBody)
-      r.post('/verify-email/resend', resendVerification).middleware('auth').throttle(6, 1)
-      r.post('/forgot-password', forgotPassword).body(EmailBody).throttle(6, 1)
-      r.post('/reset-password', resetPasswordRoute).body(ResetPasswordBody)
+      r.post('/register', register)
+        .body(RegisterBody)
+        .throttle(registerThrottle.maxAttempts, registerThrottle.decayMinutes)
+        .response(AuthResponses.TokenPairWithUser, { status: 201 })
+        .errors(busy)
+      r.post('/login', login)
+        .body(LoginBody)
+        .throttle(maxAttempts, decayMinutes)
+        .response(AuthResponses.TokenPairWithUser)
+        .errors({ 401: INVALID_CREDENTIALS, ...inactive, 423: 'Too many failed login attempts: the address is locked for a while (Retry-After)', ...busy })
+      r.post('/refresh', refresh)
+        .body(RefreshBody)
+        .response(AuthResponses.TokenPair)
+        .errors({ 401: 'The refresh token is invalid, expired, revoked or reused (reuse revokes the whole session)', ...inactive })
+      r.post('/logout', logout).middleware('auth').response(v.null())
+      r.get('/me', me).middleware('auth').response(AuthResponses.CurrentUser)
+      r.post('/verify-email', verifyEmail).body(TokenBody).response(v.null())
+      r.post('/verify-email/resend', resendVerification).middleware('auth').throttle(6, 1).response(v.null())
+      r.post('/forgot-password', forgotPassword).body(EmailBody).throttle(6, 1).response(v.null())
+      r.post('/reset-password', resetPasswordRoute).body(ResetPasswordBody).response(v.null()).errors(busy)
     })
   })
 }

@@ -43,15 +43,21 @@ export async function migrationStatus(db: Database, migrations: Migration[]): Pr
   return [...names].sort().map((name) => known.get(name) ?? { name, batch: null, ran_at: null })
 }
 
+/** Told when each migration starts and ends (a command's progress display). */
+export interface MigrationEvents {
+  onMigration?(event: { name: string; index: number; total: number; done: boolean }): void
+}
+
 /** Applies every pending migration as one new batch; returns the names applied. */
-export async function migrate(db: Database, migrations: Migration[]): Promise<string[]> {
+export async function migrate(db: Database, migrations: Migration[], events: MigrationEvents = {}): Promise<string[]> {
   await db.execute(CREATE_TABLE)
   const applied = new Set((await appliedMigrations(db)).map((row) => row.name))
   const pending = [...migrations].sort(byName).filter((m) => !applied.has(m.name))
   if (pending.length === 0) return []
   const batch = (await lastBatch(db)) + 1
   const ran: string[] = []
-  for (const migration of pending) {
+  for (const [index, migration] of pending.entries()) {
+    events.onMigration?.({ name: migration.name, index, total: pending.length, done: false })
     try {
       await db.transaction(async (tx) => {
         await migration.up(tx)
@@ -65,6 +71,7 @@ export async function migrate(db: Database, migrations: Migration[]): Promise<st
       throw new MigrationError(migration.name, error)
     }
     ran.push(migration.name)
+    events.onMigration?.({ name: migration.name, index, total: pending.length, done: true })
   }
   return ran
 }
@@ -97,14 +104,14 @@ export async function rollback(db: Database, migrations: Migration[], steps = 1)
 }
 
 /** Drops every table, then migrates from scratch. */
-export async function migrateFresh(db: Database, migrations: Migration[]): Promise<string[]> {
+export async function migrateFresh(db: Database, migrations: Migration[], events: MigrationEvents = {}): Promise<string[]> {
   const tables = await db.execute(
     "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_litestream%'",
   )
   await db.execute('pragma foreign_keys = off')
   for (const row of tables.rows) await db.execute(`drop table if exists "${String(row.name).replaceAll('"', '""')}"`)
   await db.execute('pragma foreign_keys = on')
-  return migrate(db, migrations)
+  return migrate(db, migrations, events)
 }
 
 async function appliedMigrations(db: Database): Promise<MigrationStatus[]> {

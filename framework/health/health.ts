@@ -3,6 +3,7 @@
  * runs every check (the database's `select 1` among them) and answers 503
  * naming each one that failed.
  */
+import * as v from 'valibot'
 import type { Database } from '../database/database.ts'
 import { HttpError } from '../http/http-error.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
@@ -18,6 +19,13 @@ export interface CheckResult {
 }
 
 const CHECK_TIMEOUT_MS = 3000
+
+// What the probes answer in `data`, for the API description.
+const Liveness = v.object({ status: v.literal('ok') })
+const Readiness = v.object({
+  status: v.literal('ok'),
+  checks: v.record(v.string(), v.looseObject({ status: v.picklist(['ok', 'fail']), duration_ms: v.number(), error: v.optional(v.string()) })),
+})
 
 export function databaseCheck(db: Database): HealthCheck {
   return async () => {
@@ -50,7 +58,7 @@ export function healthRoutes(checks: Record<string, HealthCheck>): RouteDefiniti
   return defineRoutes((r) => {
     r.get('/health/live', function liveness() {
       return { status: 'ok' }
-    })
+    }).response(Liveness)
     r.get('/health/ready', async function readiness() {
       const results = await runChecks(checks)
       const failing = Object.keys(results).filter((name) => results[name]!.status === 'fail')
@@ -61,6 +69,8 @@ export function healthRoutes(checks: Record<string, HealthCheck>): RouteDefiniti
       }
       return { status: 'ok', checks: results }
     })
+      .response(Readiness)
+      .errors({ 503: 'A check failed: `error` names it, `data.checks` gives each check' })
   })
 }
 

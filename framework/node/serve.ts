@@ -5,7 +5,7 @@
  * What Node refuses before the app sees it is answered in the envelope
  * (client-error.ts); a request must arrive whole within `requestTimeoutMs`.
  */
-import type { AddressInfo } from 'node:net'
+import { Server as NetServer, type AddressInfo } from 'node:net'
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
 import { createAdaptorServer } from '@hono/node-server'
@@ -33,8 +33,14 @@ export interface RunningServer {
   url: string
   port: number
   host: string
-  /** Stops accepting, waits for in-flight requests, then runs `onClose`. */
-  close(): Promise<void>
+  /**
+   * Stops accepting, waits for in-flight requests, then runs `onClose`.
+   * Idle keep-alive connections are closed at once; with `drain` (another
+   * process takes over the port: a rolling reload), they are left to end
+   * on their own keep-alive timeout, the one clients were told, so that no
+   * client sends a request on a connection closing under it.
+   */
+  close(options?: { drain?: boolean }): Promise<void>
 }
 
 export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>, options: ServeOptions = {}): Promise<RunningServer> {
@@ -75,15 +81,22 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     host,
-    close() {
+    close({ drain = false } = {}) {
       closing ??= new Promise<void>((resolve, reject) => {
-        // Connections still reading a request body answered early (413) turn idle later.
-        const sweep = setInterval(() => server.closeIdleConnections(), 100)
-        server.close((error) => {
+        let sweep: ReturnType<typeof setInterval> | undefined
+        const done = (error?: Error) => {
           clearInterval(sweep)
           if (error) reject(error)
           else resolve()
-        })
+        }
+        if (drain) {
+          // http.Server's own close() closes idle connections (Node >= 19); net.Server's only stops accepting.
+          NetServer.prototype.close.call(server, done)
+          return
+        }
+        // Connections still reading a request body answered early (413) turn idle later.
+        sweep = setInterval(() => server.closeIdleConnections(), 100)
+        server.close(done)
         server.closeIdleConnections()
       }).then(() => options.onClose?.())
       return closing

@@ -15,7 +15,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { InputSchemas } from '../context/context.ts'
 import { anchorConstraint, compilePath, joinPaths, paramNames, RouteDefinitionError } from './path-grammar.ts'
-import type { Handler, MiddlewareSpec, RouteMethod, RouteRecord } from './types.ts'
+import type { Handler, MiddlewareSpec, ResponseOptions, RouteMethod, RouteRecord } from './types.ts'
+
+/** Success statuses that carry no body. */
+const NO_BODY_STATUSES = [204, 205, 304]
 
 /**
  * The schemas a route may declare for `key`: any Standard Schema, or, when the
@@ -86,9 +89,47 @@ export class RouteHandle<Path extends string = string, Input extends InputSchema
     return this.declare('query', schema)
   }
 
-  /** Declares what the handler answers in `data`, for the API description (not checked at run time). */
-  response(schema: StandardSchemaV1): this {
-    return this.declare('response', schema)
+  /**
+   * Declares what the handler answers, for the API description (svc
+   * make:openapi; not checked at run time): the schema of the envelope's
+   * `data`, and the status when it is not 200. `null` is a response without
+   * a body, which needs `{ status: 204 }`.
+   * @example r.post('/posts', createPost).body(PostInput).response(Post, { status: 201 })
+   * @example r.delete('/posts/{id}', deletePost).response(null, { status: 204 })
+   */
+  response(schema: StandardSchemaV1 | null, options: ResponseOptions = {}): this {
+    const status = options.status ?? 200
+    const where = `Route ${this.record.path}: .response()`
+    if (!Number.isInteger(status) || status < 200 || status > 399) {
+      throw new RouteDefinitionError(`${where} takes a success status from 200 to 399, got ${status}`)
+    }
+    if (schema === null && !NO_BODY_STATUSES.includes(status)) {
+      throw new RouteDefinitionError(`${where}: a response without a body (null) has status 204, 205 or 304, got ${status}`)
+    }
+    if (schema !== null) this.declare('response', schema)
+    this.record.responses = { ...this.record.responses, status, envelope: options.envelope ?? true }
+    return this
+  }
+
+  /**
+   * Documents error answers the handler itself gives (status => when), for
+   * the API description. Those svc knows are documented without it: 401/403
+   * from `auth`, 422 from declared schemas, 429 from `throttle`, 404 where
+   * the path has parameters...
+   * @example r.get('/posts/{id}', showPost).errors({ 404: 'No post has this id' })
+   */
+  errors(errors: Record<number, string>): this {
+    for (const [key, description] of Object.entries(errors)) {
+      const status = Number(key)
+      if (!Number.isInteger(status) || status < 400 || status > 599) {
+        throw new RouteDefinitionError(`Route ${this.record.path}: .errors() takes statuses from 400 to 599, got ${key}`)
+      }
+      if (typeof description !== 'string' || description.trim() === '') {
+        throw new RouteDefinitionError(`Route ${this.record.path}: .errors() needs a description for ${key}`)
+      }
+    }
+    this.record.responses = { ...this.record.responses, errors: { ...this.record.responses.errors, ...errors } }
+    return this
   }
 
   private declare(key: keyof RouteRecord['schemas'], schema: StandardSchemaV1): this {
@@ -185,6 +226,7 @@ export class RouteRegistrar {
       group: this.scope.group,
       version: this.scope.version,
       schemas: {},
+      responses: { status: 200, envelope: true, errors: {} },
       definedAt: new Error('route defined here'),
     }
     this.target.push(record)

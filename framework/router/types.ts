@@ -44,6 +44,28 @@ export interface RouteSchemas {
   response?: StandardSchemaV1
 }
 
+/**
+ * What a route documents about its answers, for the API description (svc
+ * make:openapi); nothing here is checked at run time. Declared with
+ * `.response(schema, { status, envelope })` and `.errors({ 404: 'Post not found' })`.
+ */
+export interface RouteResponses {
+  /** The success status: 200 unless declared (a 204 has no body). */
+  status: number
+  /** True: the body is svc's envelope with the response schema as `data`; false: the schema is the whole body. */
+  envelope: boolean
+  /** Error answers the handler itself gives (status => when), beside those svc knows from the middleware and schemas. */
+  errors: Readonly<Record<number, string>>
+}
+
+/** The options of `.response(schema, options)`. */
+export interface ResponseOptions {
+  /** The success status the handler answers with (`c.json(data, { status: 201 })`); 200 by default. */
+  status?: number
+  /** False when the handler answers the schema itself rather than the envelope's `data` (a JWKS, a file index). */
+  envelope?: boolean
+}
+
 /** One route as written, before the app compiles it. */
 export interface RouteRecord {
   method: RouteMethod
@@ -55,6 +77,7 @@ export interface RouteRecord {
   group: string | null
   version: number | null
   schemas: RouteSchemas
+  responses: RouteResponses
   /** Where the route was defined, read lazily from this error's stack. */
   definedAt: Error
 }
@@ -75,4 +98,6 @@ export interface RouteDescription {
    * `route:list --json` says only which ones exist.
    */
   schemas: { body: StandardSchemaV1 | null; query: StandardSchemaV1 | null; response: StandardSchemaV1 | null }
+  /** The success status and the handler's own error answers, as declared (in-process tools only, like `schemas`). */
+  responses: RouteResponses
 }

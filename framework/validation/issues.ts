@@ -82,6 +82,11 @@ interface NamedRule {
   requirement: unknown
 }
 
+/** The rule name a check function was given with `namedCheck` (`confirmed`, `visible`, an app's `defineRule`), if any. */
+export function namedCheckRule(check: unknown): string | undefined {
+  return typeof check === 'function' ? (check as { [RULE_NAME]?: NamedRule })[RULE_NAME]?.rule : undefined
+}
+
 export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource): ValidationIssue {
   const path = issue.path?.map((key) => String(typeof key === 'object' ? key.key : key)) ?? []
   const field = path.length === 0 ? source : path.join('.')

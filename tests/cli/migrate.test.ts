@@ -86,10 +86,29 @@ describe('svc migrate', () => {
     expect(human.stdout).toBe('Nothing to migrate.\n')
   })
 
-  it('prints each migration it runs', async () => {
-    const { exitCode, stdout } = await svc('migrate')
+  it('prints each migration it runs; progress on stderr: plain numbered lines off a terminal, one live line on it', async () => {
+    const { exitCode, stdout, stderr } = await svc('migrate')
     expect(exitCode).toBe(0)
     expect(stdout.trimEnd().split('\n')).toEqual(migrations.map((name) => `Migrated: ${name}`))
+    expect(stderr.trimEnd().split('\n')).toEqual(migrations.map((name, index) => `[${index + 1}/${migrations.length}] ${name}`))
+
+    await svc('migrate:rollback')
+    const tty = await runSvc(['migrate'], { cwd: app.dir, tty: true })
+    expect(tty.stdout).toContain(`Migrated: ${migrations.at(-1)}\n`)
+    expect(tty.stderr).toMatch(/^\r\x1b\[2K. Migrating/)
+    expect(tty.stderr).not.toContain('\n')
+    expect(tty.stderr.endsWith('\r\x1b[2K')).toBe(true)
+  })
+
+  it('refuses to run in production without --force', async () => {
+    const refused = await runSvc(['migrate'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain('error [E_PRODUCTION]')
+    expect(refused.stderr).toContain('svc migrate --force')
+    expect(await tables()).toEqual([])
+    const forced = await runSvc(['migrate', '--force'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    expect(forced.exitCode, forced.stderr).toBe(0)
+    expect(Object.keys(await batches())).toEqual(migrations)
   })
 
   it('a failing migration stops the run: exit 1, its name and the SQL error; earlier ones stay applied', async () => {
@@ -102,7 +121,9 @@ describe('svc migrate', () => {
     )
     const { exitCode, stdout, stderr } = await svc('migrate')
     expect(exitCode).toBe(1)
-    expect(stdout).toBe('')
+    // What did run is said as it happens; the broken one was started, never reported done.
+    expect(stdout).toBe(`Migrated: ${EXTRA}\n`)
+    expect(stderr).toContain(`[2/2] ${BROKEN}\n`)
     expect(stderr).toMatch(new RegExp(`error \\[E_MIGRATION\\]: Migration ${BROKEN} failed: .*no such table: (main\\.)?no_such_table`))
     expect(stderr).toContain('fix: ')
     expect(stderr).not.toMatch(/^\s+at /m) // no stack for a user error

@@ -56,11 +56,12 @@ describe('svc route:list --json', () => {
     expect(find(list, 'DELETE', '/api/v1/posts/{id}')!.middleware.length).toBeGreaterThan(0)
 
     // Which schemas each route declares: the example's, and svc's auth routes'.
-    expect(find(list, 'POST', '/api/v1/posts')!.schemas).toEqual({ body: true, query: false, response: false })
+    expect(find(list, 'POST', '/api/v1/posts')!.schemas).toEqual({ body: true, query: false, response: true })
     expect(find(list, 'GET', '/api/v1/posts/{id}')!.schemas).toEqual({ body: false, query: false, response: true })
-    expect(find(list, 'GET', '/api/v2/posts')!.schemas).toEqual({ body: false, query: true, response: false })
-    expect(find(list, 'POST', '/api/auth/login')!.schemas).toEqual({ body: true, query: false, response: false })
-    expect(find(list, 'GET', '/api/auth/me')!.schemas).toEqual({ body: false, query: false, response: false })
+    expect(find(list, 'GET', '/api/v2/posts')!.schemas).toEqual({ body: false, query: true, response: true })
+    expect(find(list, 'POST', '/api/auth/login')!.schemas).toEqual({ body: true, query: false, response: true })
+    expect(find(list, 'POST', '/api/auth/logout')!.schemas).toEqual({ body: false, query: false, response: true })
+    expect(find(list, 'GET', '/')!.schemas).toEqual({ body: false, query: false, response: false })
 
     // Matching order: {id} before {slug}, as defined.
     const paths = list.map((route) => `${route.method} ${route.path}`)

@@ -107,6 +107,24 @@ describe('svc serve', () => {
     }
   })
 
+  it('development logs one line per request (method, path, status, ms, trace id); --quiet and production do not', async () => {
+    const lines = async (argv: string[], env: Record<string, string> = {}) => {
+      const server = startInProcess(['serve', '--port', '0', ...argv], { cwd: app.dir, env })
+      try {
+        const [, url] = await server.waitFor(/^svc listening on (http:\/\/127\.0\.0\.1:\d+) /)
+        const missing = await fetch(`${url}/api/missing?x=1`)
+        await missing.text()
+        return { output: server.output.stdout.split('\n').filter((line) => /^[A-Z]+ \//.test(line)), traceId: missing.headers.get('x-service-trace-id') }
+      } finally {
+        await server.stop()
+      }
+    }
+    const logged = await lines([])
+    expect(logged.output).toEqual([expect.stringMatching(new RegExp(`^GET /api/missing\\?x=1 404 \\d+\\.\\d ms ${logged.traceId}$`))])
+    expect((await lines(['--quiet'])).output).toEqual([])
+    expect((await lines([], { APP_ENV: 'production', JWT_SECRET: 'q'.repeat(40) })).output).toEqual([])
+  })
+
   it('--port takes a port number: anything else fails before the app loads', async () => {
     for (const port of ['http', '70000', '-1']) {
       const { exitCode, stderr } = await runSvc(['serve', `--port=${port}`], { cwd: app.dir })

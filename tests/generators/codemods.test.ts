@@ -73,9 +73,9 @@ export default defineRoutes((r) => {
   // products: list, show, create, update, delete (svc make:crud Product)
   r.get('/products', products.listProducts).query(ProductListQuery).response(ProductCollection).middleware('auth')
   r.get('/products/{id}', products.showProduct).where('id', /\\d+/).response(ProductResource).middleware('auth')
-  r.post('/products', products.createProduct).body(ProductRequest).response(ProductResource).middleware('auth')
+  r.post('/products', products.createProduct).body(ProductRequest).response(ProductResource, { status: 201 }).middleware('auth')
   r.put('/products/{id}', products.updateProduct).where('id', /\\d+/).body(ProductRequest).response(ProductResource).middleware('auth')
-  r.delete('/products/{id}', products.deleteProduct).where('id', /\\d+/).middleware('auth')
+  r.delete('/products/{id}', products.deleteProduct).where('id', /\\d+/).response(null, { status: 204 }).middleware('auth')
 
   // Anything else
   r.fallback((c) => {
@@ -119,7 +119,7 @@ export default defineRoutes(function (r) {
 `
     const result = register(source)
     expect(result).toContain(`\tr.get("/posts",posts.listPosts) ; // list\n\n\t// products: list`)
-    expect(result).toContain("\tr.delete('/products/{id}', products.deleteProduct).where('id', /\\d+/).middleware('auth')\n\t/* the end */")
+    expect(result).toContain("\tr.delete('/products/{id}', products.deleteProduct).where('id', /\\d+/).response(null, { status: 204 }).middleware('auth')\n\t/* the end */")
     expect(result).toContain(`; // trailing\nimport * as products from '../app/controllers/products.ts'`)
   })
 

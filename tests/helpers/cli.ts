@@ -23,6 +23,7 @@ const CONFIG_VARIABLES = [
   'TRACE_REDACT_HEADERS', 'TRACE_REDACT_FIELDS', 'TRACE_WRITER', 'EDITOR', 'VISUAL',
   'QUEUE_CONNECTION', 'QUEUE_RETRY_AFTER', 'QUEUE_PREFIX', 'REDIS_URL', 'MAIL_MAILER', 'MAIL_FROM', 'MAIL_QUEUE', 'MAIL_HOST',
   'MAIL_PORT', 'MAIL_USERNAME', 'MAIL_PASSWORD', 'MAIL_ENCRYPTION', 'SCHEDULE_TIMEZONE', 'IDEMPOTENCY_TTL_HOURS',
+  'API_DOCS',
 ]
 
 export function assertBuilt(): void {
@@ -84,6 +85,25 @@ export function linkRepoModules(dir: string): void {
     mkdirSync(join(link, '..'), { recursive: true })
     symlinkSync(target, link, 'dir')
   }
+}
+
+/** Adds routes (code inside `defineRoutes((r) => { ... })`, using `r`) at the end of the copy's routes/web.ts. */
+export function addWebRoutes(app: AppCopy, code: string): void {
+  app.write('routes/web.ts', app.read('routes', 'web.ts').replace(/\}\)\s*$/, `${code}\n})\n`))
+}
+
+/**
+ * A GET route that stays in flight until `releaseFile` exists (a server
+ * restart or stop happens meanwhile), printing `slow: started in <pid>` on
+ * stderr when it begins; it answers `{ slow: 'done', pid }`.
+ */
+export function slowRoute(path: string, releaseFile: string): string {
+  return `  r.get(${JSON.stringify(path)}, async () => {
+    process.stderr.write(\`slow: started in \${process.pid}\\n\`)
+    const { existsSync } = await import('node:fs')
+    while (!existsSync(${JSON.stringify(releaseFile)})) await new Promise((resolve) => setTimeout(resolve, 20))
+    return { slow: 'done', pid: process.pid }
+  })`
 }
 
 export interface SvcResult {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { namedCheck } from '../../framework/validation/issues.ts'
 import { toJsonSchema } from '../../cli/schemas/to-json-schema.ts'
 import { LoginBody, RegisterBody } from '../../framework/auth/validation.ts'
 import { ListQuery, Post, PostInput } from '../../examples/blog/app/controllers/posts.ts'
@@ -36,19 +37,52 @@ describe('valibot schemas', () => {
     })
   })
 
-  it("svc's own auth bodies convert; the password confirmation (a cross-field check) is a warning on the whole body", () => {
+  it("svc's own auth bodies convert; their named checks (visible text, the password confirmation) are listed under x-rules, not lost", () => {
     expect(input(LoginBody)).toEqual({
       schema: {
         type: 'object',
-        properties: { email: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 256 } },
+        properties: {
+          email: { type: 'string', minLength: 1, maxLength: 254, 'x-rules': ['visible'] },
+          password: { type: 'string', minLength: 1, maxLength: 256 },
+        },
         required: ['email', 'password'],
       },
-      // The visible-text rule is a custom check (the openapi branch lists such named checks under x-rules).
-      warnings: [{ field: 'email', message: 'The "check" action cannot be converted to JSON Schema.' }],
+      warnings: [],
     })
     const register = input(RegisterBody)
-    expect(register.schema).toMatchObject({ required: ['name', 'email', 'password', 'password_confirmation'], properties: { email: { format: 'email' }, password: { minLength: 8, maxLength: 256 } } })
-    expect(register.warnings).toContainEqual({ field: '', message: expect.stringContaining('partial_check') })
+    expect(register.schema).toMatchObject({
+      required: ['name', 'email', 'password', 'password_confirmation'],
+      properties: { email: { format: 'email' }, password: { minLength: 8, maxLength: 256, 'x-rules': ['visible'] } },
+      'x-rules': ['confirmed'],
+    })
+    expect(register.warnings).toEqual([])
+  })
+
+  it('an unnamed check stays a warning; a namedCheck is listed under x-rules', () => {
+    const Body = v.object({
+      slug: v.pipe(v.string(), v.check((slug) => !slug.includes('--'))),
+      code: v.pipe(v.string(), v.check(namedCheck('promo_code', (code: string) => code.startsWith('P')))),
+    })
+    const { schema, warnings } = input(Body)
+    expect(warnings).toEqual([{ field: 'slug', message: 'The "check" action cannot be converted to JSON Schema.' }])
+    expect(schema).toMatchObject({ properties: { slug: { type: 'string' }, code: { type: 'string', 'x-rules': ['promo_code'] } } })
+  })
+
+  it('OpenAPI 3.0: a named schema becomes a $ref, and a nullable reference is wrapped in allOf (no keyword beside $ref)', () => {
+    const Author = v.object({ name: v.string() })
+    const Book = v.object({ author: Author, editor: v.nullable(Author), title: v.nullable(v.string()), none: v.null() })
+    const { schema } = toJsonSchema(Book, { direction: 'output', definitions: { Author } })
+    expect(schema).toEqual({
+      type: 'object',
+      properties: {
+        author: { $ref: '#/$defs/Author' },
+        editor: { allOf: [{ $ref: '#/$defs/Author' }], nullable: true },
+        title: { type: 'string', nullable: true },
+        none: { enum: [null], nullable: true },
+      },
+      required: ['author', 'editor', 'title', 'none'],
+      $defs: { Author: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    })
   })
 
   it('names the field of what cannot be converted, nested and in lists, and converts the rest', () => {

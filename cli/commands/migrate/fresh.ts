@@ -4,7 +4,7 @@ import type { MigrateFreshJson } from '../../contract/index.ts'
 import { runSeeders, seededLines } from '../../database/seed.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine } from '../../output/print.ts'
-import { withProjectMigrations } from '../../project/migrations.ts'
+import { migrationProgress, withProjectMigrations } from '../../project/migrations.ts'
 import { projectFor } from '../../project/project.ts'
 
 export default defineCommand({
@@ -15,14 +15,14 @@ export default defineCommand({
     seed: { type: 'boolean', description: 'Run the seeders afterwards' },
   },
   async run({ args, io, json }) {
+    const progress = migrationProgress(io, args.json, 'Dropped all tables.')
     const result = await withProjectMigrations(projectFor(io, args.cwd), async ({ project, db, migrations }): Promise<MigrateFreshJson> => {
-      const ran = await migrateFresh(db, migrations)
+      const ran = await migrateFresh(db, migrations, progress)
+      progress.done()
       const seeded = args.seed ? await runSeeders(project, db, io) : { seeded: [], seeded_rows: [] }
       return { ran, ...seeded }
-    })
+    }).finally(() => progress.done())
     if (args.json) return json(result)
-    printLine(io, 'Dropped all tables.')
-    for (const name of result.ran) printLine(io, `Migrated: ${name}`)
     if (args.seed) for (const line of result.seeded.length > 0 ? seededLines(result) : ['No seeders in database/seeders/.']) printLine(io, line)
   },
 })

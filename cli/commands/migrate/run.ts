@@ -1,17 +1,29 @@
 import { migrate } from '../../../framework/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
+import { CliError } from '../../output/cli-error.ts'
 import { printLine } from '../../output/print.ts'
-import { withProjectMigrations } from '../../project/migrations.ts'
+import { loadConfig } from '../../project/load-app.ts'
+import { migrationProgress, withProjectMigrations } from '../../project/migrations.ts'
 import { projectFor } from '../../project/project.ts'
 
 export default defineCommand({
   meta: { name: 'migrate', group: 'Database', description: 'Run pending migrations', json: ['MigrateJson'] },
-  args: { ...cwdArg, ...jsonArg },
+  args: {
+    ...cwdArg,
+    ...jsonArg,
+    force: { type: 'boolean', description: 'Run in production too (deploy scripts say so explicitly)' },
+  },
   async run({ args, io, json }) {
-    const ran = await withProjectMigrations(projectFor(io, args.cwd), ({ db, migrations }) => migrate(db, migrations))
+    const project = projectFor(io, args.cwd)
+    if (loadConfig(project).env === 'production' && !args.force) {
+      throw new CliError('E_PRODUCTION', 'APP_ENV is production: migrations change the live database', {
+        hint: 'run svc migrate --force when you mean it (svc deploy does)',
+      })
+    }
+    const progress = migrationProgress(io, args.json)
+    const ran = await withProjectMigrations(project, ({ db, migrations }) => migrate(db, migrations, progress)).finally(() => progress.done())
     if (args.json) return json({ ran })
-    if (ran.length === 0) return printLine(io, 'Nothing to migrate.')
-    for (const name of ran) printLine(io, `Migrated: ${name}`)
+    if (ran.length === 0) printLine(io, 'Nothing to migrate.')
   },
 })

@@ -19,6 +19,18 @@ export const Post = v.object({
 })
 export type Post = v.InferOutput<typeof Post>
 
+/** A list of posts (v1's list and the archive). */
+export const PostList = v.array(Post)
+
+/** v2's list: the posts of one page, and where that page is. */
+export const PostPage = v.object({
+  posts: PostList,
+  meta: v.object({ page: v.number(), per_page: v.number(), total: v.number(), pages: v.number() }),
+})
+
+/** What deleting answers: the id the post had. */
+export const DeletedPost = v.object({ id: v.number() })
+
 /** What a client sends to create or update a post. Messages come from svc ("The title field is required."). */
 export const PostInput = v.object({
   title: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200)),

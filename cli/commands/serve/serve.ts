@@ -8,6 +8,8 @@ import { printLine, printNote } from '../../output/print.ts'
 import { loadApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor } from '../../project/project.ts'
+import { withRequestLog } from '../../server/request-log.ts'
+import { DRAIN } from '../../server/worker.ts'
 
 export default defineCommand({
   meta: { name: 'serve', group: 'Server', description: 'Serve the app over HTTP (development server)' },
@@ -16,6 +18,7 @@ export default defineCommand({
     port: { type: 'number', description: 'Port to listen on (0 picks a free one; default PORT or 8080)', valueHint: 'port', integer: true, min: 0, max: 65535 },
     host: { type: 'string', description: 'Address to bind (default HOST or 127.0.0.1)', valueHint: 'address' },
     migrate: { type: 'boolean', description: 'Run pending migrations first' },
+    quiet: { type: 'boolean', description: 'No line per request (development logs each one)' },
   },
   async run({ args, io }) {
     const project = projectFor(io, args.cwd)
@@ -30,9 +33,10 @@ export default defineCommand({
       if (ran.length > 0) printNote(io, `Migrated: ${ran.join(', ')}`)
     }
     const port = args.port ?? loaded.config.port
+    const logged = !args.quiet && loaded.config.env === 'development'
     let server
     try {
-      server = await serve(loaded.app, { port, host: args.host ?? loaded.config.host, onClose: loaded.close })
+      server = await serve(logged ? withRequestLog(loaded.app, io) : loaded.app, { port, host: args.host ?? loaded.config.host, onClose: loaded.close })
     } catch (error) {
       await loaded.close()
       throw new CliError('E_LISTEN', `Cannot listen on port ${port}: ${(error as Error).message}`, {
@@ -43,9 +47,10 @@ export default defineCommand({
     const stopped = new Promise<unknown>((resolve) => io.signal.addEventListener('abort', () => resolve(io.signal.reason), { once: true }))
     printLine(io, `svc listening on ${server.url} (${loaded.config.env})`)
     const reason = await stopped
-    printNote(io, `${typeof reason === 'string' ? reason : 'Stopping'}: finishing in-flight requests...`)
+    // Handing over to another worker (svc live, serve:prod reload) is silent; a stop is said.
+    if (reason !== DRAIN) printNote(io, `${typeof reason === 'string' ? reason : 'Stopping'}: finishing in-flight requests...`)
     try {
-      await server.close()
+      await server.close({ drain: reason === DRAIN })
     } catch (error) {
       throw new CliError('E_STOP', `error while stopping: ${(error as Error).message}`)
     }
