@@ -174,6 +174,7 @@ export {
   DEFAULT_IDEMPOTENCY_TTL_MS,
   type IdempotencyOptions,
 } from './idempotency/index.ts'
+export { resolveIdempotencySettings } from './idempotency/alias.ts'
 export {
   cron,
   everyMinute,
