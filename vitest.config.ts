@@ -9,6 +9,9 @@ export default defineConfig({
     alias: [
       { find: /^svc$/, replacement: source('./framework/index.ts') },
       { find: /^svc\/node$/, replacement: source('./framework/node/index.ts') },
+      { find: /^svc\/deno$/, replacement: source('./framework/deno/index.ts') },
+      { find: /^svc\/bun$/, replacement: source('./framework/bun/index.ts') },
+      { find: /^svc\/workers$/, replacement: source('./framework/workers/index.ts') },
       { find: /^svc\/testing$/, replacement: source('./framework/testing/index.ts') },
       { find: /^svc\/trace$/, replacement: source('./framework/trace/index.ts') },
       { find: /^svc\/regression$/, replacement: source('./cli/trace/regression-api.ts') },

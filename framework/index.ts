@@ -27,7 +27,18 @@ export {
   type MatchedRoute,
   type QueryOf,
 } from './context/context.ts'
-export { createDatabase, type Database, type DatabaseOptions, type QueryObserver, type QueryRecord, type ResultSet, type Statement } from './database/database.ts'
+export {
+  createDatabase,
+  NoTransactionsError,
+  readThenWrite,
+  type Database,
+  type DatabaseOptions,
+  type QueryObserver,
+  type QueryRecord,
+  type ResultSet,
+  type Statement,
+} from './database/database.ts'
+export type { DatabaseDriver, DriverTransaction, SqlStatement } from './database/driver.ts'
 export {
   migrate,
   migrateFresh,

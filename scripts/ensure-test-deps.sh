@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `npm test` needs beyond `npm ci`, installed when missing: Debian
-# packages (as root, with apt-get), and code-server, a real VS Code build,
-# into its cache outside the repo. Not root and something missing: stops at
+# packages (as root, with apt-get), code-server (a real VS Code build) and the
+# runtimes the cross-runtime tests use (Deno, Bun, Node 22, Miniflare),
+# into caches outside the repo. Not root and something missing: stops at
 # once with one message naming the command that installs it. Idempotent, and
 # quick when everything is there (file checks only). `npm test` runs it first
 # (the `pretest` script); .ci/run runs `npm test`.
@@ -18,6 +19,9 @@ PACKAGES=(
   "openssl|command -v openssl|the replay-over-TLS test makes a self-signed certificate"
   "redis-server|command -v redis-server|the redis queue driver's tests start one (tests/helpers/redis.ts)"
   "libkrb5-dev|test -f /usr/include/krb5.h|code-server's native build (needed only while installing code-server)"
+  "tmux|command -v tmux|the shell completion, tinker and svc start wizard tests type into a real terminal"
+  "bash-completion|test -f /usr/share/bash-completion/bash_completion|the bash completion test loads it (colons: __ltrim_colon_completions)"
+  "zsh|command -v zsh|the zsh completion test"
 )
 
 check_only=false
@@ -53,4 +57,14 @@ if ! bash extension/scripts/install-code-server.sh --installed >/dev/null 2>&1; 
     exit 1
   fi
   bash extension/scripts/install-code-server.sh
+fi
+
+# Deno, Bun, Node 22 and Miniflare (workerd, D1), from npm, cached outside the repo:
+# tests/runtimes serves the example on each of them (scripts/install-runtimes.sh).
+if ! bash scripts/install-runtimes.sh --installed >/dev/null 2>&1; then
+  if [ "$check_only" = true ]; then
+    echo "npm test needs deno, bun, node@22 and miniflare: bash scripts/install-runtimes.sh" >&2
+    exit 1
+  fi
+  bash scripts/install-runtimes.sh
 fi

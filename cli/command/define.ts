@@ -102,6 +102,10 @@ export interface PositionalArg {
   /** Required unless false. */
   required?: boolean
   valueHint?: string
+  /** The last positional only: every remaining word, as a list (`svc t POST /x a=1 b=2`). */
+  multiple?: boolean
+  /** The words it accepts (`bash`, `zsh`): checked, listed in the help, offered by completion. */
+  options?: readonly string[]
 }
 
 export type OptionArg = BooleanArg | StringArg | NumberArg | EnumArg
@@ -112,15 +116,19 @@ type Absent<A> = A extends { default: unknown } ? never : A extends { type: 'pos
 
 type ValueOf<A extends ArgDef> = A extends BooleanArg
   ? boolean
-  : A extends EnumArg
-    ? A['options'][number] | Absent<A>
-    : A extends NumberArg
-      ? (A extends { valueOptional: true } ? number | true : number) | Absent<A>
-      : A extends StringArg
-        ? A extends { multiple: true }
-          ? string[]
-          : string | Absent<A>
-        : string | Absent<A>
+  : A extends { type: 'positional'; multiple: true }
+    ? string[]
+    : A extends { type: 'positional'; options: readonly string[] }
+      ? A['options'][number] | Absent<A>
+      : A extends EnumArg
+        ? A['options'][number] | Absent<A>
+        : A extends NumberArg
+          ? (A extends { valueOptional: true } ? number | true : number) | Absent<A>
+          : A extends StringArg
+            ? A extends { multiple: true }
+              ? string[]
+              : string | Absent<A>
+            : string | Absent<A>
 
 /** The values a command's `run` receives, typed from its declarations. */
 export type ParsedArgs<A extends ArgsDef> = { -readonly [K in keyof A]: ValueOf<A[K]> }

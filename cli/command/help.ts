@@ -38,7 +38,7 @@ export function renderOverview(manifest: CommandManifest, color: Colors): string
 export function renderHelp(command: ManifestCommand, color: Colors): string {
   const positionals = command.args.filter((arg) => arg.type === 'positional')
   const options = command.args.filter((arg) => arg.type !== 'positional')
-  const usage = [`svc ${command.name}`, ...(options.length > 0 ? ['[OPTIONS]'] : []), ...positionals.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`))]
+  const usage = [`svc ${command.name}`, ...(options.length > 0 ? ['[OPTIONS]'] : []), ...positionals.map(positionalUsage)]
   const lines = [`${command.description} ${color.dim(`(${command.group})`)}`, '', `${color.bold('USAGE')} ${color.cyan(usage.join(' '))}`, '']
   if (command.aliases.length > 0) lines.push(`${color.bold('ALIASES')} ${command.aliases.map((alias) => `svc ${alias}`).join(', ')}`, '')
   if (positionals.length > 0) {
@@ -47,6 +47,12 @@ export function renderHelp(command: ManifestCommand, color: Colors): string {
   if (options.length > 0) lines.push(color.bold('OPTIONS'), '', ...columns(options.flatMap((arg) => optionRows(arg)), color), '')
   if (command.json.length > 0) lines.push(color.dim(`--json prints ${command.json.join(' or ')} (cli/contract, docs/cli.md).`), '')
   return lines.join('\n')
+}
+
+/** `<shell>`, `[path]`, `[items...]`: how a positional argument is written in a usage line. */
+export function positionalUsage(arg: ManifestArg): string {
+  const name = `${arg.name}${arg.multiple ? '...' : ''}`
+  return arg.required ? `<${name}>` : `[${name}]`
 }
 
 function optionRows(arg: ManifestArg): string[][] {
@@ -62,7 +68,8 @@ function optionRows(arg: ManifestArg): string[][] {
 
 function describe(arg: ManifestArg): string {
   const notes = [
-    arg.multiple ? 'repeatable' : '',
+    arg.type === 'positional' && arg.options !== null ? `one of: ${arg.options.join(', ')}` : '',
+    arg.multiple ? (arg.type === 'positional' ? 'any number' : 'repeatable') : '',
     arg.default !== null && arg.default !== false ? `default: ${arg.default}` : '',
     arg.type === 'positional' && !arg.required ? 'optional' : '',
   ].filter(Boolean)

@@ -20,7 +20,7 @@ export interface ManifestArg {
   alias: string | null
   /** Shown as `--name=<valueHint>`; `dir`, `file`, `url` tell completion what to offer. */
   valueHint: string | null
-  /** The values an enum takes. */
+  /** The values an enum (or a positional with `options`) takes. */
   options: string[] | null
   default: string | number | boolean | null
   required: boolean
@@ -81,10 +81,10 @@ export function manifestEntry(command: AnyCommand, folder: string): ManifestComm
       description: def.description,
       alias: 'alias' in def ? (def.alias ?? null) : null,
       valueHint: 'valueHint' in def ? (def.valueHint ?? null) : null,
-      options: def.type === 'enum' ? [...def.options] : null,
+      options: def.type === 'enum' || (def.type === 'positional' && def.options !== undefined) ? [...def.options!] : null,
       default: 'default' in def ? (def.default ?? null) : null,
       required: def.type === 'positional' && def.required !== false,
-      multiple: def.type === 'string' && def.multiple === true,
+      multiple: (def.type === 'string' || def.type === 'positional') && def.multiple === true,
       valueOptional: def.type === 'number' && def.valueOptional === true,
       integer: def.type === 'number' && def.integer === true,
       min: def.type === 'number' ? (def.min ?? null) : null,

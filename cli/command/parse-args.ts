@@ -34,6 +34,8 @@ export interface CheckedLine {
   argv: string[]
   /** Every value of each repeatable option, in order (citty keeps the last). */
   repeated: Record<string, string[]>
+  /** The words a positional declared `multiple` (the last one) collects (citty names one word a positional). */
+  rest: string[]
 }
 
 /** The values a command receives for `argv` (checked, then parsed by citty). */
@@ -109,17 +111,23 @@ export function checkCommandLine(argv: readonly string[], defs: ArgsDef, command
     if (def.type === 'string' && def.multiple) (repeated[name] ??= []).push(text)
   }
 
+  const last = positionals.at(-1)
+  const collects = last?.[1].multiple === true
   positionals.forEach(([name, def], i) => {
     if (i >= words.length && def.required !== false) {
       throw new CliError('E_BAD_ARGUMENTS', `Missing argument <${name}>: ${def.description}`, { hint: `svc ${command} --help shows the usage` })
     }
+    const given = def.multiple ? words.slice(i) : words.slice(i, i + 1)
+    const wrong = def.options === undefined ? undefined : given.find((word) => !def.options!.includes(word))
+    if (wrong !== undefined) throw new CliError('E_BAD_ARGUMENTS', `<${name}> takes ${oneOf(def.options!)}, got "${wrong}"`, { hint: `svc ${command} --help shows the usage` })
   })
-  if (words.length > positionals.length) {
+  if (words.length > positionals.length && !collects) {
     throw new CliError('E_BAD_ARGUMENTS', `Unexpected argument "${words[positionals.length]}"`, {
       hint: `svc ${command} takes ${positionals.length === 0 ? 'no arguments' : positionals.map(([name]) => `<${name}>`).join(' ')}; svc ${command} --help shows the usage`,
     })
   }
-  return { argv: words.length > 0 ? [...optionWords, '--', ...words] : optionWords, repeated }
+  const rest = collects ? words.slice(positionals.length - 1) : []
+  return { argv: words.length > 0 ? [...optionWords, '--', ...words] : optionWords, repeated, rest }
 }
 
 /** citty's declarations for svc's: a number is a string to citty (its default too), `multiple` and the number limits stay with svc. */
@@ -131,7 +139,8 @@ function cittyArg(def: ArgDef): CittyArgDef {
   const { description } = def
   switch (def.type) {
     case 'positional':
-      return { type: 'positional', description, valueHint: def.valueHint, required: def.required }
+      // svc checks a collecting positional itself (citty would name only its first word).
+      return { type: 'positional', description, valueHint: def.valueHint, required: def.multiple ? false : def.required }
     case 'boolean':
       return { type: 'boolean', description, alias: def.alias, default: def.default }
     case 'enum':
@@ -150,6 +159,7 @@ export function commandValues(parsed: CittyParsedArgs, defs: ArgsDef, line: Chec
   for (const [name, def] of Object.entries(defs)) {
     const value = parsed[name]
     if (def.type === 'boolean') values[name] = value ?? false
+    else if (def.type === 'positional' && def.multiple) values[name] = line.rest
     else if (def.type === 'string' && def.multiple) values[name] = line.repeated[name] ?? []
     else if (def.type === 'number') values[name] = value === undefined ? undefined : def.valueOptional && value === 'true' ? true : Number(value)
     else values[name] = value

@@ -14,6 +14,7 @@ import type {
   MakeMigrationsJson,
   MigrateFreshJson,
   MigrateJson,
+  MigrationBundleJson,
   MigrationStatusJson,
   RollbackJson,
   RouteListJson,
@@ -37,6 +38,7 @@ import type {
   WhyJson,
 } from './traces.ts'
 import type { QueueFlushJson, QueueRetryJson, QueueStatusJson, ScheduleListJson, ScheduleRunJson } from './background.ts'
+import type { ApiTestJson, ApiTestLoopJson, BenchmarkJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
 import type { NewProjectJson } from './new-project.ts'
@@ -51,8 +53,9 @@ export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
 export * from './background.ts'
-export * from './generators.ts'
+export * from './devtools.ts'
 export * from './operations.ts'
+export * from './generators.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
@@ -60,12 +63,15 @@ export * from './operations.ts'
  * in schemas.json's `definitions`.
  */
 export interface ContractDocuments {
+  ApiTestJson: ApiTestJson
+  ApiTestLoopJson: ApiTestLoopJson
+  BenchmarkJson: BenchmarkJson
   CleanupJson: CleanupJson
   CommandListJson: CommandListJson
+  ConfigCacheJson: ConfigCacheJson
   DbSeedJson: DbSeedJson
   DbTableJson: DbTableJson
   DbTablesJson: DbTablesJson
-  ConfigCacheJson: ConfigCacheJson
   DbWhyJson: DbWhyJson
   DeployJson: DeployJson
   DoctorJson: DoctorJson
@@ -84,13 +90,15 @@ export interface ContractDocuments {
   MakePostmanJson: MakePostmanJson
   MigrateFreshJson: MigrateFreshJson
   MigrateJson: MigrateJson
+  MigrationBundleJson: MigrationBundleJson
   MigrationStatusJson: MigrationStatusJson
-  NewProjectJson: NewProjectJson
   OptimizeJson: OptimizeJson
+  NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
   QueueFlushJson: QueueFlushJson
   QueueRetryJson: QueueRetryJson
   QueueStatusJson: QueueStatusJson
+  RateStatusJson: RateStatusJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
   RollbackJson: RollbackJson
@@ -101,6 +109,7 @@ export interface ContractDocuments {
   ScheduleRunJson: ScheduleRunJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
+  StorageLinkJson: StorageLinkJson
   StatsJson: StatsJson
   TopJson: TopJson
   TraceJson: TraceJson

@@ -14,6 +14,7 @@
  * | migrate:status                   | MigrationStatusJson   |
  * | migrate:rollback                 | RollbackJson          |
  * | migrate:fresh                    | MigrateFreshJson      |
+ * | migrate:bundle                   | MigrationBundleJson   |
  * | key:generate (--rs256)           | KeyGenerateJson (KeyGenerateRs256Json) |
  * | make:auth, make:apikey-table     | MakeMigrationsJson    |
  * | make:apikey                      | MakeApiKeyJson        |
@@ -59,6 +60,16 @@ export interface MigrationStatusJson {
 
 export interface RollbackJson {
   rolled_back: string[]
+}
+
+export interface MigrationBundleJson {
+  /** The generated module, relative to the project. */
+  file: string
+  /** The migrations it lists, in order. */
+  migrations: string[]
+  /** Whether the file on disk was out of date (with --check: nothing is written). */
+  stale: boolean
+  written: boolean
 }
 
 export interface MigrateFreshJson {

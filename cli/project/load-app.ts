@@ -39,6 +39,7 @@ import {
   openDatabase,
   openMailer,
   openQueueDriver,
+  publicFiles,
   readJwtKeyFiles,
   type ClosableMailer,
 } from '../../framework/node/index.ts'
@@ -47,6 +48,7 @@ import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
 import { readConfigCache } from './config-cache.ts'
 import { maintenancePath } from './maintenance.ts'
+import { PUBLIC_STORAGE_PREFIX, publicStorageLink } from './public-storage.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
 
@@ -159,7 +161,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     useListenerQueue(queue === undefined ? undefined : listenerQueue(queue))
     useListenerServices({ db: database, queue, mailer: appMailer, config })
     const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
-    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : [])]
+    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance, queue, mailer: appMailer })
     const opened = { queue, mailer }
@@ -204,6 +206,11 @@ function withAuth(project: Project, config: AppConfig, serving: boolean, plugins
   if (plugins.some(isAuthPlugin)) return plugins
   const auth = authPlugin({ keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
+}
+
+/** The files `svc storage:link` publishes (public/storage), served under /storage/ once the link exists (docs/storage.md). */
+function publicStorage(project: Project): AppPluginSpec[] {
+  return [{ name: 'public-storage', middleware: [publicFiles({ folder: publicStorageLink(project), prefix: PUBLIC_STORAGE_PREFIX })] }]
 }
 
 /** `app/listeners/index.ts`: the app's event listeners (`export default [...]`), registered for `emit`. */

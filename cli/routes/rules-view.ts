@@ -14,6 +14,9 @@ export function printRouteRules(io: CommandIO, rules: RouteRulesJson, color: Col
       const rows = fieldRows(schema, '')
       printLine(io, `  ${color.cyan(part)}`)
       printLine(io, indent(table(rows.length > 0 ? rows : [['(any)', describeType(schema), '']], ['FIELD', 'TYPE', 'RULES']), '    '))
+      // Checks across fields (a password confirmation) belong to the whole part, not to a row.
+      const partRules = namedRules(schema)
+      if (partRules.length > 0) printLine(io, `    ${color.dim('and')} ${partRules.join(', ')}`)
     }
     printLine(io)
   }
@@ -74,7 +77,14 @@ function describeRules(schema: JsonSchemaJson): string[] {
   if (typeof schema.format === 'string') rules.push(schema.format)
   if (typeof schema.pattern === 'string') rules.push(`matches /${schema.pattern}/`)
   if ('default' in schema) rules.push(`default ${JSON.stringify(schema.default)}`)
+  rules.push(...namedRules(schema))
   return rules
+}
+
+/** The names of the checks JSON Schema cannot express (namedCheck), which the conversion lists under x-rules. */
+function namedRules(schema: JsonSchemaJson): string[] {
+  const names = schema['x-rules']
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : []
 }
 
 function indent(text: string, by: string): string {

@@ -34,7 +34,8 @@ import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
 import { prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Replayed against the app's own database: they change nothing. */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Newest first, one per distinct request (method, path, query, body, status class); replays of replays left out. */
 export function distinctTraces(records: TraceRecord[], limit: number): TraceRecord[] {
@@ -58,8 +59,10 @@ export interface RegressionOptions {
   canSign: boolean
   /** How the app's files are loaded (tests pass the runner's own import). */
   importFile?: ImportFile
-  /** Where what seeders print goes (stderr: stdout keeps the report). */
+  /** Where what the seeders print goes (stderr: stdout keeps the report). */
   io: CommandIO
+  /** Called as each trace is replayed (progress). */
+  onReplay?(trace: TraceRecord): void
 }
 
 export async function replayTraces(project: Project, traces: TraceRecord[], options: RegressionOptions): Promise<RegressionJson> {
@@ -73,13 +76,16 @@ export async function replayTraces(project: Project, traces: TraceRecord[], opti
     try {
       // The app's own database: a recorded user is that same user.
       const users: UserMap = { resolve: async (id) => id }
-      for (const trace of safe) results.set(trace.trace_id, await replayOne(main, trace, options.canSign, users))
+      for (const trace of safe) {
+        options.onReplay?.(trace)
+        results.set(trace.trace_id, await replayOne(main, trace, options.canSign, users))
+      }
       if (!options.all) {
         for (const trace of unsafe) {
           results.set(trace.trace_id, skipped(trace, `${trace.method} changes data: --all replays it against a fresh test database`))
         }
       } else if (unsafe.length > 0) {
-        await replayOnFreshDatabase(project, main, unsafe, options.canSign, { logsDir, importFile, io: options.io }, results)
+        await replayOnFreshDatabase(project, main, unsafe, options, { logsDir, importFile }, results)
       }
     } finally {
       await main.close()
@@ -103,11 +109,11 @@ async function replayOnFreshDatabase(
   project: Project,
   main: ReplayTarget,
   unsafe: TraceRecord[],
-  canSign: boolean,
-  load: { logsDir: string; importFile: ImportFile; io: CommandIO },
+  { canSign, onReplay, io }: RegressionOptions,
+  load: { logsDir: string; importFile: ImportFile },
   results: Map<string, RegressionResultJson>,
 ): Promise<void> {
-  const { importFile, io, ...targetLoad } = load
+  const { importFile } = load
   const dir = mkdtempSync(join(tmpdir(), 'svc-regression-'))
   const url = `file:${join(dir, 'regression.sqlite')}`
   try {
@@ -118,11 +124,12 @@ async function replayOnFreshDatabase(
     } finally {
       db.close()
     }
-    const fresh = new ReplayTarget(project, { load: { trace: false, ...targetLoad, importFile, overrides: { DATABASE_URL: url } } })
+    const fresh = new ReplayTarget(project, { load: { trace: false, ...load, overrides: { DATABASE_URL: url } } })
     try {
       const users = freshUsers(main, fresh)
       // Oldest first: a later request may depend on what an earlier one created.
       for (const trace of [...unsafe].reverse()) {
+        onReplay?.(trace)
         const result = await replayOne(fresh, trace, canSign, users)
         results.set(trace.trace_id, result)
       }

@@ -9,6 +9,21 @@ export function percentile(sorted: readonly number[], p: number): number {
   return round(sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!)
 }
 
+export interface Latencies {
+  min: number
+  p50: number
+  p95: number
+  max: number
+  mean: number
+}
+
+/** The spread of some durations in ms, rounded (`t --loop`, benchmark); zeros for none. */
+export function latencies(times: readonly number[]): Latencies {
+  const sorted = [...times].sort((a, b) => a - b)
+  const mean = sorted.length === 0 ? 0 : sorted.reduce((sum, time) => sum + time, 0) / sorted.length
+  return { min: round(sorted[0] ?? 0), p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: round(sorted.at(-1) ?? 0), mean: round(mean) }
+}
+
 export function round(value: number): number {
   return Math.round(value * 1000) / 1000
 }

@@ -7,7 +7,7 @@
  * export default { fetch: app.fetch }
  */
 import { resolveConfig, type AppConfig } from '../config/config.ts'
-import { Context, setError, setMatch, setRecorder, type ExecutionContextLike } from '../context/context.ts'
+import { Context, setError, setMatch, setRecorder, type ExecutionContextLike, type MatchedRoute } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
 import type { Mailer } from '../mail/index.ts'
 import type { Queue } from '../queue/queue.ts'
@@ -133,6 +133,8 @@ interface CompiledRoute {
   where: ReadonlyMap<string, RegExp>
   description: () => RouteDescription
   pipeline: Pipeline
+  /** What `c.route` says once this route matched: one frozen object per route, not one a request. */
+  matched: MatchedRoute
 }
 
 export { API_PREFIX }
@@ -224,8 +226,10 @@ export function createApp(options: AppOptions = {}): App {
       if (match === undefined) {
         response = await unmatched(c)
       } else {
-        setMatch(c, match.params, { method: match.value.record.method, path: match.value.record.path })
-        response = await match.value.pipeline(c)
+        setMatch(c, match.params, match.value.matched)
+        const answer = match.value.pipeline(c)
+        // A pipeline that answered synchronously is not awaited: one microtask a request fewer.
+        response = answer instanceof Promise ? await answer : answer
       }
     } catch (error) {
       // Only matching itself throws (a malformed path parameter): the pipelines catch their own.
@@ -271,6 +275,7 @@ export function createApp(options: AppOptions = {}): App {
       path: record.path,
       pattern,
       where: record.where,
+      matched: Object.freeze({ method: record.method, path: record.path }),
       pipeline: compose([...globalMiddleware, ...routeMiddleware], withInputValidation(record.schemas, record.handler), fail),
       description: () => ({
         method: record.method,

@@ -1,7 +1,8 @@
 /**
  * Refresh tokens in the database: stored as a SHA-256 hash, grouped in
- * families (one login = one family). Rotation is one conditional UPDATE, so
- * of two concurrent refreshes with one token exactly one wins.
+ * families (one login = one family). Rotation is one conditional UPDATE and
+ * the replacement's insert in one batch, so of two concurrent refreshes with
+ * one token exactly one wins, and it gets its replacement.
  */
 import type { Database, Statement } from '../database/database.ts'
 
@@ -37,15 +38,33 @@ export async function insertRefreshToken(db: Database, token: NewRefreshToken): 
   await db.execute(refreshTokenInsert(token))
 }
 
-/** Revokes the token if it is still valid: its family id for the one caller that did it, else undefined. */
-export async function claimRefreshToken(db: Database, tokenHash: string, replacedBy: string, now: string): Promise<string | undefined> {
-  const result = await db.execute(
-    `update refresh_tokens set revoked_at = ?, revoked_reason = 'rotated', replaced_by = ?
+/**
+ * Rotation, as one batch (atomic on every driver): revokes the presented
+ * token if it is still valid and inserts its replacement into the same
+ * family, or does neither. The insert copies the family from the row the
+ * update claimed (`replaced_by` is the new token's id), so a token another
+ * request claimed first gets no replacement. Returns the family id for the
+ * one caller that rotated, else undefined.
+ */
+export async function rotateRefreshToken(
+  db: Database,
+  tokenHash: string,
+  next: Omit<NewRefreshToken, 'familyId'>,
+): Promise<string | undefined> {
+  const [claimed] = await db.batch([
+    {
+      sql: `update refresh_tokens set revoked_at = ?, revoked_reason = 'rotated', replaced_by = ?
      where token_hash = ? and revoked_at is null and expires_at > ?
      returning family_id`,
-    [now, replacedBy, tokenHash, now],
-  )
-  return result.rows.length === 1 ? String(result.rows[0]!.family_id) : undefined
+      args: [next.now, next.id, tokenHash, next.now],
+    },
+    {
+      sql: `insert into refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at)
+     select ?, ?, family_id, ?, ?, ? from refresh_tokens where token_hash = ? and replaced_by = ?`,
+      args: [next.id, next.userId, next.tokenHash, next.expiresAt, next.now, tokenHash, next.id],
+    },
+  ])
+  return claimed?.rows.length === 1 ? String(claimed.rows[0]!.family_id) : undefined
 }
 
 export async function findRefreshToken(db: Database, tokenHash: string): Promise<RefreshTokenRecord | undefined> {

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot'
 import type { Context } from '../context/context.ts'
-import type { Database } from '../database/database.ts'
+import { readThenWrite, type Database } from '../database/database.ts'
 import { HttpError, ValidationError } from '../http/http-error.ts'
 import type { MailMessage } from '../mail/index.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
@@ -14,12 +14,12 @@ import { sha256Hex } from './digest.ts'
 import { unauthenticated, type AuthState } from './middleware.ts'
 import { consumeOneTimeToken, createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, type OneTimePurpose } from './one-time-tokens.ts'
 import {
-  claimRefreshToken,
   findRefreshToken,
   insertRefreshToken,
   refreshTokenInsert,
   revokeFamily,
   revokeUserRefreshTokens,
+  rotateRefreshToken,
   type NewRefreshToken,
 } from './refresh-tokens.ts'
 import { recordSecurityEvent } from './security-events.ts'
@@ -28,11 +28,14 @@ import {
   findUserAccess,
   findUserByEmail,
   incrementTokenVersion,
-  insertUser,
+  isEmailTaken,
+  isUserIdTaken,
   markEmailVerified,
+  nextUserId,
   recordLoginFailure,
   recordLoginSuccess,
   resetPassword,
+  userInsert,
   type UserAccess,
 } from './users.ts'
 import * as AuthResponses from './responses.ts'
@@ -68,6 +71,43 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const signed = await signPair(user)
     await insertRefreshToken(db, signed.row)
     return signed.pair
+  }
+
+  /**
+   * The new account's rows, as one batch: signs the pair for the id the user
+   * will get (`nextUserId`), then inserts user, refresh token and verification
+   * token together. On D1 another registration may take the id first: its
+   * batch then fails on the primary key, nothing was written, and the next id
+   * is tried (`readThenWrite`).
+   */
+  function insertAccount(
+    db: Database,
+    input: { name: string; email: string; password: string },
+    verificationHash: string,
+  ): Promise<{ user: UserAccess; tokenPair: TokenPair }> {
+    const attempt = async (db: Database) => {
+      const nowMs = clock.now()
+      const id = await nextUserId(db)
+      const expected: UserAccess = { id, name: input.name, email: input.email, role: 'user', status: 1, token_version: 0, email_verified_at: null }
+      const signed = await signPair(expected)
+      try {
+        const [inserted] = await db.batch([
+          userInsert({ id, ...input }, isoAt(nowMs)),
+          refreshTokenInsert(signed.row),
+          ...oneTimeTokenStatements(verificationHash, {
+            userId: id,
+            purpose: 'verify_email',
+            now: isoAt(nowMs),
+            expiresAt: oneTimeExpiry('verify_email', nowMs),
+          }),
+        ])
+        return { user: inserted!.rows[0] as unknown as UserAccess, tokenPair: signed.pair }
+      } catch (error) {
+        if (isEmailTaken(error)) throw emailTaken()
+        throw error
+      }
+    }
+    return readThenWrite(db, attempt, isUserIdTaken)
   }
 
   function pair(access: string, refresh: string): TokenPair {
@@ -125,24 +165,9 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     // The slow part (argon2id, bounded by the hashing slots) and the token's digest come before the write turn.
     const password = await hasher.hash(input.password)
     const verification = await newOneTimeToken()
-    // One transaction: the user, their refresh token and their verification token, or none of them.
-    // It holds the write turn only for the inserts and the signing of two JWTs.
-    const { user, tokenPair } = await db.transaction(async (tx) => {
-      const nowMs = clock.now()
-      const user = await insertUser(tx, { name: input.name, email: input.email, password }, isoAt(nowMs))
-      if (user === undefined) throw emailTaken()
-      const signed = await signPair(user)
-      await tx.batch([
-        refreshTokenInsert(signed.row),
-        ...oneTimeTokenStatements(verification.tokenHash, {
-          userId: user.id,
-          purpose: 'verify_email',
-          now: isoAt(nowMs),
-          expiresAt: oneTimeExpiry('verify_email', nowMs),
-        }),
-      ])
-      return { user, tokenPair: signed.pair }
-    })
+    // One batch: the user, their refresh token and their verification token, or none of them
+    // (atomic on every driver, D1 included). It holds the write turn only for the inserts and the signing of two JWTs.
+    const { user, tokenPair } = await insertAccount(db, { name: input.name, email: input.email, password }, verification.tokenHash)
     inBackground(c, () => mailer.send(verificationMail(user, verification.token)))
     return c.json(
       { ...tokenPair, user: { id: user.id, name: user.name, email: user.email } },
@@ -210,12 +235,12 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const next = await tokens.sign(user.id, user.token_version, 'refresh')
     const nextHash = await sha256Hex(next.token)
     // Claim and replacement commit together: a reuse seen by a concurrent request revokes the replacement too.
-    const familyId = await db.transaction(async (tx) => {
-      const family = await claimRefreshToken(tx, tokenHash, next.jti, now)
-      if (family !== undefined) {
-        await insertRefreshToken(tx, { id: next.jti, userId: user.id, familyId: family, tokenHash: nextHash, expiresAt: isoAt(next.expiresAt), now })
-      }
-      return family
+    const familyId = await rotateRefreshToken(db, tokenHash, {
+      id: next.jti,
+      userId: user.id,
+      tokenHash: nextHash,
+      expiresAt: isoAt(next.expiresAt),
+      now,
     })
     if (familyId === undefined) {
       const record = await findRefreshToken(db, tokenHash)

@@ -1,5 +1,5 @@
 /** Queries on `users`. Each takes the request's database handle (so it is traced). */
-import type { Database } from '../database/database.ts'
+import type { Database, Statement } from '../database/database.ts'
 
 export interface UserRecord {
   id: number
@@ -57,23 +57,44 @@ export async function findUserAccess(db: Database, id: number): Promise<UserAcce
   return { id, name, email, role, status, token_version, email_verified_at }
 }
 
-/** Inserts a user; undefined when the email is taken (also when another request took it a moment ago). */
-export async function insertUser(
-  db: Database,
-  user: { name: string; email: string; password: string },
-  now: string,
-): Promise<UserAccess | undefined> {
-  try {
-    const result = await db.execute(
-      `insert into users (name, email, password, created_at, updated_at) values (?, ?, ?, ?, ?)
+/**
+ * The id the next user will get: past both the highest id and the highest
+ * ever handed out (AUTOINCREMENT's `sqlite_sequence`), so a deleted user's id,
+ * still inside their old tokens, is never given to someone else. Registration
+ * signs its tokens with it before the batch that inserts the user: a
+ * concurrent registration that took it first makes that batch fail on the
+ * primary key (`isUserIdTaken`), and registration tries the next one.
+ */
+export async function nextUserId(db: Database): Promise<number> {
+  const row = await db.first<{ id: number }>(
+    `select max(coalesce((select seq from sqlite_sequence where name = 'users'), 0),
+                coalesce((select max(id) from users), 0)) + 1 as id`,
+  )
+  return Number(row?.id ?? 1)
+}
+
+/** The insert of a new user with the id given (see `nextUserId`), returning what the tokens need. */
+export function userInsert(user: { id: number; name: string; email: string; password: string }, now: string): Statement {
+  return {
+    sql: `insert into users (id, name, email, password, created_at, updated_at) values (?, ?, ?, ?, ?, ?)
        returning id, name, email, role, status, token_version, email_verified_at`,
-      [user.name, user.email, user.password, now, now],
-    )
-    return result.rows[0] as unknown as UserAccess
-  } catch (error) {
-    if (/UNIQUE constraint failed: users\.email/i.test((error as Error).message)) return undefined
-    throw error
+    args: [user.id, user.name, user.email, user.password, now, now],
   }
+}
+
+/** A write refused because the email is taken (also when another request took it a moment ago). */
+export function isEmailTaken(error: unknown): boolean {
+  return /UNIQUE constraint failed: users\.email/i.test(messageOf(error))
+}
+
+/** A write refused because another registration took the id first. */
+export function isUserIdTaken(error: unknown): boolean {
+  return /UNIQUE constraint failed: users\.id/i.test(messageOf(error))
+}
+
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  return error.cause instanceof Error ? `${error.message} ${error.cause.message}` : error.message
 }
 
 /**

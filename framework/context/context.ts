@@ -14,7 +14,7 @@ import type { Database } from '../database/database.ts'
 import type { Mailer } from '../mail/index.ts'
 import type { Queue } from '../queue/queue.ts'
 import { readJsonBody } from '../http/read-json-body.ts'
-import { jsonResponse, successEnvelope, TRACE_HEADER, type EnvelopeOptions } from '../http/response.ts'
+import { jsonTextResponse, successEnvelopeText, type EnvelopeOptions } from '../http/response.ts'
 import type { PathParams } from '../router/path-params.ts'
 import type { RequestRecorder } from '../trace/recorder.ts'
 import type { ValidationMessageFormatter } from '../validation/issues.ts'
@@ -114,7 +114,8 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
   private validatedQuery: unknown
   private parsedUrl: URL | undefined
   private stateRecord: ContextState | undefined
-  private readonly validationMessage: ValidationMessageFormatter | undefined
+  private readonly messageFormat: ValidationMessageFormatter | undefined
+  private boundMessage: ValidationMessageFormatter | undefined
 
   constructor(init: ContextInit) {
     this.request = init.request
@@ -130,9 +131,15 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
     this.database = init.db
     this.appQueue = init.queue
     this.appMailer = init.mailer
-    const format = init.validationMessage
-    // The app's message function sees the request (its language); the callers of the formatter do not need to.
-    this.validationMessage = format && ((issue) => format(issue, init.request))
+    this.messageFormat = init.validationMessage
+  }
+
+  /** The app's message function bound to this request (its language), made when first needed: most requests validate nothing. */
+  private get validationMessage(): ValidationMessageFormatter | undefined {
+    const format = this.messageFormat
+    if (format === undefined) return undefined
+    const request = this.request
+    return (this.boundMessage ??= (issue) => format(issue, request))
   }
 
   /** What middleware hand to handlers; its fields are declared on `ContextState`. */
@@ -206,8 +213,8 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
 
   /** The success envelope as a Response: `{ success: true, message?, data, meta? }`. */
   json(data: unknown, options?: EnvelopeOptions): Response {
-    const headers = options?.headers === undefined ? { [TRACE_HEADER]: this.traceId } : { ...options.headers, [TRACE_HEADER]: this.traceId }
-    return jsonResponse(successEnvelope(data, options?.message, options?.meta), options?.status ?? 200, headers)
+    if (options === undefined) return jsonTextResponse(successEnvelopeText(data), 200, undefined, this.traceId)
+    return jsonTextResponse(successEnvelopeText(data, options.message, options.meta), options.status ?? 200, options.headers, this.traceId)
   }
 
   private rawBody(): Promise<unknown> {

@@ -1,11 +1,13 @@
 /**
  * The one module every query goes through. Wraps a libSQL client (local file,
- * `libsql://` server, or the web client in a fetch runtime) so that timing and
- * tracing hook in at a single place: `withObserver` gives a request-scoped
- * handle that reports every statement it runs.
+ * `libsql://` server, or the web client in a fetch runtime) or another driver
+ * (Cloudflare D1, `svc/workers`) so that timing and tracing hook in at a
+ * single place: `withObserver` gives a request-scoped handle that reports
+ * every statement it runs.
  */
-import type { Client, InArgs, InStatement, ResultSet, Transaction } from '@libsql/client'
+import type { Client, InArgs, ResultSet } from '@libsql/client'
 import { asBusyError, isSqliteBusy } from './busy-error.ts'
+import { isDatabaseDriver, libsqlDriver, type DatabaseDriver, type DriverTransaction, type SqlStatement } from './driver.ts'
 import { isReadOnly, WriteGate } from './write-gate.ts'
 
 export type { ResultSet } from '@libsql/client'
@@ -38,13 +40,40 @@ export interface Database {
    * @example const post = await db.first<Post>('select * from posts where id = ?', [id])
    */
   first<Row = Record<string, unknown>>(statement: Statement, args?: InArgs): Promise<Row | undefined>
-  /** Runs the statements atomically, in one round trip where the driver can. */
+  /**
+   * Runs the statements atomically: all of them or none, in order, in one
+   * round trip where the driver can. The one multi-statement write every
+   * driver has (libSQL: a write transaction; D1: `batch()`); a statement may
+   * use what an earlier one wrote (`insert ... select`, a subquery).
+   * @example await db.batch([{ sql: 'insert into a (x) values (?)', args: [1] }, 'update b set n = n + 1'])
+   */
   batch(statements: Statement[]): Promise<ResultSet[]>
-  /** Runs `work` in a write transaction; commits if it resolves, rolls back if it throws. */
+  /**
+   * Runs `work` in a write transaction; commits if it resolves, rolls back if
+   * it throws. Only where the driver has interactive transactions
+   * (`interactiveTransactions`; libSQL yes, D1 no: a `NoTransactionsError`).
+   * Prefer `batch()`, which runs everywhere.
+   */
   transaction<T>(work: (tx: Database) => Promise<T>): Promise<T>
+  /** Whether `transaction()` is available (false on D1). */
+  readonly interactiveTransactions: boolean
+  /** The driver's name: `libsql`, `d1`. */
+  readonly driver: string
   /** The same database, reporting every statement to `observer`. */
   withObserver(observer: QueryObserver): Database
   close(): void
+}
+
+/** `transaction()` on a driver without interactive transactions (D1 refuses `BEGIN`). */
+export class NoTransactionsError extends Error {
+  readonly code = 'E_NO_TRANSACTIONS'
+  constructor(driver: string) {
+    super(
+      `The ${driver} database has no interactive transactions: write the statements as one db.batch([...]), ` +
+        'which every driver runs atomically (docs/database.md, "Transactions and batches")',
+    )
+    this.name = 'NoTransactionsError'
+  }
 }
 
 export interface DatabaseOptions {
@@ -58,16 +87,26 @@ export interface DatabaseOptions {
    * file (tursodatabase/libsql-client-ts#352). Closing that client releases
    * the lock, so the Node adapter passes this for `file:` databases.
    */
-  reopen?: () => Promise<Client>
-}
-
-export function createDatabase(client: Client, options: DatabaseOptions = {}): Database {
-  const connection = new Connection(client, new WriteGate(options.lockWaitMs ?? 5000), options.reopen)
-  return new ObservedDatabase(connection, undefined, undefined)
+  reopen?: () => Promise<Client | DatabaseDriver>
 }
 
 /**
- * The client every handle of one database shares (`withObserver` makes new
+ * The app's database over a libSQL client or a driver (`d1Database` from
+ * `svc/workers` makes one of a D1 binding).
+ * @example const db = createDatabase(createClient({ url: 'file:storage/database.sqlite' }))
+ */
+export function createDatabase(source: Client | DatabaseDriver, options: DatabaseOptions = {}): Database {
+  const reopen = options.reopen
+  const connection = new Connection(toDriver(source), new WriteGate(options.lockWaitMs ?? 5000), reopen && (async () => toDriver(await reopen())))
+  return new ObservedDatabase(connection, undefined, undefined)
+}
+
+function toDriver(source: Client | DatabaseDriver): DatabaseDriver {
+  return isDatabaseDriver(source) ? source : libsqlDriver(source)
+}
+
+/**
+ * The driver every handle of one database shares (`withObserver` makes new
  * handles, not new connections), its write gate, and its replacement after
  * SQLITE_BUSY (see `DatabaseOptions.reopen`).
  */
@@ -76,18 +115,18 @@ class Connection {
   replacing: Promise<void> | undefined
 
   constructor(
-    public client: Client,
+    public client: DatabaseDriver,
     readonly gate: WriteGate,
-    private readonly reopen: (() => Promise<Client>) | undefined,
+    private readonly reopen: (() => Promise<DatabaseDriver>) | undefined,
   ) {}
 
-  /** The client to run on now: the current one, or the replacement being opened. */
-  ready(): Client | Promise<Client> {
+  /** The driver to run on now: the current one, or the replacement being opened. */
+  ready(): DatabaseDriver | Promise<DatabaseDriver> {
     return this.replacing === undefined ? this.client : this.replacing.then(() => this.client)
   }
 
   /** After `error` from `used`: when it is SQLITE_BUSY, later statements run on a new client and the used one is closed. */
-  recover(error: unknown, used: Client): void {
+  recover(error: unknown, used: DatabaseDriver): void {
     if (this.reopen === undefined || used !== this.client || this.replacing !== undefined || !isSqliteBusy(error)) return
     this.replacing = this.reopen().then(
       (fresh) => {
@@ -112,9 +151,17 @@ class ObservedDatabase implements Database {
    */
   constructor(
     private readonly connection: Connection,
-    private readonly tx: { executor: Transaction; client: Client } | undefined,
+    private readonly tx: { executor: DriverTransaction; client: DatabaseDriver } | undefined,
     private readonly observer: QueryObserver | undefined,
   ) {}
+
+  get interactiveTransactions(): boolean {
+    return this.connection.client.transaction !== undefined
+  }
+
+  get driver(): string {
+    return this.connection.client.name
+  }
 
   execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
@@ -138,14 +185,11 @@ class ObservedDatabase implements Database {
   batch(statements: Statement[]): Promise<ResultSet[]> {
     const stmts = statements.map((statement) => toStatement(statement))
     if (this.tx !== undefined) return this.runBatch(stmts, (s) => this.tx!.executor.batch(s))
-    const run = () => this.onClient((client) => this.runBatch(stmts, (s) => client.batch(s, 'write')))
+    const run = () => this.onClient((client) => this.runBatch(stmts, (s) => client.batch(s)))
     return this.gate.busy ? this.gate.exclusive(run) : run()
   }
 
-  private async runBatch(
-    stmts: Array<{ sql: string; args?: InArgs } & InStatement>,
-    send: (stmts: InStatement[]) => Promise<ResultSet[]>,
-  ): Promise<ResultSet[]> {
+  private async runBatch(stmts: SqlStatement[], send: (stmts: SqlStatement[]) => Promise<ResultSet[]>): Promise<ResultSet[]> {
     const started = performance.now()
     try {
       const results = await send(stmts)
@@ -161,11 +205,12 @@ class ObservedDatabase implements Database {
   async transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     // Already inside one: SQLite has no nested transactions, the outer one covers the work.
     if (this.tx !== undefined) return work(this)
+    if (!this.interactiveTransactions) throw new NoTransactionsError(this.driver)
     return this.gate.exclusive(async () => {
       const client = await this.connection.ready()
-      let tx: Transaction
+      let tx: DriverTransaction
       try {
-        tx = await client.transaction('write')
+        tx = await client.transaction!()
       } catch (error) {
         this.connection.recover(error, client)
         throw asBusyError(error, this.gate.waitMs)
@@ -197,12 +242,12 @@ class ObservedDatabase implements Database {
   }
 
   /** Runs `work` on the connection's client outside a transaction; SQLITE_BUSY replaces the client and becomes a ServiceBusyError. */
-  private onClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  private onClient<T>(work: (client: DatabaseDriver) => Promise<T>): Promise<T> {
     const ready = this.connection.ready()
     return ready instanceof Promise ? ready.then((client) => this.attempt(client, work)) : this.attempt(ready, work)
   }
 
-  private attempt<T>(client: Client, work: (client: Client) => Promise<T>): Promise<T> {
+  private attempt<T>(client: DatabaseDriver, work: (client: DatabaseDriver) => Promise<T>): Promise<T> {
     return work(client).catch((error: unknown) => {
       this.connection.recover(error, client)
       throw asBusyError(error, this.gate.waitMs)
@@ -234,7 +279,7 @@ class ObservedDatabase implements Database {
   }
 }
 
-function toStatement(statement: Statement, args?: InArgs): { sql: string; args?: InArgs } & InStatement {
+function toStatement(statement: Statement, args?: InArgs): SqlStatement {
   if (typeof statement === 'string') return args === undefined ? { sql: statement } : { sql: statement, args }
   return args === undefined ? statement : { sql: statement.sql, args }
 }
@@ -250,4 +295,27 @@ function insertedRowid(sql: string, result: ResultSet): number | undefined {
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000
+}
+
+/**
+ * Runs `attempt` (reads, then one batch built from what they found) so that
+ * no other write lands between its reads and its batch: inside a write
+ * transaction where the driver has them (libSQL); elsewhere (D1)
+ * optimistically, again while `conflict(error)` says another writer came
+ * first (the batch then wrote nothing), at most `tries` times.
+ */
+export async function readThenWrite<T>(
+  db: Database,
+  attempt: (db: Database) => Promise<T>,
+  conflict: (error: unknown) => boolean,
+  tries = 8,
+): Promise<T> {
+  if (db.interactiveTransactions) return db.transaction(attempt)
+  for (let tried = 1; ; tried++) {
+    try {
+      return await attempt(db)
+    } catch (error) {
+      if (tried >= tries || !conflict(error)) throw error
+    }
+  }
 }

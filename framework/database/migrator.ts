@@ -1,10 +1,15 @@
 /**
  * Runs migrations given as values (`{ name, up, down }`), so the same runner
  * serves the CLI (which finds them as files) and a fetch runtime (which
- * bundles them). Each migration runs in its own transaction together with its
- * row in the `migrations` table: a failing one leaves earlier ones applied.
+ * bundles them: `svc migrate:bundle`). Each migration is applied atomically
+ * together with its row in the `migrations` table: a failing one leaves
+ * earlier ones applied. Where the driver has interactive transactions
+ * (libSQL) that is one transaction around `up()`; where it has not (D1), the
+ * statements `up()` writes are collected and run as one batch with the row,
+ * so a migration's reads see the database as it was before it.
  */
 import type { Database } from './database.ts'
+import { collectWrites } from './collect-writes.ts'
 
 export interface Migration {
   /** `<timestamp>_<name>`, the sort key. */
@@ -59,13 +64,9 @@ export async function migrate(db: Database, migrations: Migration[], events: Mig
   for (const [index, migration] of pending.entries()) {
     events.onMigration?.({ name: migration.name, index, total: pending.length, done: false })
     try {
-      await db.transaction(async (tx) => {
-        await migration.up(tx)
-        await tx.execute('insert into migrations (name, batch, ran_at) values (?, ?, ?)', [
-          migration.name,
-          batch,
-          new Date().toISOString(),
-        ])
+      await atomically(db, (tx) => migration.up(tx), {
+        sql: 'insert into migrations (name, batch, ran_at) values (?, ?, ?)',
+        args: [migration.name, batch, new Date().toISOString()],
       })
     } catch (error) {
       throw new MigrationError(migration.name, error)
@@ -91,10 +92,7 @@ export async function rollback(db: Database, migrations: Migration[], steps = 1)
       throw new MigrationError(row.name, new Error(migration ? 'it has no down()' : 'its file is missing'))
     }
     try {
-      await db.transaction(async (tx) => {
-        await migration.down!(tx)
-        await tx.execute('delete from migrations where name = ?', [row.name])
-      })
+      await atomically(db, (tx) => migration.down!(tx), { sql: 'delete from migrations where name = ?', args: [row.name] })
     } catch (error) {
       throw new MigrationError(row.name, error)
     }
@@ -112,6 +110,20 @@ export async function migrateFresh(db: Database, migrations: Migration[], events
   for (const row of tables.rows) await db.execute(`drop table if exists "${String(row.name).replaceAll('"', '""')}"`)
   await db.execute('pragma foreign_keys = on')
   return migrate(db, migrations, events)
+}
+
+/** `work`'s writes and `last` together, or none of them (see the module doc). */
+async function atomically(db: Database, work: (tx: Database) => Promise<void>, last: { sql: string; args: Array<string | number> }): Promise<void> {
+  if (db.interactiveTransactions) {
+    await db.transaction(async (tx) => {
+      await work(tx)
+      await tx.execute(last.sql, last.args)
+    })
+    return
+  }
+  const collected = collectWrites(db)
+  await work(collected.db)
+  await db.batch([...collected.statements, last])
 }
 
 async function appliedMigrations(db: Database): Promise<MigrationStatus[]> {

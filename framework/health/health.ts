@@ -1,18 +1,23 @@
 /**
  * Health probes: `/health/live` says the process answers; `/health/ready`
  * runs every check (the database's `select 1` among them) and answers 503
- * naming each one that failed.
+ * naming each one that failed, or 200 with `status: 'degraded'` when a check
+ * works but is behind (traces accepted and not written).
  */
 import * as v from 'valibot'
 import type { Database } from '../database/database.ts'
 import { HttpError } from '../http/http-error.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
 
-/** Resolves when healthy (optionally with details); throws when not. */
+/**
+ * Resolves when healthy (optionally with details); throws when not. Details
+ * with `status: 'degraded'` (and a `reason`) say it works but is behind: the
+ * probe still answers 200, with `status: 'degraded'`.
+ */
 export type HealthCheck = () => Promise<Record<string, unknown> | void>
 
 export interface CheckResult {
-  status: 'ok' | 'fail'
+  status: 'ok' | 'degraded' | 'fail'
   duration_ms: number
   error?: string
   [detail: string]: unknown
@@ -43,7 +48,8 @@ export async function runChecks(checks: Record<string, HealthCheck>): Promise<Re
           timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)
         })
         const details = await Promise.race([check(), timeout])
-        return [name, { ...details, status: 'ok', duration_ms: elapsed(started) }]
+        const status = details?.status === 'degraded' ? 'degraded' : 'ok'
+        return [name, { ...details, status, duration_ms: elapsed(started) }]
       } catch (error) {
         return [name, { status: 'fail', duration_ms: elapsed(started), error: (error as Error).message ?? String(error) }]
       } finally {
@@ -67,7 +73,8 @@ export function healthRoutes(checks: Record<string, HealthCheck>): RouteDefiniti
           details: { data: { status: 'fail', checks: results } },
         })
       }
-      return { status: 'ok', checks: results }
+      const degraded = Object.values(results).some((result) => result.status === 'degraded')
+      return { status: degraded ? 'degraded' : 'ok', checks: results }
     })
       .response(Readiness)
       .errors({ 503: 'A check failed: `error` names it, `data.checks` gives each check' })

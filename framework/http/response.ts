@@ -38,19 +38,24 @@ interface KnownResponse {
 }
 
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
-  const text = JSON.stringify(body)
+  return jsonTextResponse(JSON.stringify(body), status, headers)
+}
+
+/**
+ * `jsonResponse` for a body already serialised (`text` must be JSON); a
+ * `traceId` given is set as the trace header, after (over) `headers`.
+ */
+export function jsonTextResponse(text: string, status: number, headers: Record<string, string> | undefined, traceId?: string): Response {
   const init: Record<string, string> = { 'content-type': JSON_TYPE }
   for (const name in headers) init[name] = headers[name]!
-  const response = new (jsonResponseClass())(text, { status, headers: init }) as Response & KnownResponse
-  response[JSON_TEXT] = text
-  response[TRACE_ID] = headers[TRACE_HEADER]
-  response[JSON_HEADERS] = init
-  return response
+  if (traceId !== undefined) init[TRACE_HEADER] = traceId
+  return new (jsonResponseClass())(text, { status, headers: init }, init[TRACE_HEADER])
 }
 
 type ResponseClass = typeof Response
+type JsonResponseClass = new (text: string, init: { status: number; headers: Record<string, string> }, traceId: string | undefined) => Response
 let responseBase: ResponseClass | undefined
-let knownJsonResponse: ResponseClass | undefined
+let knownJsonResponse: JsonResponseClass | undefined
 
 /**
  * The class of the responses `jsonResponse` builds: the runtime's Response
@@ -58,14 +63,26 @@ let knownJsonResponse: ResponseClass | undefined
  * except that reading `headers` forgets the header record svc kept. Whoever
  * reads `headers` may change them (`RateLimit-*`, `Server-Timing`...), and
  * the tracer must record what went on the wire: it then reads `headers` too.
+ * What svc knows is set in the constructor, so every such response has one shape.
  */
-function jsonResponseClass(): ResponseClass {
+function jsonResponseClass(): JsonResponseClass {
   const base = globalThis.Response
   if (base !== responseBase || knownJsonResponse === undefined) {
     responseBase = base
-    knownJsonResponse = class SvcJsonResponse extends base {
+    knownJsonResponse = class SvcJsonResponse extends base implements KnownResponse {
+      [JSON_TEXT]: string;
+      [TRACE_ID]: string | undefined;
+      [JSON_HEADERS]: Record<string, string> | undefined
+
+      constructor(text: string, init: { status: number; headers: Record<string, string> }, traceId: string | undefined) {
+        super(text, init)
+        this[JSON_TEXT] = text
+        this[TRACE_ID] = traceId
+        this[JSON_HEADERS] = init.headers
+      }
+
       override get headers(): Headers {
-        ;(this as KnownResponse)[JSON_HEADERS] = undefined
+        this[JSON_HEADERS] = undefined
         return super.headers
       }
     }
@@ -101,6 +118,21 @@ export function successEnvelope<T>(data: T, message?: string, meta?: Record<stri
   const envelope: SuccessEnvelope<T> = message === undefined ? { success: true, data } : { success: true, message, data }
   if (meta !== undefined) envelope.meta = meta
   return envelope
+}
+
+/**
+ * The success envelope's JSON text, written around `JSON.stringify(data)`
+ * without building the envelope object first (the same text as
+ * `JSON.stringify(successEnvelope(data, message, meta))`).
+ */
+export function successEnvelopeText(data: unknown, message?: string, meta?: Record<string, unknown>): string {
+  const dataText = JSON.stringify(data)
+  // undefined (or a function): the key is left out, as JSON.stringify does.
+  if (dataText === undefined) return JSON.stringify(successEnvelope(data, message, meta))
+  const head = message === undefined ? '{"success":true,"data":' : `{"success":true,"message":${JSON.stringify(message)},"data":`
+  if (meta === undefined) return `${head}${dataText}}`
+  const metaText = JSON.stringify(meta)
+  return metaText === undefined ? `${head}${dataText}}` : `${head}${dataText},"meta":${metaText}}`
 }
 
 export function errorEnvelope(status: number, error: string, details?: Record<string, unknown>): ErrorEnvelope {

@@ -4,8 +4,9 @@
  */
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { createClient, type Client } from '@libsql/client'
-import { createDatabase, type Database } from '../database/database.ts'
+import { createClient } from '@libsql/client'
+import type { Database } from '../database/database.ts'
+import { DEFAULT_BUSY_TIMEOUT_MS, openLibsqlDatabase } from '../database/libsql-open.ts'
 
 export interface OpenDatabaseOptions {
   /** `file:...`, `libsql://...`, `http(s)://...`; default `file:<storageDir>/database.sqlite`. */
@@ -23,7 +24,7 @@ export interface OpenDatabaseOptions {
   pageSize?: number
 }
 
-export const DEFAULT_BUSY_TIMEOUT_MS = 5000
+export { DEFAULT_BUSY_TIMEOUT_MS }
 
 export function databaseUrl(
   url: string | undefined,
@@ -37,19 +38,6 @@ export function databaseUrl(
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const url = databaseUrl(options.url, options)
-  const isFile = url.startsWith('file:')
-  if (isFile) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
-  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
-  const connect = async (pageSize?: number): Promise<Client> => {
-    const client = createClient({ url, authToken: options.authToken, timeout: busyTimeoutMs, intMode: 'number' })
-    if (isFile) {
-      // Only possible before WAL mode writes the file's header.
-      if (pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(pageSize)}`)
-      await client.execute('pragma journal_mode = wal')
-      await client.execute('pragma foreign_keys = on')
-    }
-    return client
-  }
-  // A local file's connection is replaced after SQLITE_BUSY (see DatabaseOptions.reopen).
-  return createDatabase(await connect(options.pageSize), { lockWaitMs: busyTimeoutMs, ...(isFile ? { reopen: () => connect() } : {}) })
+  if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
+  return openLibsqlDatabase(createClient, { ...options, url })
 }

@@ -3,8 +3,12 @@
  * trace writes never contend with the app's database) or any libSQL URL
  * (`TRACE_DATABASE_URL`).
  */
-import { databaseUrl, openDatabase } from './database.ts'
-import { TraceStore } from '../trace/store.ts'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { createClient } from '@libsql/client'
+import { openLibsqlTraceStore } from '../database/libsql-open.ts'
+import type { TraceStore } from '../trace/store.ts'
+import { databaseUrl } from './database.ts'
 
 export interface OpenTraceStoreOptions {
   url?: string
@@ -20,8 +24,6 @@ export interface OpenTraceStoreOptions {
 }
 
 export const TRACE_DATABASE_FILE = 'traces.sqlite'
-/** Each write is one batch row of tens of kilobytes: on 16 KiB pages it costs about a third less CPU than on SQLite's 4 KiB (docs/traces.md). */
-const TRACE_PAGE_SIZE = 16_384
 
 export function traceDatabaseUrl(options: OpenTraceStoreOptions): string {
   return databaseUrl(options.url, options, TRACE_DATABASE_FILE)
@@ -29,21 +31,6 @@ export function traceDatabaseUrl(options: OpenTraceStoreOptions): string {
 
 export async function openTraceStore(options: OpenTraceStoreOptions): Promise<TraceStore> {
   const url = traceDatabaseUrl(options)
-  const connect = async () => {
-    const db = await openDatabase({
-      url,
-      authToken: options.authToken,
-      storageDir: options.storageDir,
-      projectDir: options.projectDir,
-      pageSize: TRACE_PAGE_SIZE,
-      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-    })
-    // Traces are a diagnostic log: a power cut may lose the last batch, never corrupt the file.
-    if (url.startsWith('file:')) await db.execute('pragma synchronous = normal')
-    return db
-  }
-  // A local file's connection is replaced after a write refused for a lock (see TraceStoreOptions.reopen).
-  const store = new TraceStore(await connect(), url.startsWith('file:') ? { reopen: connect } : {})
-  await store.init()
-  return store
+  if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
+  return openLibsqlTraceStore(createClient, { url, authToken: options.authToken, busyTimeoutMs: options.busyTimeoutMs })
 }

@@ -65,7 +65,9 @@ export function createTracer(options: TracerOptions): SvcTracer {
     end(c: Context, response: Response, recorder: RequestRecorder): void {
       const capture = recorder as RequestCapture
       if (!all && !keep(c, response.status, performance.now() - capture.startedAt)) return
-      writer.push(snapshot(c, response, capture, config.bodyLimit))
+      // Workers: the write is part of the request's work (waitUntil), as no timer fires after the response.
+      const waitUntil = c.executionCtx?.waitUntil
+      writer.push(snapshot(c, response, capture, config.bodyLimit), waitUntil === undefined ? undefined : (work) => waitUntil.call(c.executionCtx, work))
     },
     stats,
     flush: () => writer.flush(),
@@ -75,7 +77,9 @@ export function createTracer(options: TracerOptions): SvcTracer {
       healthChecks: {
         async traces() {
           const { accepted, written, dropped, failed, pending, capacity, high_water } = writer.stats
-          return { modes: [...modes], accepted, written, dropped, failed, pending, capacity, high_water }
+          const lag = writer.lag()
+          const counts = { modes: [...modes], accepted, written, dropped, failed, pending, capacity, high_water }
+          return lag === undefined ? counts : { ...counts, status: 'degraded', reason: lag }
         },
       },
     },

@@ -71,11 +71,18 @@ export class TraceWriter {
   private readonly reading = new Map<Promise<void>, (() => void) | null>()
   private timer: ReturnType<typeof setTimeout> | undefined
   private timerDelay = 0
+  /** When the timer should have fired: one long past due was never run (Workers fire no timer after the response). */
+  private timerDue = 0
+  /** Since when the oldest unwritten trace has waited (undefined: none waits). */
+  private waitingSince: number | undefined
+  /** When this writer last dropped a trace. */
+  private lastDropAt: number | undefined
   private writing: Promise<void> | undefined
   private droppedSinceWrite = 0
   /** Whether the stored drop counter was read back since start (a write returns it too). */
   private droppedKnown = false
   private lastPrune = Date.now()
+  private readonly pruneEvery: number
   private writtenSincePrune = 0
   private pruneDue = false
   private readonly pruneTimer: ReturnType<typeof setInterval> | undefined
@@ -100,6 +107,7 @@ export class TraceWriter {
       () => {},
     )
     const every = options.pruneEveryMs ?? PRUNE_EVERY_MS
+    this.pruneEvery = every
     if (config.retentionDays > 0 || config.maxTraces > 0) {
       // Idle or not: traces age past the retention whether or not new ones arrive.
       this.pruneTimer = setInterval(() => this.prunePeriodically(every), every)
@@ -107,17 +115,24 @@ export class TraceWriter {
     }
   }
 
-  /** Takes a trace; false when it was dropped (buffer full or writer closed). */
-  push(pending: PendingTrace): boolean {
+  /**
+   * Takes a trace; false when it was dropped (buffer full or writer closed).
+   * `keepAlive` (Workers' `ctx.waitUntil`) is handed the write of this trace:
+   * where nothing runs after the response unless it is waited for, the trace
+   * is written before the request's work ends, not by a timer.
+   */
+  push(pending: PendingTrace, keepAlive?: (work: Promise<unknown>) => void): boolean {
     const stats = this.stats
     if (this.closed || stats.pending >= this.config.bufferSize) {
       stats.dropped++
       this.droppedSinceWrite++
+      this.lastDropAt = Date.now()
       // Stored soon even when nothing else is written (every trace dropped while the buffer is full).
       if (this.writing === undefined && !this.closed) this.schedule(this.config.flushMs)
       return false
     }
     stats.accepted++
+    if (stats.pending === 0) this.waitingSince = Date.now()
     if (++stats.pending > stats.high_water) stats.high_water = stats.pending
     if (pending.requestBody === null && pending.responseBody === null) this.add(pending.raw)
     else {
@@ -128,7 +143,22 @@ export class TraceWriter {
       this.reading.set(read, pending.abandon)
       void read.finally(() => this.reading.delete(read))
     }
+    if (keepAlive !== undefined) keepAlive(this.flush().catch(() => {}))
     return true
+  }
+
+  /**
+   * Why the writer is behind, or undefined when it is not: traces accepted
+   * and none written for longer than `TRACE_FLUSH_MS` (plus a second for the
+   * write itself), or traces dropped in the last minute.
+   */
+  lag(now = Date.now()): string | undefined {
+    const waited = this.waitingSince === undefined ? 0 : now - this.waitingSince
+    if (this.stats.pending > 0 && waited > this.config.flushMs + 1000) {
+      return `${this.stats.pending} trace(s) accepted and not written for ${Math.round(waited)} ms (TRACE_FLUSH_MS is ${this.config.flushMs})`
+    }
+    if (this.lastDropAt !== undefined && now - this.lastDropAt < 60_000) return 'traces were dropped in the last minute (the buffer was full)'
+    return undefined
   }
 
   /** Writes everything accepted so far (and what arrives meanwhile), then resolves. */
@@ -194,9 +224,12 @@ export class TraceWriter {
 
   /** Writes the next batch after `delay` ms, unless a write is already due as soon. */
   private schedule(delay: number): void {
-    if (this.timer !== undefined && this.timerDelay <= delay) return
+    const now = Date.now()
+    // A timer long past due never ran (a runtime that fires none after the response): replaced, not waited for.
+    if (this.timer !== undefined && this.timerDelay <= delay && now <= this.timerDue + Math.max(1000, this.timerDelay)) return
     this.clearTimer()
     this.timerDelay = delay
+    this.timerDue = now + delay
     this.timer = setTimeout(() => {
       this.timer = undefined
       if (this.writing === undefined) void this.writeNext()
@@ -259,6 +292,7 @@ export class TraceWriter {
       }
       this.stats.written += count
       this.stats.pending -= count
+      this.waitingSince = this.stats.pending > 0 ? Date.now() : undefined
       this.retries = 0
     } catch (error) {
       if (!isLockError(error)) {
@@ -276,8 +310,10 @@ export class TraceWriter {
     }
     this.writtenSincePrune += count
     // Pruning runs once a minute (see the timer), or sooner when a tenth of the count limit was written since.
-    const { maxTraces } = this.config
-    if (this.pruneDue || (maxTraces > 0 && this.writtenSincePrune >= Math.ceil(maxTraces / 10))) await this.prune()
+    // (Also checked here: a runtime that runs no timer between requests, Workers, still prunes.)
+    const { maxTraces, retentionDays } = this.config
+    const periodic = (retentionDays > 0 || maxTraces > 0) && Date.now() - this.lastPrune >= this.pruneEvery
+    if (this.pruneDue || periodic || (maxTraces > 0 && this.writtenSincePrune >= Math.ceil(maxTraces / 10))) await this.prune()
   }
 
   private prunePeriodically(every: number): void {
@@ -308,6 +344,7 @@ export class TraceWriter {
   private lose(count: number, error: unknown): void {
     this.stats.failed += count
     this.stats.pending -= count
+    if (this.stats.pending === 0) this.waitingSince = undefined
     this.fail(error)
   }
 

@@ -3,7 +3,7 @@
  * and `migrate:fresh [--seed]`, spawned in a temp copy of examples/blog, with
  * their `--json` documents and what they leave in the database file.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -16,7 +16,8 @@ let seeders: string[]
 
 const names = (dir: string) =>
   readdirSync(dir)
-    .filter((file) => /\.(ts|js|mjs)$/.test(file))
+    // The migrations' index.ts is `svc migrate:bundle`'s module, not a migration.
+    .filter((file) => /\.(ts|js|mjs)$/.test(file) && file !== 'index.ts')
     .sort()
     .map((file) => basename(file, extname(file)))
 
@@ -205,5 +206,25 @@ describe('svc migrate:fresh', () => {
     const result = await json('migrate:fresh', '--seed')
     expect(result).toEqual({ ran: migrations, seeded: seeders, seeded_rows: expect.arrayContaining([{ seeder: 'posts', table: 'posts', added: 2 }]) })
     expect(Number((await query('select count(*) as n from posts'))[0]!.n)).toBeGreaterThan(0)
+  })
+})
+
+describe('svc migrate:bundle', () => {
+  it('the example\'s bundled module is up to date; a new migration makes --check fail until the module is written again', async () => {
+    const check = await runSvc(['migrate:bundle', '--check', '--json'], { cwd: app.path() })
+    expect(check.exitCode).toBe(0)
+    expect(JSON.parse(check.stdout)).toMatchObject({ file: 'database/migrations/index.ts', migrations, stale: false, written: false })
+
+    writeFileSync(app.path('database', 'migrations', '20990101000000_add_tags.ts'), "import type { Database } from 'svc'\nexport async function up(db: Database) {\n  await db.execute('create table tags (id integer primary key)')\n}\n")
+    try {
+      expect((await runSvc(['migrate:bundle', '--check'], { cwd: app.path() })).exitCode).toBe(1)
+      const written = await runSvc(['migrate:bundle', '--json'], { cwd: app.path() })
+      expect(JSON.parse(written.stdout)).toMatchObject({ stale: true, written: true, migrations: [...migrations, '20990101000000_add_tags'] })
+      expect(readFileSync(app.path('database', 'migrations', 'index.ts'), 'utf8')).toContain("import * as m6 from './20990101000000_add_tags.ts'")
+      expect((await runSvc(['migrate:bundle', '--check'], { cwd: app.path() })).exitCode).toBe(0)
+    } finally {
+      rmSync(app.path('database', 'migrations', '20990101000000_add_tags.ts'))
+      await runSvc(['migrate:bundle'], { cwd: app.path() })
+    }
   })
 })

@@ -84,4 +84,20 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['--dry-run'], kebab, 'test')).toEqual({ 'dry-run': true })
     expect(() => parseCommandLine(['--dryRun'], kebab, 'test')).toThrow('Unknown option --dryRun') // citty accepts the camelCase spelling; svc has one
   })
+
+  it('the last positional may collect every remaining word; a positional may take only listed words', () => {
+    const request = {
+      method: { type: 'positional', description: 'Method' },
+      path: { type: 'positional', required: false, description: 'Path' },
+      items: { type: 'positional', multiple: true, required: false, description: 'Fields' },
+      json: { type: 'boolean', description: 'JSON' },
+    } as const satisfies ArgsDef
+    expect(parseCommandLine(['POST', '/x', 'a=1', '--json', 'b:=2', '--', '-c=3'], request, 't')).toEqual({ method: 'POST', path: '/x', items: ['a=1', 'b:=2', '-c=3'], json: true })
+    expect(parseCommandLine(['GET', '/x'], request, 't')).toMatchObject({ items: [] })
+    expect(parseCommandLine(['GET'], request, 't')).toMatchObject({ path: undefined, items: [] })
+    const shell = { shell: { type: 'positional', description: 'Shell', options: ['bash', 'zsh'] } } as const satisfies ArgsDef
+    expect(parseCommandLine(['zsh'], shell, 'completion')).toEqual({ shell: 'zsh' })
+    expect(() => parseCommandLine(['fish'], shell, 'completion')).toThrow('<shell> takes bash or zsh, got "fish"')
+    expect(() => parseCommandLine([], shell, 'completion')).toThrow('Missing argument <shell>')
+  })
 })

@@ -144,6 +144,8 @@ describe('svc route:rules', () => {
     expect(exitCode).toBe(0)
     expect(stdout).toMatch(/POST \/api\/v1\/posts {2}createPost {2}routes\/api\.ts:\d+\n {2}body\n {4}FIELD +TYPE +RULES\n {4}title +string +required, 1-200 characters\n {4}body +string +optional, at most 100000 characters, default ""\n {4}published_at +string \| null +optional, date-time\n/)
     expect(stdout).toMatch(/ {4}password_confirmation +string +required, at least 1 character\n/)
+    // The named checks JSON Schema cannot hold, in words too: a field's (visible text) and the body's (the confirmation).
+    expect(stdout).toMatch(/POST \/api\/auth\/register[^\n]*\n {2}body\n(?: {4}[^\n]*\n)*? {4}password +string +required, 8-256 characters, visible\n(?: {4}[^\n]*\n)*? {4}and confirmed\n/)
     expect(stdout).toMatch(/GET \/api\/v2\/posts .*\n {2}query\n.*\n {4}page +string +optional, matches \/\^\\d\+\$\/, default "1"/)
     expect(stdout).not.toContain('warning')
     expect(stderr).toContain('warning: POST /tags, body field color: The "check" action cannot be converted to JSON Schema. (left out of the schema)')

@@ -84,7 +84,7 @@ describe('make:crud Product --seed', () => {
     expect(tags.written.some((path) => /service|repositor/.test(path))).toBe(false)
     expect(tags.written).toContain('app/controllers/tags.ts')
     expect(app.read('app', 'controllers', 'tags.ts')).toContain('Tag.paginate(c.db')
-    expect(app.read('routes', 'api.ts')).toContain("r.delete('/tags/{id}', tags.deleteTag).where('id', /\\d+/)\n")
+    expect(app.read('routes', 'api.ts')).toContain("r.delete('/tags/{id}', tags.deleteTag).where('id', /\\d+/).response(null, { status: 204 })\n")
   })
 
   it('keeps a file that differs unless --force, and says so', async () => {
@@ -210,7 +210,10 @@ describe('what make:crud wrote, as a project', () => {
   it('its generated tests pass with vitest', async () => {
     expect(existsSync(app.path('tests', 'products.test.ts'))).toBe(true)
     const result = await projectTests(app)
-    expect(result.output).toMatch(/Test Files\s+2 passed/)
+    // The generated files (products, and tags made earlier), beside the example's own tests/unit and tests/feature.
+    expect(result.output).toMatch(/✓ tests\/products\.test\.ts/)
+    expect(result.output).toMatch(/✓ tests\/tags\.test\.ts/)
+    expect(result.output).toMatch(/Test Files\s+\d+ passed \(\d+\)/)
     expect(result.output).toMatch(/Tests\s+\d+ passed/)
     expect(result.code).toBe(0)
   }, 180_000)

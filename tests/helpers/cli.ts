@@ -36,6 +36,8 @@ export interface AppCopy {
   path(...parts: string[]): string
   read(...parts: string[]): string
   write(relativePath: string, text: string): void
+  /** Adds route definitions at the end of `routes/<file>`'s defineRoutes callback (`r.get('/x', ...)` lines). */
+  addRoutes(file: 'web.ts' | 'api.ts', routes: string): void
   remove(): void
 }
 
@@ -63,6 +65,10 @@ export function copyExampleApp(name = 'blog'): AppCopy {
     write: (relativePath, text) => {
       mkdirSync(join(dir, relativePath, '..'), { recursive: true })
       writeFileSync(join(dir, relativePath), text)
+    },
+    addRoutes: (file, routes) => {
+      const path = join(dir, 'routes', file)
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/\}\)\s*$/, `${routes.trimEnd()}\n})\n`))
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }

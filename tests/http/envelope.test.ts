@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { createApp, defineRoutes, HttpError, ValidationError, type App, type RouteRegistrar } from 'svc'
 import { createTestClient } from 'svc/testing'
 import { testConfig } from '../helpers/app.ts'
+import { successEnvelope, successEnvelopeText } from '../../framework/http/response.ts'
 
 function appWith(define: (r: RouteRegistrar) => void, vars: Record<string, string> = {}): App {
   return createApp({ config: testConfig(vars), api: defineRoutes(define) })
@@ -171,5 +172,30 @@ describe('error envelope', () => {
   it('the default 404 and 405 use the same envelope', async () => {
     expect((await client.get('/api/none')).body).toStrictEqual({ success: false, error: 'Not Found', code: 404 })
     expect((await client.request('PUT', '/api/missing')).body).toStrictEqual({ success: false, error: 'Method Not Allowed', code: 405 })
+  })
+})
+
+describe('the success envelope text (written around JSON.stringify(data), without the envelope object)', () => {
+  const date = new Date(0)
+  const cases: Array<[string, unknown, string | undefined, Record<string, unknown> | undefined]> = [
+    ['an object', { id: 1, title: 'Hello "quoted" \u2028' }, undefined, undefined],
+    ['an array', [1, 'two', null], undefined, undefined],
+    ['a string', 'plain', undefined, undefined],
+    ['zero', 0, undefined, undefined],
+    ['null', null, undefined, undefined],
+    ['undefined (no data key)', undefined, undefined, undefined],
+    ['a function (no data key)', () => 1, undefined, undefined],
+    ['a Date (toJSON)', date, undefined, undefined],
+    ['nested undefined fields', { a: undefined, b: [undefined] }, undefined, undefined],
+    ['with a message', { ok: 1 }, 'Done "now"', undefined],
+    ['with meta', [1], undefined, { page: 1, per_page: 15, total: 1, last_page: 1 }],
+    ['with a message and meta', [], 'Listed', { page: 2 }],
+  ]
+  it.each(cases)('%s', (_, data, message, meta) => {
+    expect(successEnvelopeText(data, message, meta)).toBe(JSON.stringify(successEnvelope(data, message, meta)))
+  })
+
+  it('throws as JSON.stringify does (a BigInt)', () => {
+    expect(() => successEnvelopeText({ n: 1n })).toThrow(TypeError)
   })
 })

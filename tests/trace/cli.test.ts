@@ -551,6 +551,7 @@ describe('test:regression', () => {
       const human = await svc(['test:regression', '--path', '/loop'])
       expect(human.code).toBe(1)
       expect(human.stdout).toContain('changed GET /loop')
+      expect(human.stderr).toContain('[1/1] GET /loop') // progress, plain lines when not a terminal
     } finally {
       app.write('routes/web.ts', original)
     }

@@ -84,7 +84,9 @@ describe('batch writer', () => {
     expect(stats.high_water).toBe(40)
     const ready = await traced.app.fetch(request('GET', '/health/ready'))
     const health = ((await ready.json()) as { data: { checks: { traces: Record<string, unknown> } } }).data.checks.traces
-    expect(health).toMatchObject({ status: 'ok', dropped: 60, capacity: 40, pending: 40 }) // the probe's own trace is dropped after it answers
+    // Dropped traces make the check degraded (still 200): the probe's own trace is dropped after it answers.
+    expect(health).toMatchObject({ status: 'degraded', dropped: 60, capacity: 40, pending: 40 })
+    expect(health.reason).toMatch(/dropped/)
     sink!.release()
     await traced.tracer.flush()
     expect(sink!.written).toHaveLength(40)

@@ -6,6 +6,7 @@ const commands = {
   'migrate:rollback': () => import('./rollback.ts'),
   'migrate:status': () => import('./status.ts'),
   'migrate:fresh': () => import('./fresh.ts'),
+  'migrate:bundle': () => import('./bundle.ts'),
 } satisfies CommandLoaders
 
 export default commands

@@ -2,11 +2,12 @@ import type { TraceRecord } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
+import { createProgress } from '../../output/progress.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
-import { distinctTraces, replayTraces } from '../../trace/regression-run.ts'
+import { distinctTraces, replayTraces, SAFE_METHODS } from '../../trace/regression-run.ts'
 import { diffText } from '../../trace/run-replay.ts'
 
 const { limit: _limit, ...filters } = traceFilterArgs
@@ -39,7 +40,22 @@ export default defineCommand({
     } finally {
       store.close()
     }
-    const json = await replayTraces(project, traces, { all: args.all === true, canSign: config.env !== 'production', io })
+    const replayed = args.all ? traces.length : traces.filter((trace) => SAFE_METHODS.has(trace.method)).length
+    const progress = createProgress(io, { total: replayed, label: 'Replaying' })
+    let json: Awaited<ReturnType<typeof replayTraces>>
+    try {
+      json = await replayTraces(project, traces, {
+        all: args.all === true,
+        io,
+        canSign: config.env !== 'production',
+        onReplay: (trace) => {
+          progress.tick()
+          progress.step(`${trace.method} ${trace.path}`)
+        },
+      })
+    } finally {
+      progress.done()
+    }
     io.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
     if (args.json) return print(json)
     const color = colors(io)

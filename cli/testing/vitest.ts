@@ -1,0 +1,160 @@
+/**
+ * `svc test` and `svc test:run` run the app's vitest suite.
+ *
+ * - **Which vitest**: the app's own (resolved from the app folder, so a
+ *   project's devDependency), else the one svc itself resolves (svc's
+ *   repository, or a hoisted install). Neither: E_NO_VITEST with the install
+ *   command.
+ * - **Where**: in the app folder (`routes/`, `tests/`), with the app's own
+ *   `vitest.config.*` (or `vite.config.*`) there; without one, svc's defaults
+ *   (vitest-defaults.ts: the files under `tests/`). A config in a folder above
+ *   the app is not used: vitest would otherwise find it by walking up (the
+ *   example in svc's repository would run svc's own suite).
+ * - **Suites** are the folders of `tests/` (`--suite=unit` runs `tests/unit/`).
+ */
+import { spawn, type StdioOptions } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, extname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ArgsDef } from '../command/define.ts'
+import { CliError } from '../output/cli-error.ts'
+import type { CommandIO, OutputStream } from '../output/io.ts'
+import type { Project } from '../project/project.ts'
+
+export interface Vitest {
+  /** vitest's own bin script (vitest.mjs), run with node. */
+  bin: string
+  version: string
+  /** `app`: the app's own install; `svc`: the one svc resolves. */
+  from: 'app' | 'svc'
+  /** The folder the package is in (its coverage provider is looked up beside it). */
+  packageDir: string
+}
+
+export interface TestOptions {
+  /** vitest's file filters (`posts` runs every test file whose path contains it). */
+  files: string[]
+  /** Test names (describe + it), a regular expression: vitest's `-t`. */
+  filter: string | undefined
+  /** A folder of tests/. */
+  suite: string | undefined
+  coverage: boolean
+  /** Detailed output: one line per test. */
+  verbose: boolean
+  watch: boolean
+  stopOnFailure: boolean
+}
+
+/** What `test` and `test:run` both take. */
+export const testArgs = {
+  files: { type: 'positional', required: false, multiple: true, description: 'Only test files whose path contains one of these', valueHint: 'file' },
+  filter: { type: 'string', description: 'Only tests whose name (describe and it) matches this regular expression', valueHint: 'pattern' },
+  suite: { type: 'string', description: 'Only one folder of tests/ (unit, feature, ...)', valueHint: 'name' },
+  coverage: { type: 'boolean', description: 'Measure code coverage (report in storage/coverage)' },
+} as const satisfies ArgsDef
+
+/** Says which vitest runs, when it is not the app's own. */
+export function vitestNote(vitest: Vitest): string | undefined {
+  return vitest.from === 'svc' ? `vitest ${vitest.version} (svc's: the app has none installed; npm install --save-dev vitest)` : undefined
+}
+
+const CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((name) => ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${name}.${ext}`))
+const COVERAGE_PROVIDER = '@vitest/coverage-v8'
+
+export function findVitest(project: Project): Vitest {
+  const fromApp = resolvePackage('vitest', join(project.appDir, 'package.json'))
+  if (fromApp !== undefined) return { ...fromApp, from: 'app' }
+  const fromSvc = resolvePackage('vitest', fileURLToPath(import.meta.url))
+  if (fromSvc !== undefined) return { ...fromSvc, from: 'svc' }
+  throw new CliError('E_NO_VITEST', `vitest is not installed for the app in ${project.appDir}`, { hint: 'npm install --save-dev vitest' })
+}
+
+function resolvePackage(name: string, from: string): Omit<Vitest, 'from'> | undefined {
+  let manifestPath: string
+  try {
+    manifestPath = createRequire(from).resolve(`${name}/package.json`)
+  } catch {
+    return undefined
+  }
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; bin?: string | Record<string, string> }
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.[name] ?? 'vitest.mjs')
+  return { bin: join(dirname(manifestPath), bin), version: manifest.version, packageDir: dirname(manifestPath) }
+}
+
+/** The folders of the app's tests/, which `--suite` names. */
+export function testSuites(project: Project): string[] {
+  const tests = join(project.appDir, 'tests')
+  if (!existsSync(tests)) return []
+  return readdirSync(tests, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+}
+
+/** The vitest command line for the options (after vitest's bin). */
+export function vitestArgs(project: Project, vitest: Vitest, options: TestOptions): string[] {
+  const args = options.watch ? ['watch'] : ['run']
+  args.push('--root', project.appDir, '--config', configFile(project))
+  if (options.verbose) args.push('--reporter=verbose')
+  if (options.stopOnFailure) args.push('--bail=1')
+  if (options.filter !== undefined) args.push('--testNamePattern', options.filter)
+  if (options.coverage) {
+    if (resolvePackage(COVERAGE_PROVIDER, join(project.appDir, 'package.json')) === undefined && resolvePackage(COVERAGE_PROVIDER, join(vitest.packageDir, 'package.json')) === undefined) {
+      throw new CliError('E_NO_COVERAGE', `--coverage needs ${COVERAGE_PROVIDER}, which is not installed`, { hint: `npm install --save-dev ${COVERAGE_PROVIDER}@${vitest.version}` })
+    }
+    args.push('--coverage.enabled', '--coverage.provider=v8', `--coverage.reportsDirectory=${join(project.storageDir, 'coverage')}`)
+  }
+  if (options.suite !== undefined) {
+    const suites = testSuites(project)
+    if (!suites.includes(options.suite)) {
+      throw new CliError('E_BAD_OPTION', `No suite "${options.suite}": ${suites.length === 0 ? `${relative(project.root, join(project.appDir, 'tests')) || 'tests'}/ has no folders` : `the suites are ${suites.join(', ')}`}`, {
+        hint: 'a suite is a folder of tests/ (tests/unit, tests/feature)',
+      })
+    }
+    args.push(`tests/${options.suite}/`)
+  }
+  args.push(...options.files)
+  return args
+}
+
+/** The app's own vitest config, else svc's defaults. */
+export function configFile(project: Project): string {
+  const own = CONFIG_FILES.map((name) => join(project.appDir, name)).find((path) => existsSync(path))
+  if (own !== undefined) return own
+  const here = fileURLToPath(import.meta.url)
+  return join(dirname(here), `vitest-defaults${extname(here)}`)
+}
+
+/**
+ * Runs vitest in the app folder with the command's environment; resolves
+ * with its exit code. On a terminal vitest gets the terminal itself (colours,
+ * watch mode's keys); otherwise its output is copied to the command's IO.
+ * An abort (Ctrl-C, the test) stops it.
+ */
+export function runVitest(io: CommandIO, project: Project, vitest: Vitest, args: string[]): Promise<number> {
+  const out = descriptor(io.stdout)
+  const err = descriptor(io.stderr)
+  const direct = out !== undefined && err !== undefined
+  const stdio: StdioOptions = direct ? ['inherit', out, err] : ['ignore', 'pipe', 'pipe']
+  const child = spawn(process.execPath, [vitest.bin, ...args], { cwd: project.appDir, env: { ...io.env }, stdio })
+  if (!direct) {
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => io.stdout.write(text))
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => io.stderr.write(text))
+  }
+  const stop = () => child.kill('SIGTERM')
+  io.signal.addEventListener('abort', stop, { once: true })
+  return new Promise((resolve, reject) => {
+    child.once('error', (error) => reject(new CliError('E_VITEST', `Cannot start vitest: ${error.message}`)))
+    child.once('close', (code, signal) => {
+      io.signal.removeEventListener('abort', stop)
+      resolve(code ?? (signal === 'SIGTERM' && io.signal.aborted ? 130 : 1))
+    })
+  })
+}
+
+/** The file descriptor of a real stream (the process's own), undefined for one in memory. */
+function descriptor(stream: OutputStream): number | undefined {
+  const fd = (stream as { fd?: unknown }).fd
+  return typeof fd === 'number' ? fd : undefined
+}

@@ -1,0 +1,27 @@
+/**
+ * The blog on Deno: `npm run start:deno`, or
+ * deno run --env-file=.env --allow-env --allow-net=127.0.0.1 --allow-read=. --allow-write=storage \
+ *   --allow-ffi --allow-sys=cpus,networkInterfaces,hostname examples/blog/runtimes/deno.ts
+ * (the permissions: docs/runtimes.md, "Deno")
+ */
+import { openDatabase, openTraceStore, readEnv, serve } from 'svc/deno'
+import { storeSink } from 'svc/trace'
+import { blogApp } from './blog-app.ts'
+
+const env = readEnv()
+const database = await openDatabase({ url: env.DATABASE_URL ?? 'file:storage/database.sqlite' })
+const traces = await openTraceStore({ url: env.TRACE_DATABASE_URL ?? 'file:storage/traces.sqlite' })
+// The runtime's libSQL client is asynchronous: the traces are written from this thread, between requests.
+const { app, tracer } = await blogApp(env, database, storeSink(traces))
+
+const server = serve(app, {
+  port: Number(env.PORT ?? 8080),
+  host: env.HOST ?? '127.0.0.1',
+  // On SIGINT/SIGTERM, after the in-flight requests: every accepted trace is written, then the stores close.
+  onClose: async () => {
+    await tracer.close()
+    traces.close()
+    database.close()
+  },
+})
+console.log(`svc blog on Deno: ${server.url}`)

@@ -1,0 +1,62 @@
+/**
+ * svc's Bun adapter: serves an app with `Bun.serve`, the peer address
+ * (`server.requestIP`) in the typed connection info (`c.ip`, the throttle's
+ * key, the trace's `ip`), and stops gracefully on SIGINT/SIGTERM: in-flight
+ * requests finish, then `onClose` runs (flush the traces, close the
+ * databases there). Also opens libSQL files (Bun runs the native driver).
+ *
+ * @example
+ * const server = serve(app, { port: 8080, onClose: () => tracer.close() })
+ */
+import { createClient } from '@libsql/client'
+import { CONN_INFO } from '../app/conn-info.ts'
+import type { App } from '../app/create-app.ts'
+import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
+import { libsqlOpeners } from '../database/libsql-open.ts'
+
+export type { RunningServer, ServeOptions }
+
+interface BunServer {
+  hostname: string
+  port: number
+  requestIP(request: Request): { address: string } | null
+  /** false: in-flight requests finish first. */
+  stop(closeActiveConnections?: boolean): Promise<void>
+}
+interface BunRuntime {
+  serve(options: { port: number; hostname: string; fetch: (request: Request, server: BunServer) => Promise<Response> }): BunServer
+  write(path: string, data: string): Promise<number>
+  env: Record<string, string | undefined>
+}
+interface BunProcess {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void
+  exit(code: number): never
+}
+
+const bun = (): BunRuntime => (globalThis as unknown as { Bun: BunRuntime }).Bun
+const bunProcess = (): BunProcess => (globalThis as unknown as { process: BunProcess }).process
+
+export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): RunningServer {
+  const server = bun().serve({
+    port: options.port ?? 8080,
+    hostname: options.host ?? '127.0.0.1',
+    fetch: (request, server) => app.fetch(request, { [CONN_INFO]: { remoteAddress: server.requestIP(request)?.address } }),
+  })
+  const running = runningServer(server.hostname, server.port, () => server.stop(false), options.onClose)
+  if (options.signals !== false) {
+    const process = bunProcess()
+    stopOnSignals(running, (signal, stop) => process.on(signal, stop), (code) => process.exit(code))
+  }
+  return running
+}
+
+/** The app's libSQL database (a local file, its folder created, or a server URL) and the trace store in one of its own. */
+// Bun.write creates the folders of the path it writes: a marker file makes the folder.
+export const { openDatabase, openTraceStore } = libsqlOpeners(createClient, async (folder) => void (await bun().write(`${folder}/.keep`, '')))
+
+/** The process environment (Bun loads `.env` into it): what `resolveConfig` reads. */
+export function readEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [name, value] of Object.entries(bun().env)) if (value !== undefined) env[name] = value
+  return env
+}

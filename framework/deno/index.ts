@@ -1,0 +1,63 @@
+/**
+ * svc's Deno adapter: serves an app with `Deno.serve`, the peer address in
+ * the typed connection info (`c.ip`, the throttle's key, the trace's `ip`),
+ * and stops gracefully on SIGINT/SIGTERM: in-flight requests finish, then
+ * `onClose` runs (flush the traces, close the databases there). Also opens
+ * libSQL files as Deno allows (`--allow-ffi` for the driver, see
+ * docs/runtimes.md for the permissions).
+ *
+ * @example
+ * const server = serve(app, { port: 8080, onClose: () => tracer.close() })
+ */
+import { createClient } from '@libsql/client'
+import { CONN_INFO } from '../app/conn-info.ts'
+import type { App } from '../app/create-app.ts'
+import { libsqlOpeners } from '../database/libsql-open.ts'
+import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
+
+export type { RunningServer, ServeOptions }
+
+interface DenoServeInfo {
+  remoteAddr: { hostname: string }
+  /** Settles once the response was sent or the client went away (Deno 2). */
+  completed?: Promise<void>
+}
+interface DenoServer {
+  addr: { hostname: string; port: number }
+  shutdown(): Promise<void>
+}
+interface DenoRuntime {
+  serve(
+    options: { port: number; hostname: string; onListen?: (addr: unknown) => void },
+    handler: (request: Request, info: DenoServeInfo) => Promise<Response>,
+  ): DenoServer
+  addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
+  mkdir(path: string, options: { recursive: boolean }): Promise<void>
+  exit(code: number): never
+  env: { toObject(): Record<string, string> }
+}
+
+const deno = (): DenoRuntime => (globalThis as unknown as { Deno: DenoRuntime }).Deno
+
+export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): RunningServer {
+  const runtime = deno()
+  const server = runtime.serve({ port: options.port ?? 8080, hostname: options.host ?? '127.0.0.1', onListen: () => {} }, (request, info) =>
+    app.fetch(request, {
+      [CONN_INFO]: {
+        remoteAddress: info.remoteAddr.hostname,
+        ...(info.completed === undefined ? {} : { responseDone: () => info.completed!.catch(() => {}) }),
+      },
+    }),
+  )
+  const running = runningServer(server.addr.hostname, server.addr.port, () => server.shutdown(), options.onClose)
+  if (options.signals !== false) stopOnSignals(running, (signal, stop) => runtime.addSignalListener(signal, stop), (code) => runtime.exit(code))
+  return running
+}
+
+/** The app's libSQL database (a local file, its folder created, or a server URL) and the trace store in one of its own. */
+export const { openDatabase, openTraceStore } = libsqlOpeners(createClient, (folder) => deno().mkdir(folder, { recursive: true }))
+
+/** The process environment (`--allow-env`): what `resolveConfig` reads. */
+export function readEnv(): Record<string, string> {
+  return deno().env.toObject()
+}
