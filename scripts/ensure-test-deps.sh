@@ -13,10 +13,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The Debian packages the tests need, one a line: "<package>|<a check that succeeds when it is there>|<why>".
-# Add a line when a test needs another one (redis-server for the queue tests, say).
+# Add a line when a test needs another one.
 PACKAGES=(
   "chromium|test -x \"\${CHROMIUM_PATH:-/usr/bin/chromium}\"|Playwright drives it: the webview and VS Code tests"
   "openssl|command -v openssl|the replay-over-TLS test makes a self-signed certificate"
+  "redis-server|command -v redis-server|the redis queue driver's tests start one (tests/helpers/redis.ts)"
   "libkrb5-dev|test -f /usr/include/krb5.h|code-server's native build (needed only while installing code-server)"
   "tmux|command -v tmux|the shell completion, tinker and svc start wizard tests type into a real terminal"
   "bash-completion|test -f /usr/share/bash-completion/bash_completion|the bash completion test loads it (colons: __ltrim_colon_completions)"

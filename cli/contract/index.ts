@@ -39,6 +39,7 @@ import type {
   TraceUsersJson,
   WhyJson,
 } from './traces.ts'
+import type { QueueFlushJson, QueueRetryJson, QueueStatusJson, ScheduleListJson, ScheduleRunJson } from './background.ts'
 import type { ApiTestJson, ApiTestLoopJson, BenchmarkJson, RateStatusJson, StorageLinkJson } from './devtools.ts'
 import type { RouteRulesJson, RouteSearchJson } from './route-tools.ts'
 import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './database.ts'
@@ -53,6 +54,7 @@ export * from './new-project.ts'
 export * from './api-docs.ts'
 export * from './traces.ts'
 export * from './lsp.ts'
+export * from './background.ts'
 export * from './devtools.ts'
 export * from './operations.ts'
 export * from './generators.ts'
@@ -96,6 +98,9 @@ export interface ContractDocuments {
   OptimizeJson: OptimizeJson
   NewProjectJson: NewProjectJson
   PostmanCollectionJson: PostmanCollectionJson
+  QueueFlushJson: QueueFlushJson
+  QueueRetryJson: QueueRetryJson
+  QueueStatusJson: QueueStatusJson
   RateStatusJson: RateStatusJson
   RegressionJson: RegressionJson
   ReplayJson: ReplayJson
@@ -103,6 +108,8 @@ export interface ContractDocuments {
   RouteListJson: RouteListJson
   RouteRulesJson: RouteRulesJson
   RouteSearchJson: RouteSearchJson
+  ScheduleListJson: ScheduleListJson
+  ScheduleRunJson: ScheduleRunJson
   ServerStatusJson: ServerStatusJson
   SlowJson: SlowJson
   StorageLinkJson: StorageLinkJson

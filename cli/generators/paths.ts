@@ -19,6 +19,8 @@ export const appPaths = {
   event: (n: Names) => `app/events/${nestedPath(n, n.base.kebab)}.ts`,
   listener: (n: Names) => `app/listeners/${nestedPath(n, n.base.kebab)}.ts`,
   listenerIndex: 'app/listeners/index.ts',
+  job: (n: Names) => `app/jobs/${nestedPath(n, n.base.kebab)}.ts`,
+  mail: (n: Names) => `app/mail/${nestedPath(n, n.base.kebab)}.ts`,
   test: (n: Names) => `tests/${nestedPath(n, n.base.kebab)}.test.ts`,
   resourceTest: (n: Names) => `tests/${nestedPath(n, n.plural.kebab)}.test.ts`,
   factory: (n: Names) => `database/factories/${nestedPath(n, `${n.singular.kebab}-factory`)}.ts`,

@@ -86,7 +86,7 @@ export function buildOpenApi(routes: readonly RouteDescription[], names: SchemaN
         const key = `${method} ${path}`
         const known = operations.get(key)
         // Fresh objects for each operation: merging a later route into one must not change another.
-        const parameters = [...pathParams(variant.params, names), ...queryParameters.map((param) => ({ ...param }))]
+        const parameters = [...pathParams(variant.params, names), ...queryParameters.map((param) => ({ ...param })), ...idempotencyParams(access)]
         const responses = responsesOf(route, access, data, variant.params)
         if (known !== undefined) {
           mergeInto(known, route, parameters, responses)
@@ -182,6 +182,20 @@ function renameParams(segments: PathVariant['segments'], names: string[]): strin
 
 function methodsOf(method: RouteMethod): string[] {
   return method === 'ANY' ? [...ANY_METHODS] : [method.toLowerCase()]
+}
+
+/** The Idempotency-Key header of a route behind the `idempotent` alias (docs/idempotency.md). */
+function idempotencyParams(access: RouteAccess): JsonObject[] {
+  if (access.idempotency === undefined) return []
+  return [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: access.idempotency === 'required',
+      description: 'A unique key per intended request (a UUID): a retry with the same key and body gets the first answer again, with Idempotent-Replayed: true.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    },
+  ]
 }
 
 function pathParams(params: PathVariant['params'], names: string[]): JsonObject[] {

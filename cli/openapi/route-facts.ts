@@ -22,6 +22,8 @@ export interface RouteAccess {
   verified: boolean
   /** `throttle:<max>,<minutes>` aliases, in order. */
   throttles: Array<{ maxAttempts: number; decayMinutes: number }>
+  /** `idempotent` (the Idempotency-Key header is required) or `idempotent:optional`; undefined without the alias. */
+  idempotency?: 'required' | 'optional'
 }
 
 export interface ErrorCase {
@@ -46,6 +48,8 @@ export function routeAccess(route: RouteDescription): RouteAccess {
       access.verified = true
     } else if (name === 'throttle' && args.length === 2) {
       access.throttles.push({ maxAttempts: Number(args[0]), decayMinutes: Number(args[1]) })
+    } else if (name === 'idempotent') {
+      access.idempotency = args[0] === 'optional' ? 'optional' : 'required'
     }
   }
   return access
@@ -81,6 +85,11 @@ export function errorCases(route: RouteDescription, access: RouteAccess = routeA
   }
   if (route.schemas.body !== null || route.schemas.query !== null) {
     add(422, `The ${[route.schemas.body && 'body', route.schemas.query && 'query string'].filter(Boolean).join(' or the ')} failed validation: errors lists the messages by field.`)
+  }
+  if (access.idempotency !== undefined) {
+    add(400, access.idempotency === 'required' ? 'The Idempotency-Key header is missing or malformed.' : 'The Idempotency-Key header is malformed.')
+    add(409, 'A request with this Idempotency-Key is still being processed (Retry-After says when to retry).', ['Retry-After'])
+    add(422, 'This Idempotency-Key was used with another body.')
   }
   for (const { maxAttempts, decayMinutes } of access.throttles) {
     add(429, `More than ${maxAttempts} requests in ${decayMinutes} minute${decayMinutes === 1 ? '' : 's'} (Retry-After says when to retry).`, RATE_LIMIT_HEADERS_429)

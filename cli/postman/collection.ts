@@ -232,6 +232,8 @@ function buildRequest(described: DescribedOperation, components: Record<string, 
   const apiKey = security.some((requirement) => 'apiKeyAuth' in requirement)
   const header: Array<{ key: string; value: string }> = [{ key: 'Accept', value: 'application/json' }]
   if (apiKey) header.push({ key: 'x-api-key', value: '{{apiKey}}' })
+  // A fresh key on every send: a rerun is a new request, not a replay.
+  if (parameters.some((param) => param.in === 'header' && param.name === 'Idempotency-Key')) header.push({ key: 'Idempotency-Key', value: '{{$guid}}' })
   const bodySchema = (((operation.requestBody as JsonObject | undefined)?.content as Record<string, { schema?: JsonSchema }> | undefined)?.['application/json'])?.schema
   let body: JsonObject | undefined
   if (bodySchema !== undefined) {

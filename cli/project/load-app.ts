@@ -6,8 +6,43 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { authPlugin, ConfigError, createApp, isAuthPlugin, listen, resolveConfig, type App, type AppConfig, type AppPluginSpec, type Database, type EnvRecord, type KernelOptions, type Listener, type RouteDefinition } from '../../framework/index.ts'
-import { checkJwtKeyPair, loadEnv, logMailer, maintenanceFile, nativeArgon2id, openDatabase, publicFiles, readJwtKeyFiles } from '../../framework/node/index.ts'
+import {
+  authPlugin,
+  ConfigError,
+  createApp,
+  createQueue,
+  isAuthPlugin,
+  listen,
+  listenerQueue,
+  useListenerQueue,
+  useListenerServices,
+  queuedMailer,
+  resolveConfig,
+  resolveMailSettings,
+  resolveQueueSettings,
+  type App,
+  type AppConfig,
+  type AppPluginSpec,
+  type Database,
+  type EnvRecord,
+  type KernelOptions,
+  type Listener,
+  type Mailer,
+  type Queue,
+  type RouteDefinition,
+} from '../../framework/index.ts'
+import {
+  checkJwtKeyPair,
+  loadEnv,
+  maintenanceFile,
+  nativeArgon2id,
+  openDatabase,
+  openMailer,
+  openQueueDriver,
+  publicFiles,
+  readJwtKeyFiles,
+  type ClosableMailer,
+} from '../../framework/node/index.ts'
 import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
@@ -27,7 +62,7 @@ export interface LoadOptions {
   trace?: boolean
   /** False: no docs page routes (make:openapi describes the API without them). Default: API_DOCS and the page decide. */
   apiDocs?: boolean
-  /** Where the app's logs go (mail.log); default `<storage>/logs`. Regression replays write to a temporary folder. */
+  /** Where the app's logs go (mail.log with MAIL_MAILER=log); default `<storage>/logs`. Regression replays write to a temporary folder. */
   logsDir?: string
   /**
    * True when the app answers other clients (`svc serve`): its traces are
@@ -45,6 +80,10 @@ export interface LoadedApp {
   database: Database | undefined
   /** The request tracer and its store (see docs/traces.md); undefined when not traced. */
   tracing: ProjectTracer | undefined
+  /** The app's queue (QUEUE_CONNECTION); undefined without a database. */
+  queue: Queue | undefined
+  /** The mailer MAIL_MAILER names: what a worker sends with (the app's may be `queuedMailer`, with MAIL_QUEUE). */
+  mailer: Mailer
   /** Flushes the traces, then closes the stores. */
   close(): Promise<void>
 }
@@ -105,27 +144,39 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
   let tracing: ProjectTracer | undefined
+  let mailer: ClosableMailer | undefined
+  let queue: Queue | undefined
   try {
+    const mailSettings = resolveMailSettings(config)
+    const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
+    mailer = await openMailer(mailSettings, logsDir)
+    if (database !== undefined) queue = createQueue(await openQueueDriver(resolveQueueSettings(config), database), { db: database, mailer, config })
+    const appMailer = mailSettings.queue && queue !== undefined ? queuedMailer(queue) : mailer
     if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config, { serving: options.serving === true })
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
     await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
-    const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
+    // Queued listeners go to this app's queue (the registry is per process: the last app loaded holds it).
+    useListenerQueue(queue === undefined ? undefined : listenerQueue(queue))
+    useListenerServices({ db: database, queue, mailer: appMailer, config })
     const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
-    const plugins = [...withAuth(project, config, database !== undefined, logsDir, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
+    const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
-    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance })
+    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance, queue, mailer: appMailer })
+    const opened = { queue, mailer }
     const close = async () => {
       try {
         await tracing?.close()
       } finally {
+        await closeBackground(opened)
         database?.close()
       }
     }
-    return { app, config, database, tracing, close }
+    return { app, config, database, tracing, queue, mailer, close }
   } catch (error) {
     await tracing?.close()
+    await closeBackground({ queue, mailer })
     database?.close()
     if (error instanceof CliError) throw error
     if (error instanceof ConfigError) {
@@ -138,17 +189,22 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   }
 }
 
+async function closeBackground({ queue, mailer }: { queue: Queue | undefined; mailer: ClosableMailer | undefined }): Promise<void> {
+  await mailer?.close?.()
+  await queue?.driver.close()
+}
+
 /**
- * Authentication is on in every app: the auth plugin (mails to
- * storage/logs/mail.log, RS256 keys from storage/keys/, the native argon2id)
+ * Authentication is on in every app: the auth plugin (mails through the app's
+ * mailer, RS256 keys from storage/keys/, the native argon2id)
  * comes first, unless the kernel lists its own `authPlugin({...})`.
  */
-function withAuth(project: Project, config: AppConfig, serving: boolean, logsDir: string, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
   const keys = readJwtKeyFiles(project.storageDir)
   // An RS256 pair that cannot be used stops start-up here, not at the first login.
   if (serving) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
-  const auth = authPlugin({ mailer: logMailer(join(logsDir, 'mail.log')), keys, argon2id: nativeArgon2id })
+  const auth = authPlugin({ keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
 }
 

@@ -12,7 +12,16 @@
  *
  * A feature that adds settings adds its reader to SETTINGS_READERS.
  */
-import { ConfigError, resolveAuthSettings, resolveConfig, type EnvRecord } from '../../framework/index.ts'
+import {
+  ConfigError,
+  isTimeZone,
+  resolveAuthSettings,
+  resolveConfig,
+  resolveIdempotencySettings,
+  resolveMailSettings,
+  resolveQueueSettings,
+  type EnvRecord,
+} from '../../framework/index.ts'
 import { resolveKeyMaterial, type JwtKeyMaterial } from '../../framework/auth/keys.ts'
 import { resolveTraceConfig } from '../../framework/trace/index.ts'
 
@@ -26,6 +35,14 @@ export const SETTINGS_READERS: Readonly<Record<string, SettingsReader>> = {
   maintenance: (vars) => vars.MAINTENANCE_FILE,
   configCache: (vars) => vars.APP_KEY,
   apiDocs: (vars) => vars.API_DOCS,
+  queue: (vars) => resolveQueueSettings(resolveConfig(vars)),
+  mail: (vars) => resolveMailSettings(resolveConfig(vars)),
+  idempotency: (vars) => resolveIdempotencySettings(vars),
+  schedule: (vars) => {
+    const zone = vars.SCHEDULE_TIMEZONE?.trim() || 'UTC'
+    if (!isTimeZone(zone)) throw new ConfigError('SCHEDULE_TIMEZONE', `unknown time zone "${zone}" (an IANA zone such as Europe/Paris)`)
+    return zone
+  },
 }
 
 export interface SettingProblem {

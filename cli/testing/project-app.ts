@@ -35,8 +35,9 @@ export interface ProjectTestAppOptions {
   root?: string | URL
   /**
    * Settings on top of the project's `.env`. Set for you: `APP_ENV=test`,
-   * `PASSWORD_HASH_MEMORY_KIB=64`, `PASSWORD_HASH_ITERATIONS=1`; the
-   * database is always a fresh one.
+   * `PASSWORD_HASH_MEMORY_KIB=64`, `PASSWORD_HASH_ITERATIONS=1`,
+   * `QUEUE_CONNECTION=sync` (jobs and queued listeners run when dispatched);
+   * the database is always a fresh one.
    */
   env?: EnvRecord
   /** Runs the seeders (database/seeders) after the migrations: all of them, or the ones named (`db:seed --class` names). */
@@ -68,7 +69,8 @@ export async function projectTestApp(options: ProjectTestAppOptions = {}): Promi
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-db-'))
   let loaded: LoadedApp | undefined
   try {
-    const settings: EnvRecord = { APP_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_ITERATIONS: '1', ...options.env }
+    // Jobs and queued listeners run when dispatched, so a test sees their effects at once.
+    const settings: EnvRecord = { APP_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_ITERATIONS: '1', QUEUE_CONNECTION: 'sync', ...options.env }
     const overrides: EnvRecord = {
       ...settings,
       ...(await throwAwayKeys(project, settings)),

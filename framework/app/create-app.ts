@@ -9,8 +9,11 @@
 import { resolveConfig, type AppConfig } from '../config/config.ts'
 import { Context, setError, setMatch, setRecorder, type ExecutionContextLike, type MatchedRoute } from '../context/context.ts'
 import type { Database } from '../database/database.ts'
+import type { Mailer } from '../mail/index.ts'
+import type { Queue } from '../queue/queue.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
+import { idempotentAlias } from '../idempotency/alias.ts'
 import { errorResponse, hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
 import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices } from '../middleware/aliases.ts'
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
@@ -57,6 +60,10 @@ export interface AppOptions {
   /** Routes without a prefix (`routes/web.ts`). */
   web?: RouteDefinition
   database?: Database
+  /** Where `c.queue.dispatch()` sends jobs (`createQueue(driver)`); the `svc` CLI builds it from QUEUE_CONNECTION. */
+  queue?: Queue
+  /** What `c.mailer` and auth's mails send with; the `svc` CLI builds it from MAIL_MAILER. */
+  mailer?: Mailer
   /** Global middleware: runs on every request, 404, 405 and OPTIONS included. */
   middleware?: MiddlewareSpec[]
   /** Middleware aliases usable in route definitions, beside the built-in ones. */
@@ -105,6 +112,8 @@ export interface App {
   reject(request: Request, error: HttpError, env?: unknown): Response
   readonly config: AppConfig
   readonly database: Database | undefined
+  readonly queue: Queue | undefined
+  readonly mailer: Mailer | undefined
   /** The compiled route table, in matching order. */
   routes(): RouteDescription[]
   /**
@@ -133,9 +142,10 @@ export { API_PREFIX }
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? resolveConfig({})
   const database = options.database
-  const services: AppServices = { config, database }
+  const { queue, mailer } = options
+  const services: AppServices = { config, database, queue, mailer }
   const plugins = (options.plugins ?? []).map((plugin) => (typeof plugin === 'function' ? plugin(services) : plugin))
-  const aliases: AliasRegistry = Object.assign({}, ...plugins.map((plugin) => plugin.aliases), options.aliases)
+  const aliases: AliasRegistry = Object.assign({ idempotent: idempotentAlias }, ...plugins.map((plugin) => plugin.aliases), options.aliases)
   const resolve = (spec: MiddlewareSpec): Middleware => resolveMiddleware(spec, aliases, services)
 
   const corsOptions = options.cors ?? (config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false)
@@ -201,6 +211,8 @@ export function createApp(options: AppOptions = {}): App {
       ip: clientAddress(request, connInfo?.remoteAddress, config.trustedProxies),
       config,
       db: database,
+      queue,
+      mailer,
       env,
       executionCtx,
       validationMessage,
@@ -237,7 +249,7 @@ export function createApp(options: AppOptions = {}): App {
     const traceId = createTraceId(config.tracePrefix)
     const connInfo = readConnInfo(request, env)
     const ip = clientAddress(request, connInfo?.remoteAddress, config.trustedProxies)
-    const c = new Context({ request, traceId, connInfo, ip, config, db: database, env, executionCtx: undefined, validationMessage })
+    const c = new Context({ request, traceId, connInfo, ip, config, db: database, queue, mailer, env, executionCtx: undefined, validationMessage })
     const recorder = tracer?.begin(c)
     if (recorder !== undefined) setRecorder(c, recorder)
     setError(c, error)
@@ -292,6 +304,8 @@ export function createApp(options: AppOptions = {}): App {
     reject,
     config,
     database,
+    queue,
+    mailer,
     routes: () => compiled.map((route) => route.description()),
     explain: (method, path) => explainRoutes({ table, routes: compiled, fallbackFor }, method, path),
   }

@@ -29,7 +29,7 @@ import { resolveAuthSettings } from './settings.ts'
 import { createTokenService } from './tokens.ts'
 
 export interface AuthPluginOptions {
-  /** Where verification and reset mails go; `consoleMailer()` by default (the CLI passes the mail.log driver). */
+  /** Where verification and reset mails go; by default the app's mailer (`createApp({ mailer })`), else `consoleMailer()`. */
   mailer?: Mailer
   /** Time as auth sees it (tests move it). */
   clock?: Clock
@@ -89,7 +89,7 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
       keys,
       tokens: createTokenService(config, keys, clock, settings.verifyCacheSize),
       hasher,
-      mailer: options.mailer ?? consoleMailer(),
+      mailer: options.mailer ?? services.mailer ?? consoleMailer(),
       throttleStore,
       lockout: createLockout(lockoutStore, { attempts: settings.lockoutAttempts, minutes: settings.lockoutMinutes }),
     }

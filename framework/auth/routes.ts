@@ -9,6 +9,7 @@ import { HttpError, ValidationError } from '../http/http-error.ts'
 import type { MailMessage } from '../mail/index.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
 import { isoAt, type AuthCore } from './core.ts'
+import { resetPasswordMail, verifyEmailMail } from './mails.ts'
 import { sha256Hex } from './digest.ts'
 import { unauthenticated, type AuthState } from './middleware.ts'
 import { consumeOneTimeToken, createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, type OneTimePurpose } from './one-time-tokens.ts'
@@ -140,23 +141,21 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   }
 
   function verificationMail(user: { email: string; name: string }, token: string): MailMessage {
-    return mail(user, 'Verify your email address', [
-      'Confirm your email address by opening this link:',
-      settings.verifyEmailUrl.replace('{token}', encodeURIComponent(token)),
-      '',
-      `Or send POST /api/auth/verify-email with {"token": "${token}"}.`,
-      `The link works once and expires in ${settings.emailVerificationTtlMinutes} minutes.`,
-    ])
+    return verifyEmailMail.to(user.email, {
+      name: user.name,
+      url: settings.verifyEmailUrl.replace('{token}', encodeURIComponent(token)),
+      token,
+      minutes: settings.emailVerificationTtlMinutes,
+    })
   }
 
   function resetMail(user: { email: string; name: string }, token: string): MailMessage {
-    return mail(user, 'Reset your password', [
-      'Someone asked to reset the password of your account. If it was you, open this link:',
-      settings.resetPasswordUrl.replace('{token}', encodeURIComponent(token)).replace('{email}', encodeURIComponent(user.email)),
-      '',
-      `Or send POST /api/auth/reset-password with {"token": "${token}", "password": "...", "password_confirmation": "..."}.`,
-      `The link works once and expires in ${settings.passwordResetTtlMinutes} minutes. If it was not you, ignore this mail.`,
-    ])
+    return resetPasswordMail.to(user.email, {
+      name: user.name,
+      url: settings.resetPasswordUrl.replace('{token}', encodeURIComponent(token)).replace('{email}', encodeURIComponent(user.email)),
+      token,
+      minutes: settings.passwordResetTtlMinutes,
+    })
   }
 
   async function register(c: Context<string, { body: typeof RegisterBody }>): Promise<Response> {
@@ -368,10 +367,6 @@ export function authRoutes(core: AuthCore): RouteDefinition {
       r.post('/reset-password', resetPasswordRoute).body(ResetPasswordBody).response(v.null()).errors(busy)
     })
   })
-}
-
-function mail(user: { email: string; name: string }, subject: string, lines: string[]): MailMessage {
-  return { to: user.email, subject, text: [`Hello ${user.name},`, '', ...lines].join('\n') }
 }
 
 function emailTaken(): ValidationError {

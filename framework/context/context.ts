@@ -11,6 +11,8 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { ConnInfo } from '../app/conn-info.ts'
 import type { AppConfig } from '../config/config.ts'
 import type { Database, QueryObserver } from '../database/database.ts'
+import type { Mailer } from '../mail/index.ts'
+import type { Queue } from '../queue/queue.ts'
 import { readJsonBody } from '../http/read-json-body.ts'
 import { jsonTextResponse, successEnvelopeText, type EnvelopeOptions } from '../http/response.ts'
 import type { PathParams } from '../router/path-params.ts'
@@ -69,6 +71,10 @@ export interface ContextInit {
   ip: string | undefined
   config: AppConfig
   db: Database | undefined
+  /** The app's queue (`createApp({ queue })`). */
+  queue?: Queue
+  /** The app's mailer (`createApp({ mailer })`). */
+  mailer?: Mailer
   env: unknown
   executionCtx: ExecutionContextLike | undefined
   /** Words validation errors (`createApp({ validationMessage })`); svc's default style when absent. */
@@ -100,6 +106,8 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
   /** Set when the request is traced: queries and middleware timings are reported to it. */
   readonly recorder: RequestRecorder | undefined
   private readonly database: Database | undefined
+  private readonly appQueue: Queue | undefined
+  private readonly appMailer: Mailer | undefined
   private observedDatabase: Database | undefined
   private parsedBody: Promise<unknown> | undefined
   private validatedBody: Promise<unknown> | undefined
@@ -121,6 +129,8 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
     this.env = init.env
     this.executionCtx = init.executionCtx
     this.database = init.db
+    this.appQueue = init.queue
+    this.appMailer = init.mailer
     this.messageFormat = init.validationMessage
   }
 
@@ -164,6 +174,21 @@ export class Context<Path extends string = string, Input extends InputSchemas = 
       this.observedDatabase = this.database.withObserver(observer)
     }
     return this.observedDatabase
+  }
+
+  /**
+   * The app's queue: `await c.queue.dispatch(job, payload)`. Dispatch after a
+   * transaction commits, not inside it (see docs/queues.md).
+   */
+  get queue(): Queue {
+    if (this.appQueue === undefined) throw new Error('This app was created without a queue (createApp({ queue }))')
+    return this.appQueue
+  }
+
+  /** The app's mailer: `await c.mailer.send(welcomeMail.to(email, data))`. */
+  get mailer(): Mailer {
+    if (this.appMailer === undefined) throw new Error('This app was created without a mailer (createApp({ mailer }))')
+    return this.appMailer
   }
 
   /**

@@ -17,6 +17,16 @@
  * await emit(new OrderShipped(42))
  */
 
+import type { JobServices } from '../queue/job.ts'
+
+/**
+ * What a listener gets beside the event: the app's services (database,
+ * queue, mailer, config). In process, those the host installed
+ * (`useListenerServices`; the `svc` CLI installs the app's); in a queue
+ * worker, the worker's.
+ */
+export type ListenerContext = JobServices
+
 /** The class of an event: any class; its instances are the events. */
 export type EventClass<E extends object = object> = abstract new (...args: never[]) => E
 
@@ -26,13 +36,13 @@ export interface Listener<E extends object = object> {
   readonly event: EventClass<E>
   /** Run later by a queue worker instead of during `emit` (in process while no queue is installed). */
   readonly queued: boolean
-  handle(event: E): void | Promise<void>
+  handle(event: E, context: ListenerContext): void | Promise<void>
 }
 
 export interface ListenerOptions<E extends object> {
   name: string
   queued?: boolean
-  handle(event: E): void | Promise<void>
+  handle(event: E, context: ListenerContext): void | Promise<void>
 }
 
 /** Where `emit` hands queued listeners, once a queue is installed. */
@@ -42,14 +52,17 @@ export interface ListenerQueue {
 
 interface Registry {
   listeners: WeakMap<EventClass, Listener[]>
+  /** By name: what a queue worker finds a queued listener by. */
+  byName: Map<string, Listener>
   queue: ListenerQueue | undefined
+  services: ListenerContext
 }
 
 const REGISTRY = Symbol.for('svc.events')
 
 function registry(): Registry {
   const global = globalThis as { [REGISTRY]?: Registry }
-  return (global[REGISTRY] ??= { listeners: new WeakMap(), queue: undefined })
+  return (global[REGISTRY] ??= { listeners: new WeakMap(), byName: new Map(), queue: undefined, services: {} })
 }
 
 export function defineListener<E extends object>(event: EventClass<E>, options: ListenerOptions<E>): Listener<E> {
@@ -59,20 +72,27 @@ export function defineListener<E extends object>(event: EventClass<E>, options: 
 
 /** Registers listeners; registering one twice changes nothing. */
 export function listen(...listeners: Listener[]): void {
-  const { listeners: byEvent } = registry()
+  const { listeners: byEvent, byName } = registry()
   for (const listener of listeners) {
     const list = byEvent.get(listener.event) ?? []
     if (!list.includes(listener)) byEvent.set(listener.event, [...list, listener])
+    byName.set(listener.name, listener)
   }
 }
 
 /** Removes listeners (tests). */
 export function forget(...listeners: Listener[]): void {
-  const { listeners: byEvent } = registry()
+  const { listeners: byEvent, byName } = registry()
   for (const listener of listeners) {
     const list = byEvent.get(listener.event)
     if (list !== undefined) byEvent.set(listener.event, list.filter((each) => each !== listener))
+    if (byName.get(listener.name) === listener) byName.delete(listener.name)
   }
+}
+
+/** The registered listener of this name (a queue worker's lookup). */
+export function listenerNamed(name: string): Listener | undefined {
+  return registry().byName.get(name)
 }
 
 /** The listeners of this event's class, in the order they run. */
@@ -86,11 +106,16 @@ export function listenersOf(event: object): readonly Listener[] {
  * any other error of the request would).
  */
 export async function emit(event: object): Promise<void> {
-  const { queue } = registry()
+  const { queue, services } = registry()
   for (const listener of listenersOf(event)) {
     if (listener.queued && queue !== undefined) await queue.push(listener, event)
-    else await listener.handle(event)
+    else await listener.handle(event, services)
   }
+}
+
+/** Installs the services listeners run with in process (the `svc` CLI installs the app's). */
+export function useListenerServices(services: ListenerContext): void {
+  registry().services = services
 }
 
 /** Installs (or, with undefined, removes) the queue that queued listeners are handed to. */

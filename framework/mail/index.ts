@@ -1,8 +1,10 @@
 /**
- * The mail interface auth sends its links through. Drivers: `memoryMailer`
- * (tests, previews), `consoleMailer` (any runtime), and on Node `logMailer`
- * from `svc/node`, which appends to `storage/logs/mail.log` (the default of
- * apps run by the `svc` CLI). An SMTP driver comes later.
+ * The mail interface auth and the app send through (`c.mailer`). Drivers:
+ * `memoryMailer` (tests, previews), `consoleMailer` (any runtime),
+ * `queuedMailer` (through the queue), and on Node, from `svc/node`,
+ * `logMailer` (appends to `storage/logs/mail.log`: the default of apps run by
+ * the `svc` CLI) and `smtpMailer` (nodemailer). Mails are written with
+ * `defineMail`. See docs/mail.md.
  *
  * @example
  * const mailer = memoryMailer()
@@ -14,7 +16,10 @@ export interface MailMessage {
   to: string
   subject: string
   text: string
+  /** A whole HTML document (defineMail renders one). */
   html?: string
+  /** The sender; the mailer's configured one (`MAIL_FROM`) by default. */
+  from?: string
 }
 
 export interface Mailer {
@@ -70,5 +75,10 @@ export function formatMail(message: MailMessage, at: Date): string {
     '',
     message.text,
     '',
+    ...(message.html === undefined ? [] : ['--- html', message.html, '']),
   ].join('\n')
 }
+
+export { defineMail, type MailDefinition, type MailDefinitionOptions, type RenderedMail } from './define-mail.ts'
+export { html, escapeHtml, textToHtml, SafeHtml } from './html.ts'
+export { queuedMailer, sendMailJob } from './queued.ts'

@@ -5,6 +5,8 @@
  */
 import type { AppConfig } from '../config/config.ts'
 import type { Database } from '../database/database.ts'
+import type { Mailer } from '../mail/index.ts'
+import type { Queue } from '../queue/queue.ts'
 import { RouteDefinitionError } from '../router/path-grammar.ts'
 import type { Middleware, MiddlewareSpec } from '../router/types.ts'
 
@@ -12,6 +14,8 @@ import type { Middleware, MiddlewareSpec } from '../router/types.ts'
 export interface AppServices {
   config: AppConfig
   database: Database | undefined
+  queue?: Queue
+  mailer?: Mailer
 }
 
 /** Builds a middleware from the alias' arguments (`throttle:60,1` => `['60', '1']`). */

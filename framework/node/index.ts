@@ -8,6 +8,10 @@ export { ensureEnvFile, generateSecret, loadEnv, readEnvFile, setEnvValue } from
 export { openTraceStore, traceDatabaseUrl, TRACE_DATABASE_FILE, type OpenTraceStoreOptions } from './traces.ts'
 export { workerTraceSink, type WorkerTraceSink } from './trace-sink.ts'
 export { logMailer } from './mail-log.ts'
+// The SMTP and Redis drivers load nodemailer and BullMQ: only through these, when the settings name them.
+export { openQueueDriver, openMailer, type ClosableMailer } from './background.ts'
+export type { SmtpMailerOptions } from './smtp-mailer.ts'
+export type { RedisQueueOptions } from './redis-queue.ts'
 export { nativeArgon2id } from './argon2.ts'
 export { readJwtKeyFiles, writeJwtKeyFiles, jwtKeysDir, checkJwtKeyPair } from './jwt-keys.ts'
 export { publicFiles, type PublicFilesOptions } from './public-files.ts'

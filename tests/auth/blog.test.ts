@@ -49,7 +49,7 @@ describe('the blog with auth on by default', () => {
       expect.arrayContaining([
         'POST /api/auth/login throttle:60,1',
         'GET /api/auth/me auth',
-        'POST /api/v1/posts auth,throttle:10,1',
+        'POST /api/v1/posts auth,throttle:10,1,idempotent:optional',
         'PUT /api/v1/posts/{id} auth',
         'DELETE /api/v1/posts/{id} auth:admin',
       ]),

@@ -64,13 +64,15 @@ describe('svc db:show', () => {
   it('without a table: every table with its row count', async () => {
     const { tables } = await json<DbTablesJson>('db:show')
     expect(tables.map((table) => table.name)).toEqual([
+      'failed_jobs', 'idempotency_keys', 'jobs',
       'migrations', 'odd "name" table', 'one_time_tokens', 'post_tags', 'posts', 'rate_limits', 'refresh_tokens', 'security_events', 'users',
     ])
-    expect(tables.find((table) => table.name === 'migrations')!.rows).toBe(6)
+    // The blog's 8 migrations (its queue and idempotency tables included).
+    expect(tables.find((table) => table.name === 'migrations')!.rows).toBe(8)
     expect(tables.find((table) => table.name === 'odd "name" table')!.rows).toBe(2)
     const { stdout } = await svc('db:show')
-    expect(stdout).toMatch(/^TABLE +ROWS\nmigrations +6\n/)
-    expect(stdout).toContain('9 tables; svc db:show <table> for one')
+    expect(stdout).toMatch(/^TABLE +ROWS\nfailed_jobs +0\nidempotency_keys +0\njobs +0\nmigrations +8\n/)
+    expect(stdout).toContain('12 tables; svc db:show <table> for one')
   })
 
   it('a table: columns with type, nullability, default and key; indexes; row count', async () => {

@@ -74,7 +74,7 @@ describe('svc route:list --json', () => {
     expect(deletes.every((route) => route.method === 'DELETE' || route.method === 'ANY')).toBe(true)
 
     const v2 = await routes('--path=/api/v2')
-    expect(v2.map((route) => route.path)).toEqual(['/api/v2/posts', '/api/v2/posts/{id}'])
+    expect(v2.map((route) => `${route.method} ${route.path}`)).toEqual(['GET /api/v2/posts', 'POST /api/v2/posts', 'GET /api/v2/posts/{id}'])
 
     const both = await routes('--method', 'GET', '--path', 'archive')
     expect(both.map((route) => `${route.method} ${route.path}`)).toEqual(['GET /api/v1/posts/archive/{year?}'])

@@ -61,7 +61,8 @@ describe('svc route:search', () => {
 
   it('matches the controller: its file or, for an object of handlers, its name', async () => {
     const byFile = await search('controllers/posts')
-    expect(byFile.routes).toHaveLength(9)
+    // v1's seven routes and v2's three (its POST takes an Idempotency-Key).
+    expect(byFile.routes).toHaveLength(10)
     expect(byFile.routes.every((route) => route.matched.includes('controller'))).toBe(true)
     const byName = await search('TagController')
     expect(summary(byName)).toEqual(['GET /tags controller TagController', 'POST /tags controller TagController'])
@@ -110,6 +111,7 @@ describe('svc route:rules', () => {
       'POST /api/v1/posts',
       'PUT /api/v1/posts/{id}',
       'GET /api/v2/posts',
+      'POST /api/v2/posts',
       'POST /tags',
     ])
   })

@@ -43,6 +43,8 @@ const GENERATORS: Array<[string[], string[]]> = [
   [['make:listener', 'SendShipmentMail', '--event=OrderShipped'], ['app/listeners/send-shipment-mail.ts']],
   [['make:listener', 'Warehouse/NotifyWarehouse', '--event=OrderShipped'], ['app/listeners/warehouse/notify-warehouse.ts']],
   [['make:listener', 'LogRefund', '--event=RefundIssued'], ['app/listeners/log-refund.ts', 'app/events/refund-issued.ts']],
+  [['make:job', 'SendDigestJob'], ['app/jobs/send-digest.ts']],
+  [['make:mail', 'Welcome'], ['app/mail/welcome.ts']],
   [['make:test', 'Checkout'], ['tests/checkout.test.ts']],
   [['make:factory', 'Widget'], ['database/factories/widget-factory.ts']],
   [['make:seeder', 'Widget', '--count=7'], ['database/seeders/widgets.ts']],
@@ -70,8 +72,9 @@ describe('each generator', () => {
   it('wires what it wrote: observer into its model, listeners into the list, lang files, the kernel', () => {
     expect(made.get('make:observer WidgetObserver')!.edits).toEqual([{ path: 'app/models/widget.ts', what: 'Widget.observe(widgetObserver)', status: 'changed' }])
     expect(app.read('app', 'models', 'widget.ts')).toContain("import { widgetObserver } from '../observers/widget-observer.ts'")
-    expect(made.get('make:listener SendShipmentMail --event=OrderShipped')!.edits[0]).toMatchObject({ path: 'app/listeners/index.ts', status: 'created' })
-    expect(app.read('app', 'listeners', 'index.ts')).toContain('export default [sendShipmentMail, notifyWarehouse, logRefund] satisfies Listener[]')
+    // The blog has its own listener (mail-author): the new ones join its list.
+    expect(made.get('make:listener SendShipmentMail --event=OrderShipped')!.edits[0]).toMatchObject({ path: 'app/listeners/index.ts', status: 'changed' })
+    expect(app.read('app', 'listeners', 'index.ts')).toContain('export default [mailAuthor, sendShipmentMail, notifyWarehouse, logRefund] satisfies Listener[]')
     expect(made.get('make:lang fr validation')!.edits.map((edit) => [edit.path, edit.status])).toEqual([
       ['lang/index.ts', 'created'],
       ['app/kernel.ts', 'created'],
@@ -152,6 +155,7 @@ describe('what the generated code does', () => {
       const listener = app.read('app', 'listeners', file)
       app.write(`app/listeners/${file}`, listener.replace(/console\.info\((.*)\)/, ";(globalThis as { seen?: string[] }).seen?.push(`" + file + " ${event.id}`)"))
     }
+    app.write('app/jobs/send-digest.ts', app.read('app', 'jobs', 'send-digest.ts').replace(/console\.info\((.*)\)/, ";(globalThis as { seen?: string[] }).seen?.push(`digest ${payload.id} attempt ${job.attempt}`)"))
     app.write('lang/fr/validation.ts', app.read('lang', 'fr', 'validation.ts').replace("required: 'The {field} field is required.'", "required: 'Le champ {field} est obligatoire.',\n  slug: 'Le champ {field} doit être un slug.'"))
     app.write('lang/fr/messages.ts', app.read('lang', 'fr', 'messages.ts').replace("'Welcome, {name}!'", "'Bienvenue, {name} !'"))
     app.write(
@@ -162,6 +166,8 @@ import { requestTimer } from '../app/middleware/request-timer.ts'
 import { Widget } from '../app/models/widget.ts'
 import { OrderShipped } from '../app/events/order-shipped.ts'
 import { slug } from '../app/rules/slug.ts'
+import { sendDigest } from '../app/jobs/send-digest.ts'
+import { welcomeMail } from '../app/mail/welcome.ts'
 import { lang } from '../lang/index.ts'
 
 const Handle = v.object({ handle: v.pipe(v.string(), slug()) })
@@ -177,6 +183,8 @@ export default defineRoutes((r) => {
   r.put('/widgets/{id}', async (c) => Widget.update(c.db, Number(c.params.id), { name: 'Gear' }))
   r.delete('/widgets/{id}', async (c) => Widget.delete(c.db, Number(c.params.id)))
   r.get('/welcome', (c) => ({ text: lang.for(c)('messages.welcome', { name: 'Ada' }) }))
+  r.post('/digests', async (c) => c.queue.dispatch(sendDigest, { id: 7 }))
+  r.get('/welcome-mail', () => welcomeMail.to('ada@example.com', { name: 'Ada <3' }))
 })
 `,
     )
@@ -217,6 +225,16 @@ export default defineRoutes((r) => {
     seen.length = 0
     expect((await t.client.post('/orders/42/ship')).body.data).toEqual({ shipped: true })
     expect(seen).toEqual(['send-shipment-mail.ts 42', 'warehouse/notify-warehouse.ts 42'])
+  })
+
+  it('the job runs when dispatched (the test app queues with the sync driver); the mail renders text and escaped HTML', async () => {
+    seen.length = 0
+    const dispatched = await t.client.post('/digests')
+    expect(dispatched.body.data).toMatchObject({ name: 'send-digest', queue: 'default' })
+    expect(seen).toEqual(['digest 7 attempt 1'])
+    const mail = (await t.client.get('/welcome-mail')).body.data
+    expect(mail).toMatchObject({ to: 'ada@example.com', subject: 'Welcome', text: 'Hello Ada <3,\n\n...' })
+    expect(mail.html).toContain('<p>Hello Ada &lt;3,</p>')
   })
 
   it('the middleware wraps its route', async () => {

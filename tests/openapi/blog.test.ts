@@ -35,7 +35,7 @@ afterAll(() => copy?.remove())
 describe('make:openapi on the example app', () => {
   it('writes docs/openapi.json in the app folder and says what it holds; the golden document is unchanged', async () => {
     const made = await runSvc(['make:openapi'], { cwd: copy.dir })
-    expect(made.stdout).toBe('Wrote docs/openapi.json\nOpenAPI 3.0.3: 18 paths, 21 operations, 17 schemas.\n')
+    expect(made.stdout).toBe('Wrote docs/openapi.json\nOpenAPI 3.0.3: 18 paths, 22 operations, 17 schemas.\n')
     // The one thing the blog does that OpenAPI cannot say: /posts/{slug} behind /posts/{id}.
     expect(made.stderr).toContain('warning: GET /api/v1/posts/{slug}: OpenAPI cannot tell this route from GET /api/v1/posts/{id} (showPost)')
     await expect(text).toMatchFileSnapshot('./golden/blog.openapi.json')
@@ -52,7 +52,7 @@ describe('make:openapi on the example app', () => {
 
   it('--json lists what was written, the counts and the warnings (the contract document)', async () => {
     const result = await svcJson(['make:openapi', '--json'], { cwd: copy.dir })
-    expect(result).toMatchObject({ written: ['docs/openapi.json'], openapi: '3.0.3', paths: 18, operations: 21 })
+    expect(result).toMatchObject({ written: ['docs/openapi.json'], openapi: '3.0.3', paths: 18, operations: 22 })
     expect(result.schemas).toEqual(expect.arrayContaining(['Post', 'PostInput', 'TokenPair', 'User', 'ErrorResponse']))
     expect(result.warnings).toEqual([{ method: 'GET', path: '/api/v1/posts/{slug}', part: 'path', field: '', message: expect.stringContaining('one operation') }])
   })
@@ -119,6 +119,10 @@ describe('the response contract: every operation of the example answers as docum
     }
     const headers: Record<string, string> = {}
     if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`
+    // A documented Idempotency-Key header (the idempotent alias): a fresh key, as a client sends.
+    for (const param of (described.operation.parameters ?? []) as Array<{ name: string; in: string; required?: boolean }>) {
+      if (param.in === 'header' && param.name === 'Idempotency-Key' && param.required === true) headers['idempotency-key'] = crypto.randomUUID()
+    }
     const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body))
     if (body !== undefined) headers['content-type'] = init.type ?? 'application/json'
     return testApp.app.fetch(new Request(`http://localhost${path}${init.query ?? ''}`, { method: described.method.toUpperCase(), headers, body }))
@@ -169,6 +173,7 @@ describe('the response contract: every operation of the example answers as docum
       'PUT /api/v1/posts/{id}': [200],
       'DELETE /api/v1/posts/{id}': [200],
       'GET /api/v2/posts': [200],
+      'POST /api/v2/posts': [201],
       'GET /api/v2/posts/{id}': [200],
       'GET /health/live': [200],
       'GET /health/ready': [200],

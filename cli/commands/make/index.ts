@@ -24,6 +24,10 @@ const commands = {
   'make:factory': () => import('./factory.ts'),
   'make:seeder': () => import('./seeder.ts'),
   'make:lang': () => import('./lang.ts'),
+  'make:job': () => import('./job.ts'),
+  'make:mail': () => import('./mail.ts'),
+  'make:queue-table': () => import('./queue-table.ts'),
+  'make:idempotency-table': () => import('./idempotency-table.ts'),
 } satisfies CommandLoaders
 
 export default commands

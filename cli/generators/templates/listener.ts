@@ -29,8 +29,9 @@ import { ${event} } from '${importPath(path, appPaths.event(options.event))}'
 export default defineListener(${event}, {
   /** Unique in the app: a queue finds the listener again by it. */
   name: '${[...names.folders, names.base.kebab].join('/')}',
-  /** true: a queue worker runs it after the request (in process while the app has no queue). */
+  /** true: emit() queues it and \`svc queue:work\` runs it (at once with QUEUE_CONNECTION=sync); the event arrives as JSON. */
   queued: false,
+  // The second argument has the app's services: async handle(event, { db, mailer, queue }).
   async handle(event) {
     console.info(\`${event} #\${event.id}\`)
   },

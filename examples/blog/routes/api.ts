@@ -14,9 +14,10 @@ export default defineRoutes((r) => {
     // Reached only when {id} above is not numeric: a failed constraint falls through.
     r.get('/posts/{slug}', posts.showPostBySlug).where('slug', /[a-z0-9-]+/).response(posts.Post).errors({ 404: 'No post has this slug' })
     // Writing needs a bearer token (POST /api/auth/login); creating is limited to 10 a minute per user.
+    // With an Idempotency-Key header, a retried create answers the first answer instead of posting twice.
     r.post('/posts', posts.createPost)
       .body(posts.PostInput)
-      .middleware('auth', 'throttle:10,1')
+      .middleware('auth', 'throttle:10,1', 'idempotent:optional')
       .response(posts.Post, { status: 201 })
     r.put('/posts/{id}', posts.updatePost).where('id', /\d+/).body(posts.PostInput).middleware('auth').response(posts.Post).errors(noSuchPost)
     // Only admins delete.
@@ -26,6 +27,11 @@ export default defineRoutes((r) => {
   r.version(2, (r) => {
     r.group({ prefix: 'posts', middleware: [responseTime] }, (r) => {
       r.get('/', posts.listPostsWithMeta).query(posts.ListQuery).response(posts.PostPage)
+      // v2 requires the Idempotency-Key (400 without one).
+      r.post('/', posts.createPost)
+        .body(posts.PostInput)
+        .middleware('auth', 'throttle:10,1', 'idempotent')
+        .response(posts.Post, { status: 201 })
       r.get('/{id}', posts.showPost).where('id', /\d+/).response(posts.Post).errors(noSuchPost)
     })
   })

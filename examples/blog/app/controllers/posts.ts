@@ -4,7 +4,8 @@
  * validates a request before its handler runs, and types `await c.body()`.
  */
 import * as v from 'valibot'
-import { HttpError, paginationQuery, type Context } from 'svc'
+import { emit, HttpError, paginationQuery, type Context } from 'svc'
+import { PostCreated } from '../events/post-created.ts'
 
 /** A stored post, as the API returns it (declared with `.response(Post)`, for the API description). */
 export const Post = v.object({
@@ -72,16 +73,18 @@ export async function archive(c: Context<'/posts/archive/{year?}'>): Promise<Pos
     : c.db.all<Post>("select * from posts where strftime('%Y', published_at) = ? order by published_at desc", [year])
 }
 
-export async function createPost(c: Context<'/posts', { body: typeof PostInput }>): Promise<Response> {
+/** Creates a post; its author is mailed by a queued listener (app/listeners/mail-author.ts). */
+export async function createPost(c: Context<string, { body: typeof PostInput }>): Promise<Response> {
   const input = await c.body()
   const slug = await uniqueSlug(c, input.title)
-  const result = await c.db.execute('insert into posts (title, slug, body, published_at) values (?, ?, ?, ?) returning *', [
+  const post = (await c.db.first<Post>('insert into posts (title, slug, body, published_at) values (?, ?, ?, ?) returning *', [
     input.title,
     slug,
     input.body,
     input.published_at ?? null,
-  ])
-  return c.json(result.rows[0], { status: 201, message: 'Post created' })
+  ]))!
+  await emit(new PostCreated(post.id, c.user!.id))
+  return c.json(post, { status: 201, message: 'Post created' })
 }
 
 export async function updatePost(c: Context<'/posts/{id}', { body: typeof PostInput }>): Promise<Post> {

@@ -1,0 +1,17 @@
+import { defineCommand } from '../../command/define.ts'
+import { generatorArgs, nameArg } from '../../generators/args.ts'
+import { deriveNames } from '../../generators/names.ts'
+import { runGenerator } from '../../generators/run.ts'
+
+export default defineCommand({
+  meta: { name: 'make:job', group: 'Generators', description: 'A queued job, run by queue:work (app/jobs)', json: ['MakeJson'] },
+  args: {
+    ...nameArg,
+    ...generatorArgs,
+  },
+  run({ args, io, json }) {
+    return runGenerator(io, args, json, async (generator) => ({ files: [await generator.render('job', deriveNames(String(args.name), 'Job'), {})] }), [
+      'await c.queue.dispatch(<job>, payload), then svc queue:work',
+    ])
+  },
+})

@@ -1,0 +1,84 @@
+/**
+ * One worker in this process: the app loaded as `svc serve` loads it (its
+ * database, queue and mailer), its jobs, and the worker loop until the queue
+ * is empty, a job limit, a timeout or a stop signal. `queue:work` runs it
+ * directly, or in each child process of `--workers=N`.
+ */
+import { hostname } from 'node:os'
+import { checkTimeout, resolveQueueSettings, runWorker, type QueueDriver, type WorkerEvent, type WorkerSummary } from '../../framework/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import { loadApp, type LoadedApp } from '../project/load-app.ts'
+import type { Project } from '../project/project.ts'
+import { loadJobs } from './jobs.ts'
+
+export interface WorkOptions {
+  /** Priority order. */
+  queues: string[]
+  timeoutMs: number
+  maxJobs?: number
+  stopWhenEmpty: boolean
+  signal: AbortSignal
+  onEvent?: (event: WorkerEvent) => void
+  /** How long an idle worker waits before looking again (ms). */
+  idleMs?: number
+}
+
+export async function workInProcess(project: Project, options: WorkOptions): Promise<WorkerSummary> {
+  const loaded = await loadApp(project, { trace: false })
+  try {
+    const driver = await readyDriver(loaded, options.timeoutMs)
+    const jobs = await loadJobs(project)
+    return await runWorker({
+      driver,
+      jobs,
+      queues: options.queues,
+      services: { db: loaded.database, queue: loaded.queue, mailer: loaded.mailer, config: loaded.config },
+      workerId: `${hostname()}:${process.pid}`,
+      timeoutMs: options.timeoutMs,
+      leaseMs: resolveQueueSettings(loaded.config).leaseMs,
+      maxJobs: options.maxJobs,
+      stopWhenEmpty: options.stopWhenEmpty,
+      signal: options.signal,
+      idleMs: options.idleMs,
+      onEvent: options.onEvent,
+    })
+  } finally {
+    await loaded.close()
+  }
+}
+
+/** The app's queue driver, checked before any job is taken: the timeout fits the lease, and the queue answers. */
+export async function readyDriver(loaded: Pick<LoadedApp, 'queue' | 'config'>, timeoutMs: number): Promise<QueueDriver> {
+  const settings = resolveQueueSettings(loaded.config)
+  try {
+    checkTimeout(timeoutMs, settings.leaseMs)
+  } catch (error) {
+    throw new CliError('E_QUEUE_TIMEOUT', (error as Error).message, {
+      hint: `pass a shorter --timeout, or raise QUEUE_RETRY_AFTER (now ${settings.leaseMs / 1000} s)`,
+    })
+  }
+  const driver = loaded.queue?.driver
+  if (driver === undefined) throw new CliError('E_QUEUE', 'The app has no queue (it has no database)')
+  if (driver.name === 'sync') {
+    throw new CliError('E_QUEUE_SYNC', 'QUEUE_CONNECTION=sync runs every job when it is dispatched: there is nothing for a worker to take', {
+      hint: 'set QUEUE_CONNECTION=database (or redis) in .env',
+    })
+  }
+  await checkReachable(driver, settings.connection)
+  return driver
+}
+
+/** Asks the driver for its counts: a missing table or an unreachable Redis says so now, with the fix. */
+export async function checkReachable(driver: QueueDriver, connection: string): Promise<void> {
+  try {
+    await driver.counts()
+  } catch (error) {
+    const message = (error as Error).message
+    if (/no such table/i.test(message)) {
+      throw new CliError('E_QUEUE_TABLE', `The queue tables do not exist: ${message}`, { hint: 'run svc make:queue-table, then svc migrate' })
+    }
+    throw new CliError('E_QUEUE_UNREACHABLE', `The ${connection} queue does not answer: ${message}`, {
+      hint: connection === 'redis' ? 'check REDIS_URL and that redis-server runs' : 'check DATABASE_URL',
+    })
+  }
+}

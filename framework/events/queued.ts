@@ -1,0 +1,36 @@
+/**
+ * Queued listeners (`queued: true`): `emit` dispatches the built-in
+ * `svc.listener` job with the listener's name and the event as JSON; a
+ * worker finds the listener by name among the registered ones (the app's
+ * app/listeners/index.ts) and runs it on the event rebuilt as an instance of
+ * its class. At-least-once like every job: a listener may run twice.
+ */
+import { PermanentJobError } from '../queue/run-job.ts'
+import { defineJob, type JsonValue } from '../queue/job.ts'
+import type { Queue } from '../queue/queue.ts'
+import { listenerNamed, type ListenerQueue } from './index.ts'
+
+export interface QueuedListenerPayload {
+  listener: string
+  event: JsonValue
+}
+
+export const listenerJob = defineJob('svc.listener', {
+  async handle(payload: QueuedListenerPayload, { db, queue, mailer, config }) {
+    const listener = listenerNamed(payload.listener)
+    if (listener === undefined) {
+      throw new PermanentJobError(`No listener named "${payload.listener}" is registered (is it in app/listeners/index.ts?)`)
+    }
+    const event = Object.assign(Object.create(listener.event.prototype as object) as object, payload.event)
+    await listener.handle(event, { db, queue, mailer, config })
+  },
+})
+
+/** The ListenerQueue that dispatches to `queue`: `useListenerQueue(listenerQueue(queue))` (the `svc` CLI does). */
+export function listenerQueue(queue: Queue): ListenerQueue {
+  return {
+    async push(listener, event) {
+      await queue.dispatch(listenerJob, { listener: listener.name, event: event as JsonValue })
+    },
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * The `idempotent` middleware (IETF draft "The Idempotency-Key HTTP Header
+ * Field"): a POST or PATCH sent again with the same `Idempotency-Key` is
+ * answered with the first answer, not run twice.
+ *
+ * - The key is scoped by the caller (the user, else the API key, else the
+ *   client address), the method and the path; two users' same key are two keys.
+ * - The first request claims it with one atomic insert
+ *   (`INSERT ... ON CONFLICT DO NOTHING RETURNING`) and runs.
+ * - A retry after it finished gets the stored status, headers and body, byte
+ *   for byte, with `Idempotent-Replayed: true`; one while it runs gets 409;
+ *   the same key with another body gets 422; no key where the route requires
+ *   one gets 400.
+ * - Only a success (2xx, 3xx) is kept: after a 4xx or 5xx the key is free, so
+ *   the client may fix the request or retry with it.
+ * - Keys expire (24 h by default, `IDEMPOTENCY_TTL_HOURS`) and are pruned by
+ *   the scheduler; a lock whose request died is taken over after
+ *   `IDEMPOTENCY_LOCK_SECONDS` (60).
+ *
+ * Put it after `auth` so the key is scoped by the user:
+ * @example r.post('/posts', createPost).middleware('auth', 'idempotent')
+ */
+import type { Context } from '../context/context.ts'
+import { HttpError } from '../http/http-error.ts'
+import { TRACE_HEADER } from '../http/response.ts'
+import type { Middleware } from '../router/types.ts'
+import { sha256Hex } from '../auth/digest.ts'
+import { rawBodyOf } from '../context/context.ts'
+import { claimKey, completeKey, findKey, reclaimExpired, releaseKey, takeOverStale, type Claim, type KeyScope, type StoredKey } from './store.ts'
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
+
+export interface IdempotencyOptions {
+  /** A request without the header is refused (400); false lets it through, not idempotent. Default true. */
+  required?: boolean
+  /** How long a key is remembered (ms); default 24 hours. */
+  ttlMs?: number
+  /** How long an in-flight lock holds before another request may take it over (ms); default 60 s. */
+  lockTimeoutMs?: number
+  /** Milliseconds since the epoch (tests move it). */
+  now?: () => number
+}
+
+export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+export const DEFAULT_IDEMPOTENCY_LOCK_MS = 60_000
+const METHODS = new Set(['POST', 'PATCH'])
+const MAX_KEY_LENGTH = 255
+
+/** @example r.post('/orders', createOrder).middleware('auth', idempotent({ ttlMs: 3_600_000 })) */
+export function idempotent(options: IdempotencyOptions = {}): Middleware {
+  const required = options.required ?? true
+  const ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_IDEMPOTENCY_LOCK_MS
+  const now = options.now ?? Date.now
+
+  return async function idempotency(c, next) {
+    if (!METHODS.has(c.method)) return next()
+    const header = c.headers.get(IDEMPOTENCY_KEY_HEADER)
+    if (header === null) {
+      if (!required) return next()
+      throw new HttpError(400, `This request needs an ${IDEMPOTENCY_KEY_HEADER} header (a unique value, such as a UUID, per operation)`)
+    }
+    const key: KeyScope = { scope: callerScope(c), method: c.method, path: c.path, key: parseKey(header) }
+    const fingerprint = await sha256Hex(canonicalJson(await rawBodyOf(c)))
+    const db = c.db
+
+    let claim = await claimKey(db, key, fingerprint, now(), ttlMs)
+    while (claim === undefined) {
+      const row = await findKey(db, key)
+      // Deleted between the insert and the read (released, or pruned): try the insert again.
+      if (row === undefined) {
+        claim = await claimKey(db, key, fingerprint, now(), ttlMs)
+        continue
+      }
+      if (row.expires_at <= now()) {
+        claim = await reclaimExpired(db, row, fingerprint, now(), ttlMs)
+        if (claim === undefined) throw inFlight()
+        break
+      }
+      if (row.fingerprint !== fingerprint) {
+        throw new HttpError(422, `This ${IDEMPOTENCY_KEY_HEADER} was already used with a different request body; use a new key for a new request`)
+      }
+      if (row.status === 'done') return replay(row)
+      claim = await takeOverStale(db, row, now(), lockTimeoutMs)
+      if (claim === undefined) throw inFlight()
+    }
+    return run(c, next, claim)
+  }
+
+  async function run(c: Context, next: () => Promise<Response>, claim: Claim): Promise<Response> {
+    let response: Response
+    try {
+      response = await next()
+    } catch (error) {
+      await releaseKey(c.db, claim)
+      throw error
+    }
+    if (response.status >= 400) {
+      await releaseKey(c.db, claim)
+      return response
+    }
+    const body = new Uint8Array(await response.arrayBuffer())
+    const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== TRACE_HEADER.toLowerCase())
+    await completeKey(c.db, claim, { status: response.status, headers, body })
+    return new Response(body.byteLength === 0 && isBodyless(response.status) ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
+  }
+}
+
+function replay(row: StoredKey): Response {
+  const headers = new Headers(JSON.parse(row.response_headers ?? '[]') as Array<[string, string]>)
+  headers.set(IDEMPOTENT_REPLAYED_HEADER, 'true')
+  const body = row.response_body === null ? null : new Uint8Array(row.response_body as ArrayBuffer)
+  const status = row.response_status ?? 200
+  return new Response(isBodyless(status) ? null : body, { status, headers })
+}
+
+function inFlight(): HttpError {
+  return new HttpError(409, `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry once it has finished`, {
+    headers: { 'Retry-After': '1' },
+  })
+}
+
+/** The caller a key belongs to: the user (after `auth`), else the API key, else the client address. */
+function callerScope(c: Context): string {
+  if (c.user !== undefined) return `user:${c.user.id}`
+  const apiKey = (c.state as { apiKey?: { id: number } }).apiKey
+  if (apiKey !== undefined) return `apikey:${apiKey.id}`
+  return `ip:${c.ip ?? 'unknown'}`
+}
+
+/**
+ * The header's value: the draft makes it a structured-field string
+ * (`"8e03978e-..."`); a bare token is accepted too. Visible ASCII only, at
+ * most 255 characters.
+ */
+function parseKey(header: string): string {
+  let value = header.trim()
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1).replace(/\\(["\\])/g, '$1')
+  if (value === '' || value.length > MAX_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(value)) {
+    throw new HttpError(400, `The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`)
+  }
+  return value
+}
+
+/** JSON with sorted keys: the same body written with other spacing or key order is the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`)
+    return `{${entries.join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+function isBodyless(status: number): boolean {
+  return status === 204 || status === 205 || status === 304
+}
+
+export { pruneIdempotencyKeys } from './store.ts'
+export { idempotencyMigration, IDEMPOTENCY_MIGRATION_SOURCE } from './schema.ts'

@@ -1,0 +1,112 @@
+/**
+ * Queued listeners: with a listener queue installed, emit() dispatches a
+ * `queued: true` listener as the svc.listener job instead of running it; the
+ * worker finds it by name and runs it on the event rebuilt as an instance of
+ * its class. Listeners that are not queued still run during emit().
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  createQueue,
+  databaseQueueDriver,
+  defineListener,
+  emit,
+  forget,
+  jobRegistry,
+  listen,
+  listenerJob,
+  listenerQueue,
+  migrate,
+  queueMigration,
+  runWorker,
+  syncQueueDriver,
+  useListenerQueue,
+  useListenerServices,
+  resolveConfig,
+  type Database,
+  type JobDefinition,
+} from '../../framework/index.ts'
+import { openDatabase } from '../../framework/node/index.ts'
+
+class PostPublished {
+  constructor(
+    readonly postId: number,
+    readonly title: string,
+  ) {}
+  get headline(): string {
+    return `#${this.postId}: ${this.title}`
+  }
+}
+
+const seen: string[] = []
+const inline = defineListener(PostPublished, { name: 'log-publication', handle: (event) => void seen.push(`inline ${event.headline}`) })
+const queued = defineListener(PostPublished, {
+  name: 'notify-subscribers',
+  queued: true,
+  handle: (event, { config }) => {
+    if (!(event instanceof PostPublished)) throw new Error('not rebuilt as a PostPublished')
+    seen.push(`queued ${event.headline}${config === undefined ? '' : ` (${config.env})`}`)
+  },
+})
+
+let dir: string
+let db: Database
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-listeners-'))
+  db = await openDatabase({ storageDir: dir, projectDir: dir })
+  await migrate(db, [queueMigration])
+  listen(inline, queued)
+})
+
+afterAll(() => {
+  forget(inline, queued)
+  useListenerQueue(undefined)
+  db?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+afterEach(() => {
+  seen.length = 0
+})
+
+describe('queued listeners', () => {
+  it('run in emit() while no queue is installed, with the services installed for them', async () => {
+    useListenerQueue(undefined)
+    useListenerServices({ config: resolveConfig({ APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }) })
+    await emit(new PostPublished(1, 'Hello'))
+    useListenerServices({})
+    expect(seen).toEqual(['inline #1: Hello', 'queued #1: Hello (production)'])
+  })
+
+  it('are dispatched to the queue, and the worker runs them on the rebuilt event', async () => {
+    const queue = createQueue(databaseQueueDriver(db))
+    useListenerQueue(listenerQueue(queue))
+    await emit(new PostPublished(2, 'Queued'))
+    expect(seen).toEqual(['inline #2: Queued'])
+    const stored = await db.all<{ name: string; payload: string }>('select name, payload from jobs')
+    expect(stored).toEqual([{ name: 'svc.listener', payload: JSON.stringify({ listener: 'notify-subscribers', event: { postId: 2, title: 'Queued' } }) }])
+
+    const config = resolveConfig({ APP_ENV: 'test' })
+    const summary = await runWorker({ driver: queue.driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: { config }, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true })
+    expect(summary).toMatchObject({ processed: 1, failed: 0 })
+    // The worker's services reach the listener.
+    expect(seen).toEqual(['inline #2: Queued', 'queued #2: Queued (test)'])
+  })
+
+  it('run at once on the sync driver', async () => {
+    useListenerQueue(listenerQueue(createQueue(syncQueueDriver())))
+    await emit(new PostPublished(3, 'Sync'))
+    expect(seen).toEqual(['inline #3: Sync', 'queued #3: Sync'])
+  })
+
+  it('a listener the worker does not know fails for good, saying so', async () => {
+    const driver = databaseQueueDriver(db)
+    await createQueue(driver).dispatch(listenerJob, { listener: 'gone', event: {} })
+    await runWorker({ driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: {}, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true })
+    const [failed] = await driver.failed()
+    expect(failed).toMatchObject({ name: 'svc.listener', attempts: 1, error: 'PermanentJobError: No listener named "gone" is registered (is it in app/listeners/index.ts?)' })
+  })
+})

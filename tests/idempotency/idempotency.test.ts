@@ -1,0 +1,207 @@
+/**
+ * The `idempotent` middleware through app.fetch on a real libSQL file: one
+ * key per caller, method and path; concurrent twins (201 and 409); the
+ * byte-identical replay; another user's key; another body (422); a missing
+ * or malformed key (400); expiry; a stale lock taken over; failures free the
+ * key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  createApp,
+  defineRoutes,
+  HttpError,
+  idempotencyMigration,
+  idempotent,
+  migrate,
+  pruneIdempotencyKeys,
+  resolveConfig,
+  type App,
+  type Context,
+  type Database,
+  type Middleware,
+} from '../../framework/index.ts'
+import { openDatabase } from '../../framework/node/index.ts'
+
+let dir: string
+let db: Database
+let app: App
+let clock = 1_000_000_000_000
+let created = 0
+let gate: Promise<void> | undefined
+
+/** Stands in for `auth`: the user named by `x-user`. */
+const asUser: Middleware = async function asUser(c, next) {
+  const id = c.headers.get('x-user')
+  if (id !== null) c.user = { id: Number(id), name: `user ${id}`, email: `u${id}@example.com`, role: 'user' }
+  return next()
+}
+
+async function createPost(c: Context) {
+  const body = (await c.body()) as { title?: unknown }
+  if (typeof body.title !== 'string') throw new HttpError(422, 'title is required')
+  if (body.title === 'explode') throw new Error('the database went away')
+  await gate
+  created++
+  return c.json({ id: created, title: body.title, at: Math.random() }, { status: 201 })
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-idempotency-'))
+  db = await openDatabase({ storageDir: dir, projectDir: dir })
+  await migrate(db, [idempotencyMigration])
+  const now = () => clock
+  app = createApp({
+    config: resolveConfig({ APP_ENV: 'test' }),
+    database: db,
+    api: defineRoutes((r) => {
+      r.post('/posts', createPost).middleware(asUser, idempotent({ now, ttlMs: 60_000, lockTimeoutMs: 5_000 }))
+      r.post('/drafts', createPost).middleware(asUser, 'idempotent:optional')
+      r.post('/notes', createPost).middleware(asUser, 'idempotent')
+      r.get('/posts', () => ({ ok: true })).middleware('idempotent')
+      r.delete('/posts/{id}', () => new Response(null, { status: 204 })).middleware('idempotent')
+    }),
+  })
+})
+
+afterAll(() => {
+  db?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+beforeEach(async () => {
+  await db.execute('delete from idempotency_keys')
+  created = 0
+  gate = undefined
+})
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.fetch(
+    new Request(`http://localhost/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': '1', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  )
+}
+
+describe('idempotent', () => {
+  it('two concurrent requests with one key: one 201, one 409; the handler runs once', async () => {
+    let open!: () => void
+    gate = new Promise((resolve) => (open = resolve))
+    const first = post('/posts', { title: 'a' }, { 'idempotency-key': 'k-1' })
+    // The second arrives while the first waits inside the handler.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const second = await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-1' })
+    open()
+    const answers = [await first, second]
+    expect(answers.map((response) => response.status).sort()).toEqual([201, 409])
+    const conflict = answers.find((response) => response.status === 409)!
+    expect(conflict.headers.get('retry-after')).toBe('1')
+    expect(await conflict.json()).toMatchObject({ success: false, error: expect.stringMatching(/still being processed/) })
+    expect(created).toBe(1)
+  })
+
+  it('a retry after completion replays status, headers and body byte for byte, with Idempotent-Replayed: true', async () => {
+    const first = await post('/posts', { title: 'hello', tags: ['x'] }, { 'idempotency-key': '"9f1c-uuid"' })
+    expect(first.status).toBe(201)
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+    const firstBody = new Uint8Array(await first.arrayBuffer())
+    // Same body in another key order and spacing: the same request.
+    const again = await post('/posts', '{ "tags": ["x"],  "title": "hello" }', { 'idempotency-key': '"9f1c-uuid"' })
+    expect(again.status).toBe(201)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'))
+    expect(new Uint8Array(await again.arrayBuffer())).toEqual(firstBody)
+    // Each answer has its own trace id.
+    expect(again.headers.get('x-service-trace-id')).not.toBe(first.headers.get('x-service-trace-id'))
+    expect(created).toBe(1)
+    // The unquoted form of the same key is the same key.
+    expect((await post('/posts', { title: 'hello', tags: ['x'] }, { 'idempotency-key': '9f1c-uuid' })).headers.get('idempotent-replayed')).toBe('true')
+  })
+
+  it("another user's same key, or the same key on another route, is another key", async () => {
+    expect((await post('/posts', { title: 'a' }, { 'idempotency-key': 'shared', 'x-user': '1' })).status).toBe(201)
+    const other = await post('/posts', { title: 'a' }, { 'idempotency-key': 'shared', 'x-user': '2' })
+    expect(other.status).toBe(201)
+    expect(other.headers.get('idempotent-replayed')).toBeNull()
+    expect((await post('/notes', { title: 'a' }, { 'idempotency-key': 'shared', 'x-user': '1' })).headers.get('idempotent-replayed')).toBeNull()
+    // Without a user, the client address is the caller.
+    expect((await post('/notes', { title: 'a' }, { 'idempotency-key': 'shared', 'x-user': '' })).status).toBe(201)
+    expect(created).toBe(4)
+  })
+
+  it('the same key with a different body is 422, and changes nothing', async () => {
+    await post('/posts', { title: 'one' }, { 'idempotency-key': 'k-2' })
+    const different = await post('/posts', { title: 'two' }, { 'idempotency-key': 'k-2' })
+    expect(different.status).toBe(422)
+    expect(await different.json()).toMatchObject({ error: expect.stringMatching(/different request body/) })
+    expect(created).toBe(1)
+    expect((await post('/posts', { title: 'one' }, { 'idempotency-key': 'k-2' })).headers.get('idempotent-replayed')).toBe('true')
+  })
+
+  it('a missing key is 400 where the route requires one; optional lets it through; a malformed key is 400', async () => {
+    const missing = await post('/notes', { title: 'a' })
+    expect(missing.status).toBe(400)
+    expect(await missing.json()).toMatchObject({ error: expect.stringMatching(/needs an Idempotency-Key header/) })
+    expect((await post('/drafts', { title: 'a' })).status).toBe(201)
+    expect((await post('/drafts', { title: 'a' })).status).toBe(201)
+    expect(created).toBe(2)
+    for (const bad of ['', '""', 'x'.repeat(256), 'clé']) {
+      expect((await post('/notes', { title: 'a' }, { 'idempotency-key': bad })).status).toBe(400)
+    }
+    // Methods that are idempotent already pass through.
+    expect((await app.fetch(new Request('http://localhost/api/posts'))).status).toBe(200)
+    expect((await app.fetch(new Request('http://localhost/api/posts/1', { method: 'DELETE' }))).status).toBe(204)
+  })
+
+  it('a failed request (4xx or 5xx) frees the key: the client can fix it and retry with the same key', async () => {
+    const invalid = await post('/posts', { title: 42 }, { 'idempotency-key': 'k-3' })
+    expect(invalid.status).toBe(422)
+    const fixed = await post('/posts', { title: 'fixed' }, { 'idempotency-key': 'k-3' })
+    expect(fixed.status).toBe(201)
+    expect(fixed.headers.get('idempotent-replayed')).toBeNull()
+    const crashed = await post('/posts', { title: 'explode' }, { 'idempotency-key': 'k-4' })
+    expect(crashed.status).toBe(500)
+    expect((await db.all("select * from idempotency_keys where idempotency_key = 'k-4'")).length).toBe(0)
+    expect((await post('/posts', { title: 'explode' }, { 'idempotency-key': 'k-4' })).status).toBe(500)
+  })
+
+  it('keys expire: after the TTL the same key runs again; the prune deletes expired keys', async () => {
+    await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-5' })
+    clock += 59_999
+    expect((await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-5' })).headers.get('idempotent-replayed')).toBe('true')
+    clock += 1
+    const after = await post('/posts', { title: 'b' }, { 'idempotency-key': 'k-5' })
+    expect(after.status).toBe(201)
+    expect(after.headers.get('idempotent-replayed')).toBeNull()
+    expect(created).toBe(2)
+    await post('/posts', { title: 'c' }, { 'idempotency-key': 'k-6' })
+    clock += 60_000
+    expect(await pruneIdempotencyKeys(db, clock)).toBe(2)
+    expect(await pruneIdempotencyKeys(db, clock)).toBe(0)
+  })
+
+  it('an in-flight lock whose request died is taken over after the lock timeout, not before', async () => {
+    let open!: () => void
+    gate = new Promise((resolve) => (open = resolve))
+    // A request that will never finish its claim (its process "died" mid-way).
+    const stuck = post('/posts', { title: 'a' }, { 'idempotency-key': 'k-7' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    clock += 4_999
+    expect((await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-7' })).status).toBe(409)
+    clock += 1
+    gate = undefined
+    const takeover = await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-7' })
+    expect(takeover.status).toBe(201)
+    const takeoverBody = await takeover.text()
+    // The dead request's late answer does not overwrite the new owner's.
+    open()
+    await stuck
+    const replay = await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-7' })
+    expect(replay.headers.get('idempotent-replayed')).toBe('true')
+    expect(await replay.text()).toBe(takeoverBody)
+  })
+})

@@ -1,0 +1,206 @@
+/**
+ * queue:work, queue:status, queue:flush, queue:retry and make:queue-table,
+ * in-process on a copy of the blog app with the database driver (the worker
+ * processes, the race and the crash are in race.test.ts).
+ */
+import { existsSync, rmSync } from 'node:fs'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createQueue, databaseQueueDriver, defineJob, type Database } from '../../framework/index.ts'
+import { openDatabase } from '../../framework/node/index.ts'
+import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, svcJson } from '../helpers/run-svc.ts'
+import { queueApp } from './fixture.ts'
+
+let app: AppCopy
+let db: Database
+
+/** The fixture's job, as a dispatcher knows it (the worker loads app/jobs/record.ts). */
+const record = defineJob('record', { attempts: 3, backoff: { base: 0 }, handle() {} })
+
+async function dispatch(payload: { key: string; fail?: 'always' | 'once' | 'permanent'; sleepMs?: number }, options: { queue?: string; delay?: number } = {}) {
+  return createQueue(databaseQueueDriver(db)).dispatch(record, payload, options)
+}
+
+async function runs(): Promise<Array<{ job_key: string; attempt: number; finished_at: number | null }>> {
+  return db.all('select job_key, attempt, finished_at from runs order by id')
+}
+
+beforeAll(async () => {
+  app = await queueApp()
+  db = await openDatabase({ storageDir: app.path('storage'), projectDir: app.dir })
+})
+
+afterAll(() => {
+  db?.close()
+  app?.remove()
+})
+
+beforeEach(async () => {
+  await db.batch(['delete from jobs', 'delete from failed_jobs', 'delete from runs'])
+})
+
+describe('queue:status', () => {
+  it('reports an empty queue', async () => {
+    const status = await svcJson(['queue:status'], { cwd: app.dir })
+    expect(status).toEqual({ connection: 'database', queues: [], totals: { pending: 0, delayed: 0, reserved: 0, failed: 0 }, failed_jobs: [], daemon: null })
+    const human = await runSvc(['queue:status'], { cwd: app.dir })
+    expect(human.stdout).toMatch(/^Queue \(database\)\nNo jobs\.\n$/)
+  })
+
+  it('counts pending and delayed jobs per queue', async () => {
+    await dispatch({ key: 'a' })
+    await dispatch({ key: 'b' }, { queue: 'mail' })
+    await dispatch({ key: 'c' }, { queue: 'mail', delay: 3_600_000 })
+    const status = await svcJson(['queue:status'], { cwd: app.dir })
+    expect(status.queues).toEqual([
+      { queue: 'default', pending: 1, delayed: 0, reserved: 0, failed: 0 },
+      { queue: 'mail', pending: 1, delayed: 1, reserved: 0, failed: 0 },
+    ])
+    expect(status.totals).toEqual({ pending: 2, delayed: 1, reserved: 0, failed: 0 })
+    expect((await svcJson(['queue:status', '--queue', 'mail'], { cwd: app.dir })).queues).toHaveLength(1)
+    const human = await runSvc(['queue:status'], { cwd: app.dir })
+    expect(human.stdout).toContain('QUEUE    PENDING  DELAYED  RESERVED  FAILED\ndefault  1        0        0         0\nmail     1        1        0         0')
+  })
+})
+
+describe('queue:work', () => {
+  it('runs the due jobs in priority order and stops when the queue is empty', async () => {
+    await dispatch({ key: 'low-1' }, { queue: 'low' })
+    await dispatch({ key: 'high-1' }, { queue: 'high' })
+    await dispatch({ key: 'default-1' })
+    await dispatch({ key: 'later' }, { delay: 3_600_000 })
+    const result = await runSvc(['queue:work', '--queue', 'high,default,low', '--stop-when-empty'], { cwd: app.dir })
+    expect(result.stderr).toContain('Processing high, default, low (database queue); Ctrl-C stops after the current job.')
+    expect(result.exitCode).toBe(0)
+    expect((await runs()).map((run) => run.job_key)).toEqual(['high-1', 'default-1', 'low-1'])
+    expect(result.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d record #\d+ \(high attempt 1\/3\) DONE \d+ ms$/m)
+    expect(result.stderr).toContain('Ran 3 job(s), 0 failed for good; stopped: the queue is empty.')
+    expect((await svcJson(['queue:status'], { cwd: app.dir })).totals).toMatchObject({ pending: 0, delayed: 1 })
+  })
+
+  it('retries, then keeps the failed job with its error and stack; queue:retry runs it again', async () => {
+    await dispatch({ key: 'flaky', fail: 'once' })
+    await dispatch({ key: 'broken', fail: 'always' })
+    await dispatch({ key: 'hopeless', fail: 'permanent' })
+    const result = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
+    expect(result.stdout).toMatch(/record #\d+ \(default attempt 1\/3\) RETRY \d+ ms: failed flaky on attempt 1, next run in 0 ms/)
+    expect(result.stdout).toMatch(/record #\d+ \(default attempt 3\/3\) FAIL \d+ ms: failed broken on attempt 3/)
+    expect(result.stdout).toMatch(/FAIL \d+ ms: PermanentJobError: never works/)
+    expect(result.stderr).toContain('failed for good')
+    const byKey = (key: string) => runs().then((all) => all.filter((run) => run.job_key === key).map((run) => run.attempt))
+    expect(await byKey('flaky')).toEqual([1, 2])
+    expect(await byKey('broken')).toEqual([1, 2, 3])
+    expect(await byKey('hopeless')).toEqual([1])
+
+    const status = await svcJson(['queue:status'], { cwd: app.dir })
+    expect(status.totals.failed).toBe(2)
+    const broken = status.failed_jobs.find((job: { payload: { key: string } }) => job.payload.key === 'broken')
+    expect(broken).toMatchObject({ queue: 'default', name: 'record', attempts: 3, error: 'failed broken on attempt 3' })
+    expect(broken.stack).toMatch(/^Error: failed broken on attempt 3\n\s+at /)
+    expect(broken.stack).toContain('record.ts')
+    const human = await runSvc(['queue:status'], { cwd: app.dir })
+    expect(human.stdout).toMatch(/Failed jobs \(newest first\)\nID +QUEUE +JOB +ATTEMPTS +FAILED AT +ERROR\n/)
+
+    const retried = await svcJson(['queue:retry', broken.id], { cwd: app.dir })
+    expect(retried).toEqual({ connection: 'database', requested: [broken.id], retried: 1 })
+    await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
+    expect(await byKey('broken')).toEqual([1, 2, 3, 1, 2, 3])
+
+    const all = await svcJson(['queue:retry', 'all'], { cwd: app.dir })
+    expect(all).toEqual({ connection: 'database', requested: 'all', retried: 2 })
+    expect((await svcJson(['queue:status'], { cwd: app.dir })).totals).toEqual({ pending: 2, delayed: 0, reserved: 0, failed: 0 })
+  })
+
+  it('queue:retry says when an id names no failed job; queue:flush deletes failed jobs of one queue or all', async () => {
+    await dispatch({ key: 'x', fail: 'permanent' }, { queue: 'a' })
+    await dispatch({ key: 'y', fail: 'permanent' }, { queue: 'b' })
+    await runSvc(['queue:work', '--queue', 'a,b', '--stop-when-empty'], { cwd: app.dir })
+    const missing = await runSvc(['queue:retry', '999999'], { cwd: app.dir })
+    expect(missing.stdout).toBe('Queued 0 failed job(s) again.\n')
+    expect(missing.stderr).toContain('1 of the ids named no failed job')
+    expect((await runSvc(['queue:retry', ' , '], { cwd: app.dir })).stderr).toContain('error [E_BAD_ARGUMENTS]')
+    expect(await svcJson(['queue:flush', '--queue', 'a'], { cwd: app.dir })).toEqual({ connection: 'database', queue: 'a', flushed: 1 })
+    expect((await runSvc(['queue:flush'], { cwd: app.dir })).stdout).toBe('Deleted 1 failed job(s).\n')
+    expect((await svcJson(['queue:status'], { cwd: app.dir })).failed_jobs).toEqual([])
+  })
+
+  it('stops after --max-jobs', async () => {
+    for (const key of ['1', '2', '3']) await dispatch({ key })
+    const result = await runSvc(['queue:work', '--max-jobs', '2'], { cwd: app.dir })
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain('Ran 2 job(s), 0 failed for good; stopped: the --max-jobs limit was reached.')
+    expect(await runs()).toHaveLength(2)
+  })
+
+  it('stops when asked, after the current job', async () => {
+    await dispatch({ key: 'slow', sleepMs: 800 })
+    await dispatch({ key: 'next' })
+    const controller = new AbortController()
+    const running = runSvc(['queue:work'], { cwd: app.dir, signal: controller.signal })
+    for (let i = 0; i < 400 && (await runs()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25))
+    controller.abort('SIGTERM')
+    const result = await running
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain('stopped: asked to stop')
+    const done = await runs()
+    expect(done).toEqual([{ job_key: 'slow', attempt: 1, finished_at: expect.any(Number) }])
+    expect((await svcJson(['queue:status'], { cwd: app.dir })).totals.pending).toBe(1)
+  })
+
+  it('a job past its timeout counts as a failed attempt and the worker exits non-zero', async () => {
+    await dispatch({ key: 'stuck', sleepMs: 60_000 })
+    const result = await runSvc(['queue:work', '--timeout', '0.3', '--stop-when-empty'], { cwd: app.dir })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/RETRY \d+ ms: JobTimeoutError: The job ran longer than its timeout of 300 ms/)
+    expect(result.stderr).toContain('error [E_JOB_TIMEOUT]')
+    expect(result.stderr).toContain('fix: run workers with --workers=N')
+  })
+
+  it('shows the outcome in colour on a terminal', async () => {
+    await dispatch({ key: 'ok' })
+    const result = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir, tty: true, env: { NO_COLOR: '' } })
+    expect(result.stdout).toContain('\x1b[32mDONE\x1b[39m')
+  })
+
+  it('refuses a timeout that is not shorter than the lease, and a sync queue', async () => {
+    const timeout = await runSvc(['queue:work', '--timeout', '90'], { cwd: app.dir })
+    expect(timeout.exitCode).toBe(1)
+    expect(timeout.stderr).toContain('error [E_QUEUE_TIMEOUT]: The job timeout (90000 ms) must be shorter than the queue\'s lease, retry_after (90000 ms)')
+    expect(timeout.stderr).toContain('fix: pass a shorter --timeout, or raise QUEUE_RETRY_AFTER (now 90 s)')
+    const longer = await runSvc(['queue:work', '--timeout', '90', '--stop-when-empty'], { cwd: app.dir, env: { QUEUE_RETRY_AFTER: '120' } })
+    expect(longer.exitCode).toBe(0)
+    const sync = await runSvc(['queue:work'], { cwd: app.dir, env: { QUEUE_CONNECTION: 'sync' } })
+    expect(sync.stderr).toContain('error [E_QUEUE_SYNC]')
+    const typo = await runSvc(['queue:work', '--stop-when-emtpy'], { cwd: app.dir })
+    expect(typo.stderr).toContain('did you mean --stop-when-empty?')
+    const bad = await runSvc(['queue:status'], { cwd: app.dir, env: { QUEUE_CONNECTION: 'rabbit' } })
+    expect(bad.stderr).toContain('QUEUE_CONNECTION')
+    expect(bad.exitCode).toBe(1)
+  })
+})
+
+describe('make:queue-table', () => {
+  it('writes the migration once; without it the queue commands say how to get it', async () => {
+    const bare = copyExampleApp('blog')
+    try {
+      // The blog ships the queue tables: this copy does without them.
+      rmSync(bare.path('database/migrations/20260101000700_create_jobs_table.ts'))
+      bare.write('.env', 'JWT_SECRET=test-secret-that-is-at-least-32-characters-long\n')
+      await runSvc(['migrate'], { cwd: bare.dir })
+      const missing = await runSvc(['queue:status'], { cwd: bare.dir })
+      expect(missing.exitCode).toBe(1)
+      expect(missing.stderr).toContain('error [E_QUEUE_TABLE]')
+      expect(missing.stderr).toContain('fix: run svc make:queue-table, then svc migrate')
+      expect((await runSvc(['queue:work'], { cwd: bare.dir })).stderr).toContain('error [E_QUEUE_TABLE]')
+
+      const made = await svcJson(['make:queue-table'], { cwd: bare.dir })
+      expect(made).toEqual({ written: ['database/migrations/20260101000700_create_jobs_table.ts'], skipped: [] })
+      expect(existsSync(bare.path('database/migrations/20260101000700_create_jobs_table.ts'))).toBe(true)
+      expect(await svcJson(['make:queue-table'], { cwd: bare.dir })).toEqual({ written: [], skipped: ['database/migrations/20260101000700_create_jobs_table.ts'] })
+      await runSvc(['migrate'], { cwd: bare.dir })
+      expect((await svcJson(['queue:status'], { cwd: bare.dir })).queues).toEqual([])
+    } finally {
+      bare.remove()
+    }
+  })
+})
