@@ -179,6 +179,8 @@ describe('route files replaced by a rename (defect 5)', () => {
       const latest = () => server.diagnostics.filter((entry) => entry.uri === webUri).at(-1)?.diagnostics.map((d) => d.code) ?? []
       const original = readFileSync(routesFile(), 'utf8')
       const duplicated = original.replace("r.get('/loop'", "r.get('/boom', () => 'again')\n  r.get('/loop'")
+      // The first route table is announced (svc/status) before the kernel's aliases are read and the diagnostics sent, which read the file.
+      await until('the first diagnostics', server, () => (server.diagnostics.some((entry) => entry.uri === webUri) ? true : undefined))
 
       // The server does not watch the files itself now: a change nobody reports stays unseen...
       renameReplace(routesFile(), duplicated)

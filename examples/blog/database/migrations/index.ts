@@ -11,6 +11,8 @@ import * as m2 from './20260101000200_create_refresh_tokens_table.ts'
 import * as m3 from './20260101000300_create_one_time_tokens_table.ts'
 import * as m4 from './20260101000400_create_security_events_table.ts'
 import * as m5 from './20260101000500_create_rate_limits_table.ts'
+import * as m6 from './20260101000700_create_jobs_table.ts'
+import * as m7 from './20260101000800_create_idempotency_keys_table.ts'
 
 const migrations: Migration[] = [
   { name: '20260101000000_create_posts_table', ...m0 },
@@ -19,6 +21,8 @@ const migrations: Migration[] = [
   { name: '20260101000300_create_one_time_tokens_table', ...m3 },
   { name: '20260101000400_create_security_events_table', ...m4 },
   { name: '20260101000500_create_rate_limits_table', ...m5 },
+  { name: '20260101000700_create_jobs_table', ...m6 },
+  { name: '20260101000800_create_idempotency_keys_table', ...m7 },
 ]
 
 export default migrations
