@@ -122,6 +122,8 @@ async function start(leg: Leg, storage: string): Promise<{ child: ChildProcess; 
       DATABASE_URL: `file:${join(storage, 'database.sqlite')}`,
       TRACE_DATABASE_URL: `file:${join(storage, 'traces.sqlite')}`,
       WORKERD_STORAGE: storage,
+      // The log driver would append to the repository's storage/logs/mail.log: the mails go to the captured output instead.
+      MAIL_MAILER: 'console',
       NO_COLOR: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
