@@ -8,10 +8,11 @@
  * new-install.test.ts; the interactive wizard in start-wizard.test.ts.)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MakeMigrationsJson, NewProjectJson, RouteListJson } from '../../cli/contract/index.ts'
+import { defaultSvcSpec } from '../../cli/generators/project/create.ts'
 import { renderProject } from '../../cli/generators/project/templates.ts'
 import { AUTH_MIGRATION_SOURCES } from '../../cli/project/migration-file.ts'
 import { projectTestApp } from 'svc/testing/project'
@@ -40,7 +41,7 @@ describe('svc new <name>', () => {
   })
 
   it('writes every file of a standalone project, and says what to run next', async () => {
-    expect(created).toMatchObject({ name: 'demo', path: at('demo'), svc: `^${repo.version}`, database_url: '', jwt_algorithm: 'HS256', example: null })
+    expect(created).toMatchObject({ name: 'demo', path: at('demo'), svc: `file:${relative(at('demo'), REPO_ROOT)}`, database_url: '', jwt_algorithm: 'HS256', example: null })
     expect(created.next).toEqual(['cd demo', 'npm install', 'npm start'])
     const expected = [
       'package.json', 'tsconfig.json', 'README.md', '.gitignore', '.env', '.env.example', 'routes/api.ts', 'routes/web.ts',
@@ -62,12 +63,12 @@ describe('svc new <name>', () => {
     expect(human.stdout).toMatch(/\n {2}cd demo-human\n {2}npm install\n {2}npm start\n/)
   })
 
-  it('package.json: an ES module depending on svc (caret on this version), scripts start, dev, test, typecheck; tools in svc\'s own ranges', () => {
+  it('package.json: an ES module depending on svc (this checkout: svc runs from one here), scripts start, dev, test, typecheck; tools in svc\'s own ranges', () => {
     const pkg = JSON.parse(read('demo', 'package.json'))
     expect(pkg).toMatchObject({ name: 'demo', private: true, type: 'module' })
     expect(pkg.scripts).toMatchObject({ start: 'svc serve --migrate', test: 'vitest run', typecheck: 'tsc --noEmit' })
     expect(pkg.scripts.dev).toMatch(/^svc (live|serve --migrate)$/)
-    expect(pkg.dependencies).toEqual({ svc: `^${repo.version}`, valibot: repo.dependencies.valibot })
+    expect(pkg.dependencies).toEqual({ svc: `file:${relative(at('demo'), REPO_ROOT)}`, valibot: repo.dependencies.valibot })
     expect(pkg.devDependencies).toEqual({ '@types/node': repo.devDependencies['@types/node'], typescript: repo.devDependencies.typescript, vitest: repo.devDependencies.vitest })
   })
 
@@ -191,13 +192,18 @@ describe('svc new <name>', () => {
     expect(envValue(env, 'DATABASE_URL')).toBe('file:data/app.sqlite')
   })
 
-  it('--svc: a range as given; a tarball or folder path made relative to the new project', async () => {
+  it('--svc: a range as given; a tarball or folder path made relative to the new project; by default this checkout', async () => {
     mkdirSync(at('dist'))
     writeFileSync(at('dist', 'svc-9.9.9.tgz'), '')
     const byPath = await json<NewProjectJson>(['new', 'apps/tarball', '--svc=file:dist/svc-9.9.9.tgz'])
     expect(byPath.svc).toBe('file:../../dist/svc-9.9.9.tgz')
     expect(JSON.parse(read('apps', 'tarball', 'package.json')).dependencies.svc).toBe('file:../../dist/svc-9.9.9.tgz')
     expect((await json<NewProjectJson>(['new', 'ranged', '--svc=~0.1.2'])).svc).toBe('~0.1.2')
+    // Without --svc, an svc run from a checkout (as here) is depended on as that folder: the registry's `svc` is another package.
+    expect((await json<NewProjectJson>(['new', 'plain'])).svc).toBe(`file:${relative(at('plain'), REPO_ROOT)}`)
+    // An installed svc (under node_modules): a caret range on its version.
+    expect(defaultSvcSpec('/srv/app/node_modules/svc/', '0.4.2')).toBe('^0.4.2')
+    expect(defaultSvcSpec('/home/me/svc/', '0.4.2')).toBe('file:/home/me/svc/')
     const missing = await svc(['new', 'lost', '--svc=file:./nowhere.tgz'])
     expect(missing.stderr).toContain('error [E_BAD_OPTION]: --svc=file:./nowhere.tgz')
     expect(existsSync(at('lost'))).toBe(false)

@@ -10,7 +10,7 @@ import { generateRsaKeyPair } from '../../../framework/index.ts'
 import { generateSecret, writeJwtKeyFiles } from '../../../framework/node/index.ts'
 import { findCommand, loadManifest } from '../../command/manifest.ts'
 import { CliError } from '../../output/cli-error.ts'
-import { svcManifest } from '../../version.ts'
+import { svcManifest, svcRoot } from '../../version.ts'
 import { renderProject, type ProjectSettings } from './templates.ts'
 
 export type JwtAlgorithmChoice = 'HS256' | 'RS256'
@@ -110,14 +110,23 @@ export async function createProject(options: NewProjectOptions): Promise<Created
  * svc's version: the project gets this svc's fixes, never its next breaking
  * release. A path (`file:../svc-0.1.0.tgz`, `./svc`) is rewritten relative to
  * the new project, where npm reads it.
+ *
+ * An svc run from a checkout (not installed under node_modules) is not the
+ * package the registry's `svc` name holds (an unrelated one): the project
+ * then depends on that checkout's folder, so that `npm install` gets this svc.
  */
 function dependencySpec(spec: string | undefined, cwd: string, dir: string): string {
-  if (spec === undefined || spec === '') return `^${svcManifest().version}`
+  spec ||= defaultSvcSpec(svcRoot(), svcManifest().version)
   const path = spec.startsWith('file:') ? spec.slice('file:'.length) : spec.startsWith('.') || isAbsolute(spec) ? spec : undefined
   if (path === undefined) return spec
   const target = resolve(cwd, path)
   if (!existsSync(target)) throw new CliError('E_BAD_OPTION', `--svc=${spec}: ${target} does not exist`, { hint: 'a tarball from npm pack, or an svc folder' })
   return `file:${relative(dir, target).split('\\').join('/')}`
+}
+
+/** The svc dependency without --svc: `^<version>` for an installed svc, `file:<folder>` for a checkout. */
+export function defaultSvcSpec(svcFolder: string | null, version: string): string {
+  return svcFolder === null || svcFolder.split(/[\\/]/).includes('node_modules') ? `^${version}` : `file:${svcFolder}`
 }
 
 /** What the project installs besides svc, in the ranges svc itself is built and tested with. */
