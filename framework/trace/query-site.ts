@@ -5,8 +5,10 @@
  *
  * - a stack is captured only the first time a call site is seen, a call site
  *   being the route, the statement's text and how many times the request sent
- *   that text before (an N+1 loop is one site; the same text sent from two
- *   lines of one handler is two);
+ *   that text before, counted up to MAX_OCCURRENCES (the same text sent from
+ *   two lines of one handler is two sites; the passes of an N+1 loop beyond
+ *   the first few share one, so a long loop captures a bounded number of
+ *   stacks once, not one per pass on every request);
  * - it is captured as the statement is sent, in the caller's synchronous
  *   stack (at the end, an unawaited `return c.db.all(...)` has left it), and
  *   turned into a location only when the writer builds the record, once per site.
@@ -19,6 +21,8 @@ import type { TraceSourceLocation } from './record.ts'
 const STACK_DEPTH = 24
 /** Sites kept per tracer; beyond it (statements with inlined values), the map starts again. */
 const MAX_SITES = 5000
+/** Sendings of one text in one request told apart; the later ones are a loop's passes, from one line. */
+const MAX_OCCURRENCES = 16
 
 type StackHolder = { stack?: unknown }
 
@@ -52,10 +56,11 @@ export class QuerySites {
     if (statements === undefined) this.byRoute.set(route ?? '', (statements = new Map()))
     let sites = statements.get(sql)
     if (sites === undefined) statements.set(sql, (sites = []))
-    let site = sites[occurrence]
+    const slot = Math.min(occurrence, MAX_OCCURRENCES - 1)
+    let site = sites[slot]
     if (site === undefined) {
       if (this.size >= MAX_SITES) this.clear()
-      site = sites[occurrence] = new QuerySite(captureStack(this.at))
+      site = sites[slot] = new QuerySite(captureStack(this.at))
       this.size++
     }
     return site

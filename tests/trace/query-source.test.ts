@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeBatch, encodeBatch, type TraceRecord } from 'svc/trace'
+import { QuerySites } from '../../framework/trace/query-site.ts'
 import { routes } from './fixtures/query-sites.ts'
 import { request, tracedApp, type TracedApp } from './helpers.ts'
 
@@ -91,3 +92,16 @@ function traceRecordWithoutSources(): TraceRecord {
     response: { status: 200, headers: {}, body: { content: null, size: 0, truncated: false, incomplete: false } },
   }
 }
+
+describe('call sites', () => {
+  it('tell apart the first sendings of a text in a request, and give a long loop one site for its later passes', () => {
+    const sites = new QuerySites()
+    const first = sites.at('GET /loop', 'select 1', 0)
+    expect(sites.at('GET /loop', 'select 1', 0)).toBe(first)
+    expect(sites.at('GET /loop', 'select 1', 1)).not.toBe(first)
+    // A loop of thousands of passes: bounded sites, so the map is not cleared (and stacks captured again) within a request.
+    const late = sites.at('GET /loop', 'select 1', 15)
+    for (let pass = 16; pass < 6000; pass++) expect(sites.at('GET /loop', 'select 1', pass)).toBe(late)
+    expect(sites.at('GET /loop', 'select 1', 0)).toBe(first)
+  })
+})
