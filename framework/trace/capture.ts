@@ -96,8 +96,8 @@ export interface PendingTrace {
 
 /**
  * When the tracer stops waiting for a body: the adapter says the response was
- * sent or the connection closed (`connInfo.responseDone`), the request is
- * aborted (`request.signal`: a client that went away, on runtimes that tell),
+ * sent or the connection closed (`connInfo.responseDone`), else the request is
+ * aborted (`request.signal`: a client that went away, on runtimes that tell);
  * or the writer is closing.
  */
 class ReadDeadline {
@@ -108,13 +108,17 @@ class ReadDeadline {
     let stop!: () => void
     this.reached = new Promise<void>((resolve) => (stop = resolve))
     this.stop = stop
-    if (typeof connInfo?.responseDone === 'function') connInfo.responseDone().then(stop, stop)
+    // The adapter's signal covers a client that went away too; reading `request.signal` would make the Node adapter build an AbortController.
+    if (typeof connInfo?.responseDone === 'function') {
+      connInfo.responseDone().then(stop, stop)
+      return
+    }
     try {
       const signal = request.signal
       if (signal.aborted) stop()
       else signal.addEventListener('abort', stop, { once: true })
     } catch {
-      // a Request without a signal (some test doubles): the other two still end the wait
+      // a Request without a signal (some test doubles): the writer's close still ends the wait
     }
   }
 }
