@@ -2,8 +2,8 @@
  * Opening a libSQL database, the same on every runtime whose adapter brings
  * a libSQL client (Node, Deno, Bun): the client is passed in, so this module
  * imports no driver. A local file gets WAL mode and foreign keys; a trace
- * store gets 16 KiB pages and `synchronous = normal`, and a new connection
- * after a write refused for a lock (see TraceStoreOptions.reopen).
+ * store gets 16 KiB pages and `synchronous = normal`. A local file's
+ * connection is replaced after a write refused for a lock (DatabaseOptions.reopen).
  */
 import type { Client, Config } from '@libsql/client'
 import { TraceStore } from '../trace/store.ts'
@@ -19,6 +19,8 @@ export interface LibsqlOpenOptions {
   busyTimeoutMs?: number
   /** Page size in bytes of a database file created now (an existing file keeps its own). */
   pageSize?: number
+  /** A local file's `synchronous` setting, per connection (SQLite's default: full). */
+  synchronous?: 'normal' | 'full'
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
@@ -35,6 +37,7 @@ export async function openLibsqlDatabase(createClient: CreateLibsqlClient, optio
       if (pageSize !== undefined) await client.execute(`pragma page_size = ${Math.trunc(pageSize)}`)
       await client.execute('pragma journal_mode = wal')
       await client.execute('pragma foreign_keys = on')
+      if (options.synchronous !== undefined) await client.execute(`pragma synchronous = ${options.synchronous}`)
     }
     return client
   }
@@ -44,14 +47,8 @@ export async function openLibsqlDatabase(createClient: CreateLibsqlClient, optio
 
 /** The trace store on a libSQL database of its own, tables created. */
 export async function openLibsqlTraceStore(createClient: CreateLibsqlClient, options: LibsqlOpenOptions): Promise<TraceStore> {
-  const isFile = options.url.startsWith('file:')
-  const connect = async () => {
-    const db = await openLibsqlDatabase(createClient, { pageSize: TRACE_PAGE_SIZE, ...options })
-    // Traces are a diagnostic log: a power cut may lose the last batch, never corrupt the file.
-    if (isFile) await db.execute('pragma synchronous = normal')
-    return db
-  }
-  const store = new TraceStore(await connect(), isFile ? { reopen: connect } : {})
+  // Traces are a diagnostic log: a power cut may lose the last batch, never corrupt the file.
+  const store = new TraceStore(await openLibsqlDatabase(createClient, { pageSize: TRACE_PAGE_SIZE, synchronous: 'normal', ...options }))
   await store.init()
   return store
 }

@@ -100,31 +100,10 @@ interface Batch {
   data: string
 }
 
-export interface TraceStoreOptions {
-  /**
-   * Opens a new connection to the same store. Given, a write refused because
-   * another connection held the lock closes this connection and continues on
-   * a new one: with libSQL's local driver a statement that failed with
-   * SQLITE_BUSY is never finalized, and every later write on that connection
-   * is silently never committed (tursodatabase/libsql-client-ts#352).
-   */
-  reopen?: () => Promise<Database>
-}
-
 export class TraceStore {
   private ready: Promise<void> | undefined
-  private connection: Database
 
-  constructor(
-    db: Database,
-    private readonly options: TraceStoreOptions = {},
-  ) {
-    this.connection = db
-  }
-
-  get db(): Database {
-    return this.connection
-  }
+  constructor(readonly db: Database) {}
 
   /** Creates the tables once (idempotent). */
   init(): Promise<void> {
@@ -153,29 +132,8 @@ export class TraceStore {
     }
     // A single statement is its own transaction: no BEGIN/COMMIT round for the common case.
     if (statements.length === 0) return undefined
-    const results = await this.writing(async () =>
-      statements.length === 1 ? [await this.db.execute(statements[0]!.sql, statements[0]!.args)] : await this.db.batch(statements as never),
-    )
+    const results = statements.length === 1 ? [await this.db.execute(statements[0]!.sql, statements[0]!.args)] : await this.db.batch(statements as never)
     return dropped > 0 ? Number(results[results.length - 1]!.rows[0]?.value ?? 0) : undefined
-  }
-
-  /** Runs a write; when the store was locked, continues on a new connection (see `TraceStoreOptions.reopen`) and rethrows. */
-  private async writing<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work()
-    } catch (error) {
-      const reopen = this.options.reopen
-      if (reopen !== undefined && isLockError(error)) {
-        const stale = this.connection
-        this.connection = await reopen()
-        try {
-          stale.close()
-        } catch {
-          // already unusable: the new connection is what matters
-        }
-      }
-      throw error
-    }
   }
 
   /** Writes finished records as one batch. */
@@ -296,11 +254,7 @@ export class TraceStore {
    * (so up to a batch more may stay: rewriting one would cost the writer a
    * decode and an encode of a whole batch each time). Returns how many.
    */
-  prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
-    return this.writing(() => this.pruneNow(options))
-  }
-
-  private async pruneNow(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
+  async prune(options: { olderThanMs?: number; maxTraces?: number }): Promise<number> {
     await this.init()
     let deleted = 0
     const cutoff = options.olderThanMs
