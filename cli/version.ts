@@ -9,30 +9,28 @@ export interface SvcManifest {
   devDependencies?: Record<string, string>
 }
 
-let manifest: SvcManifest | undefined
-let root: string | null | undefined
+let found: { manifest: SvcManifest; root: string | null } | undefined
 
-/** svc's own package.json (one level up from cli/, two from dist/cli/). */
-export function svcManifest(): SvcManifest {
-  if (manifest === undefined) {
-    const found = [new URL('../package.json', import.meta.url), new URL('../../package.json', import.meta.url)]
+/** svc's own package.json (one level up from cli/, two from dist/cli/) and its folder, read once. */
+function ownPackage(): { manifest: SvcManifest; root: string | null } {
+  if (found === undefined) {
+    const own = [new URL('../package.json', import.meta.url), new URL('../../package.json', import.meta.url)]
       .filter((url) => existsSync(url))
-      .map((url) => JSON.parse(readFileSync(url, 'utf8')) as SvcManifest)
-      .find((parsed) => parsed.name === 'svc')
-    manifest = found ?? { name: 'svc', version: '0.0.0' }
+      .map((url) => ({ url, manifest: JSON.parse(readFileSync(url, 'utf8')) as SvcManifest }))
+      .find((candidate) => candidate.manifest.name === 'svc')
+    found = own === undefined ? { manifest: { name: 'svc', version: '0.0.0' }, root: null } : { manifest: own.manifest, root: fileURLToPath(new URL('.', own.url)) }
   }
-  return manifest
+  return found
+}
+
+/** svc's own package.json. */
+export function svcManifest(): SvcManifest {
+  return ownPackage().manifest
 }
 
 /** The folder of svc's own package.json (the checkout, or node_modules/svc), or null when it is not found. */
 export function svcRoot(): string | null {
-  if (root === undefined) {
-    const url = [new URL('../package.json', import.meta.url), new URL('../../package.json', import.meta.url)].find(
-      (candidate) => existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as SvcManifest).name === 'svc',
-    )
-    root = url === undefined ? null : fileURLToPath(new URL('.', url))
-  }
-  return root
+  return ownPackage().root
 }
 
 /** svc's own version. */

@@ -65,7 +65,7 @@ export async function withProjectMigrations<T>(
  * migration) on stderr, and `Migrated: <name>` on stdout as each one
  * finishes; with `--json` only the progress, stdout keeps the document.
  */
-export function migrationProgress(io: CommandIO, json: boolean, header?: string): MigrationEvents & Pick<Progress, 'done'> {
+export function migrationProgress(io: CommandIO, json: boolean, header?: string): MigrationEvents & Pick<Progress, 'done'> & { stop(): void } {
   let progress: Progress | undefined
   return {
     onMigration({ name, total, done }) {
@@ -81,6 +81,10 @@ export function migrationProgress(io: CommandIO, json: boolean, header?: string)
       if (progress === undefined && header !== undefined && !json) io.stdout.write(`${header}\n`)
       progress?.done()
       header = undefined
+    },
+    /** Ends the live line only: after a failure, the header (what was done) is not said. */
+    stop() {
+      progress?.done()
     },
   }
 }

@@ -202,6 +202,17 @@ describe('svc migrate:fresh', () => {
     expect(new Set(Object.values(await batches()))).toEqual(new Set([1]))
   })
 
+  it('a migration that does not load stops it before anything is dropped, and it does not say it dropped', async () => {
+    await json('migrate')
+    await query("insert into posts (title, slug) values ('kept', 'kept')")
+    app.write(`database/migrations/${BROKEN}.ts`, 'export const nothing = 1\n')
+    const { exitCode, stdout, stderr } = await svc('migrate:fresh')
+    expect(exitCode).toBe(1)
+    expect(stderr).toContain('error [E_BAD_MIGRATION]')
+    expect(stdout).toBe('')
+    expect((await query("select count(*) as n from posts where slug = 'kept'"))[0]!.n).toBe(1)
+  })
+
   it('--seed runs the seeders; stdout stays one JSON document', async () => {
     const result = await json('migrate:fresh', '--seed')
     expect(result).toEqual({ ran: migrations, seeded: seeders, seeded_rows: expect.arrayContaining([{ seeder: 'posts', table: 'posts', added: 2 }]) })

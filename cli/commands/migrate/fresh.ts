@@ -21,7 +21,7 @@ export default defineCommand({
       progress.done()
       const seeded = args.seed ? await runSeeders(project, db, io) : { seeded: [], seeded_rows: [] }
       return { ran, ...seeded }
-    }).finally(() => progress.done())
+    }).finally(() => progress.stop())
     if (args.json) return json(result)
     if (args.seed) for (const line of result.seeded.length > 0 ? seededLines(result) : ['No seeders in database/seeders/.']) printLine(io, line)
   },

@@ -23,7 +23,7 @@ export interface NewProjectOptions {
   /** '' for the embedded SQLite file. */
   databaseUrl: string
   jwtAlgorithm: JwtAlgorithmChoice
-  /** package.json's svc dependency: a version range (default `^<svc's version>`), or a tarball or folder (`file:...`). */
+  /** package.json's svc dependency: a version range, or a tarball or folder (`file:...`); default: defaultSvcSpec. */
   svcSpec?: string
 }
 
