@@ -97,13 +97,13 @@ export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConf
   try {
     return resolveConfig({ ...configVariables(project), ...overrides })
   } catch (error) {
-    if (error instanceof ConfigError) {
-      throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, {
-        hint: `fix ${error.variable} in ${project.envFile} or the environment`,
-      })
-    }
-    throw error
+    throw error instanceof ConfigError ? configError(project, error) : error
   }
+}
+
+/** A setting the app refuses, named with where to fix it. */
+function configError(project: Project, error: ConfigError): CliError {
+  return new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, { hint: `fix ${error.variable} in ${project.envFile} or the environment` })
 }
 
 function configVariables(project: Project): EnvRecord {
@@ -146,6 +146,22 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   let tracing: ProjectTracer | undefined
   let mailer: ClosableMailer | undefined
   let queue: Queue | undefined
+  // Each part is closed whatever the one before throws: traces first (their last writes), the database last.
+  const close = async () => {
+    try {
+      await tracing?.close()
+    } finally {
+      try {
+        await mailer?.close?.()
+      } finally {
+        try {
+          await queue?.driver.close()
+        } finally {
+          database?.close()
+        }
+      }
+    }
+  }
   try {
     const mailSettings = resolveMailSettings(config)
     const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
@@ -164,24 +180,11 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
     const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance, queue, mailer: appMailer })
-    const opened = { queue, mailer }
-    const close = async () => {
-      try {
-        await tracing?.close()
-      } finally {
-        await closeBackground(opened)
-        database?.close()
-      }
-    }
     return { app, config, database, tracing, queue, mailer, close }
   } catch (error) {
-    await tracing?.close()
-    await closeBackground({ queue, mailer })
-    database?.close()
+    await close()
     if (error instanceof CliError) throw error
-    if (error instanceof ConfigError) {
-      throw new CliError('E_CONFIG', `Invalid configuration: ${error.message}`, { hint: `fix ${error.variable} in ${project.envFile} or the environment` })
-    }
+    if (error instanceof ConfigError) throw configError(project, error)
     throw new CliError('E_APP_LOAD', `Cannot load the app: ${(error as Error).message}`, {
       hint: 'fix the error above in your routes or kernel (SVC_DEBUG=1 shows the stack)',
       cause: error,
@@ -189,20 +192,15 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   }
 }
 
-async function closeBackground({ queue, mailer }: { queue: Queue | undefined; mailer: ClosableMailer | undefined }): Promise<void> {
-  await mailer?.close?.()
-  await queue?.driver.close()
-}
-
 /**
  * Authentication is on in every app: the auth plugin (mails through the app's
  * mailer, RS256 keys from storage/keys/, the native argon2id)
  * comes first, unless the kernel lists its own `authPlugin({...})`.
  */
-function withAuth(project: Project, config: AppConfig, serving: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
+function withAuth(project: Project, config: AppConfig, checkKeys: boolean, plugins: AppPluginSpec[] = []): AppPluginSpec[] {
   const keys = readJwtKeyFiles(project.storageDir)
-  // An RS256 pair that cannot be used stops start-up here, not at the first login.
-  if (serving) checkJwtKeyPair(config, keys)
+  // An RS256 pair that cannot be used stops start-up here, not at the first login (for an app with a database: one that signs in).
+  if (checkKeys) checkJwtKeyPair(config, keys)
   if (plugins.some(isAuthPlugin)) return plugins
   const auth = authPlugin({ keys, argon2id: nativeArgon2id })
   return [auth, ...plugins]
