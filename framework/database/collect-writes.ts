@@ -9,6 +9,11 @@ import type { Database, ResultSet, Statement } from './database.ts'
 import type { SqlStatement } from './driver.ts'
 import { isReadOnly } from './write-gate.ts'
 
+/** What answers now: a read (select), a query plan, or a pragma that reads (`pragma table_info(posts)`, not `pragma x = 1`). */
+export function answersNow(sql: string): boolean {
+  return isReadOnly(sql) || /^\s*explain\b/i.test(sql) || (/^\s*pragma\b/i.test(sql) && !sql.includes('='))
+}
+
 export interface CollectedWrites {
   db: Database
   /** The writes, in the order they were made. */
@@ -25,7 +30,8 @@ export function collectWrites(target: Database): CollectedWrites {
   const db: Database = {
     async execute(statement, args) {
       const sql = typeof statement === 'string' ? statement : statement.sql
-      if (isReadOnly(sql)) return target.execute(statement, args)
+      // A migration that checks before it acts (a column's presence) must get the real answer, not an empty one.
+      if (answersNow(sql)) return target.execute(statement, args)
       keep(statement, args)
       return emptyResult()
     },
