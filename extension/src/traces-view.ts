@@ -54,6 +54,8 @@ export class TraceSource implements vscode.Disposable {
   private readonly subscription: vscode.Disposable
   private loading: Promise<void> | undefined
   private again = false
+  /** What the last load listed, and for which query: a load that lists the same leaves the tree alone. */
+  private lastListing: string | undefined
 
   constructor(
     private readonly client: SvcClient,
@@ -113,8 +115,9 @@ export class TraceSource implements vscode.Disposable {
   }
 
   private async load(): Promise<void> {
+    const params = this.params()
     try {
-      const list = await this.client.request(SvcRequest.traces, this.params())
+      const list = await this.client.request(SvcRequest.traces, params)
       const route = this.filters.route
       const traces = list.traces.filter((trace) => route === undefined || trace.route === route).sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
       const now = Date.now()
@@ -130,6 +133,11 @@ export class TraceSource implements vscode.Disposable {
       this.traces = []
       this.error = error instanceof Error ? error.message : String(error)
     }
+    // The store also changes in ways the list does not show (pruning past the page, a checkpoint):
+    // re-rendering then would only drop the row under the user's mouse and its inline actions.
+    const listing = JSON.stringify([params, this.filters.route, this.error, this.traces])
+    if (listing === this.lastListing) return
+    this.lastListing = listing
     this.changed.fire()
   }
 

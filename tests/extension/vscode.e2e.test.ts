@@ -231,10 +231,23 @@ describe.skipIf(install === null)('the extension in code-server', () => {
     }
   }
 
-  /** An inline action of a row (shown on hover). Context menus render in a closed shadow root, out of Playwright's reach. */
+  /**
+   * An inline action of a row (shown on hover). Context menus render in a closed shadow root, out of Playwright's reach.
+   * The tree re-renders its rows when new traces arrive; a re-rendered row is not hovered until the mouse moves
+   * again (as a user's would), so a click that finds the action hidden hovers again and retries.
+   */
   async function inlineAction(row: Locator, action: string): Promise<void> {
-    await row.hover()
-    await row.locator(`.actions .action-label[aria-label="${action}"]`).click()
+    const button = row.locator(`.actions .action-label[aria-label="${action}"]`)
+    for (let attempt = 1; ; attempt++) {
+      await row.page().mouse.move(0, 0)
+      await row.hover()
+      try {
+        await button.click({ timeout: 5_000 })
+        return
+      } catch (error) {
+        if (attempt === 5) throw error
+      }
+    }
   }
 
   // ---------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+/**
+ * The Traces view's source re-renders the tree only when what it lists
+ * changed: the store also changes in ways the list does not show, and each
+ * re-render drops the row under the user's mouse with its inline actions.
+ */
+import { describe, expect, it, vi } from 'vitest'
+import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
+
+vi.mock('vscode', () => {
+  class EventEmitter<T> {
+    private listeners: Array<(value: T) => void> = []
+    readonly event = (listener: (value: T) => void) => {
+      this.listeners.push(listener)
+      return { dispose: () => undefined }
+    }
+    fire(value: T): void {
+      for (const listener of this.listeners) listener(value)
+    }
+    dispose(): void {}
+  }
+  return { EventEmitter }
+})
+
+const { TraceSource } = await import('../../extension/src/traces-view.ts')
+
+const summary = (traceId: string): TraceSummaryJson => ({
+  trace_id: traceId,
+  method: 'GET',
+  path: '/api/v1/posts',
+  query: '',
+  route: '/api/v1/posts',
+  status_code: 200,
+  duration_ms: 1,
+  ip: '127.0.0.1',
+  timestamp: '2026-11-23T10:00:00.000Z',
+  user_id: null,
+  exception: null,
+  error_message: null,
+  query_count: 0,
+  n_plus_one: false,
+  replay_of: null,
+})
+
+function fakeClient(lists: TraceSummaryJson[][]) {
+  let tracesChanged: () => void = () => undefined
+  let call = 0
+  return {
+    calls: () => call,
+    client: {
+      onTracesChanged: (listener: () => void) => {
+        tracesChanged = listener
+        return { dispose: () => undefined }
+      },
+      request: async () => ({ traces: lists[Math.min(call++, lists.length - 1)] }),
+    },
+    storeChanged: () => tracesChanged(),
+  }
+}
+
+describe('TraceSource', () => {
+  it('tells the tree once per different listing, not on every store change', async () => {
+    const first = [summary('svc_a')]
+    const { client, storeChanged, calls } = fakeClient([first, first, [summary('svc_b'), ...first]])
+    // The source only calls the two members faked here.
+    const source = new TraceSource(client as never, () => ({ limit: 50, ignore: [] }))
+    let renders = 0
+    source.onDidChange(() => renders++)
+
+    await source.refresh()
+    expect(renders).toBe(1)
+    storeChanged() // the server's notice: the source loads again (the same listing) and leaves the tree alone
+    await vi.waitFor(() => expect(calls()).toBe(2))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(renders).toBe(1)
+    storeChanged() // the third listing has a new trace
+    await vi.waitFor(() => expect(renders).toBe(2))
+    expect(source.traces.map((trace) => trace.trace_id)).toEqual(['svc_b', 'svc_a'])
+  })
+
+  it('re-renders for a new query even when it lists the same traces (the empty view names the filter)', async () => {
+    const { client } = fakeClient([[]])
+    const source = new TraceSource(client as never, () => ({ limit: 50, ignore: [] }))
+    let renders = 0
+    source.onDidChange(() => renders++)
+    await source.refresh()
+    source.setErrorsOnly(true)
+    await source.refresh()
+    expect(renders).toBe(2)
+    expect(source.filtered).toBe(true)
+  })
+})
