@@ -22,7 +22,7 @@ import { maintenanceMode, type MaintenanceSource } from '../middleware/maintenan
 import type { RouteDefinition } from '../router/define-routes.ts'
 import { explainRoutes, type RoutingExplanation } from '../router/explain.ts'
 import { API_PREFIX, compilePath, isApiPath, joinPaths, type PathPattern } from '../router/path-grammar.ts'
-import { RouteTable } from '../router/route-table.ts'
+import { RouteTable, type RouteMatch } from '../router/route-table.ts'
 import type { Middleware, MiddlewareSpec, RouteDescription, RouteRecord } from '../router/types.ts'
 import { readSourceLocation } from '../router/source-location.ts'
 import type { RequestRecorder, Tracer } from '../trace/recorder.ts'
@@ -102,7 +102,8 @@ export interface AppOptions {
 }
 
 export interface App {
-  fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response>
+  /** A Response, or a promise of one: every fetch runtime takes either (a synchronous answer saves Node a promise). */
+  fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Response | Promise<Response>
   /**
    * The answer to a request the server refused before the app could see it
    * (bad framing, headers too large, too slow): `error` in the envelope with
@@ -201,7 +202,12 @@ export function createApp(options: AppOptions = {}): App {
   const tracer = options.tracer
   const validationMessage = options.validationMessage
 
-  async function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Promise<Response> {
+  /**
+   * Answers synchronously when nothing on the way was asynchronous (a static
+   * route itty matched before, a handler returning a plain value): the Node
+   * adapter then writes the response without a promise, as Hono's does.
+   */
+  function fetch(request: Request, env?: unknown, executionCtx?: ExecutionContextLike): Response | Promise<Response> {
     const traceId = createTraceId(config.tracePrefix)
     const connInfo = readConnInfo(request, env)
     const c = new Context({
@@ -220,29 +226,34 @@ export function createApp(options: AppOptions = {}): App {
     const recorder = tracer?.begin(c)
     if (recorder !== undefined) setRecorder(c, recorder)
 
-    let response: Response
+    let answer: Response | Promise<Response>
     try {
-      const match = request.method === 'OPTIONS' ? undefined : await table.find(request.method, request.url, c.path)
-      if (match === undefined) {
-        response = await unmatched(c)
-      } else {
-        setMatch(c, match.params, match.value.matched)
-        const answer = match.value.pipeline(c)
-        // A pipeline that answered synchronously is not awaited: one microtask a request fewer.
-        response = answer instanceof Promise ? await answer : answer
-      }
+      const found = request.method === 'OPTIONS' ? undefined : table.find(request.method, request.url, c.path)
+      answer = found instanceof Promise ? found.then((match) => dispatch(c, match), (error: unknown) => answerMatchError(c, error)) : dispatch(c, found)
     } catch (error) {
-      // Only matching itself throws (a malformed path parameter): the pipelines catch their own.
-      // The answer still passes the global middleware (CORS, timing), as a 404 does.
-      response = await compose(
-        globalMiddleware,
-        () => {
-          throw error
-        },
-        fail,
-      )(c)
+      answer = answerMatchError(c, error)
     }
-    return finish(c, response, recorder)
+    return answer instanceof Promise ? answer.then((response) => finish(c, response, recorder)) : finish(c, answer, recorder)
+  }
+
+  function dispatch(c: Context, match: RouteMatch<CompiledRoute> | undefined): Response | Promise<Response> {
+    if (match === undefined) return unmatched(c)
+    setMatch(c, match.params, match.value.matched)
+    return match.value.pipeline(c)
+  }
+
+  /**
+   * Only matching itself throws (a malformed path parameter): the pipelines catch their own.
+   * The answer still passes the global middleware (CORS, timing), as a 404 does.
+   */
+  function answerMatchError(c: Context, error: unknown): Response | Promise<Response> {
+    return compose(
+      globalMiddleware,
+      () => {
+        throw error
+      },
+      fail,
+    )(c)
   }
 
   function reject(request: Request, error: HttpError, env?: unknown): Response {

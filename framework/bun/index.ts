@@ -24,7 +24,7 @@ interface BunServer {
   stop(closeActiveConnections?: boolean): Promise<void>
 }
 interface BunRuntime {
-  serve(options: { port: number; hostname: string; fetch: (request: Request, server: BunServer) => Promise<Response> }): BunServer
+  serve(options: { port: number; hostname: string; fetch: (request: Request, server: BunServer) => Response | Promise<Response> }): BunServer
   write(path: string, data: string): Promise<number>
   env: Record<string, string | undefined>
 }

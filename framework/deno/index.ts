@@ -29,7 +29,7 @@ interface DenoServer {
 interface DenoRuntime {
   serve(
     options: { port: number; hostname: string; onListen?: (addr: unknown) => void },
-    handler: (request: Request, info: DenoServeInfo) => Promise<Response>,
+    handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
   ): DenoServer
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
   mkdir(path: string, options: { recursive: boolean }): Promise<void>

@@ -52,11 +52,23 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
   // with fetch). Responses sent once the stop began therefore carry
   // `Connection: close`; deciding it when the response is ready costs no
   // per-request bookkeeping.
+  const markClosing = (outgoing: ServerResponse | Http2ServerResponse) => {
+    if (closing !== undefined && !outgoing.headersSent) outgoing.setHeader('Connection', 'close')
+  }
   const server = createAdaptorServer({
-    fetch: async (request, env) => {
-      const response = await app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing) })
-      if (closing !== undefined && !env.outgoing.headersSent) env.outgoing.setHeader('Connection', 'close')
-      return response
+    // A synchronous answer to a request without a body is handed on as it is: @hono/node-server then
+    // writes it without a promise. With a body, its synchronous path drains the unread rest itself once
+    // the response is sent, and the tracer would not see how the body ended: that keeps the promise path.
+    fetch: (request, env) => {
+      const answer = app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing) })
+      if (answer instanceof Promise || !(request.method === 'GET' || request.method === 'HEAD')) {
+        return Promise.resolve(answer).then((response) => {
+          markClosing(env.outgoing)
+          return response
+        })
+      }
+      markClosing(env.outgoing)
+      return answer
     },
     hostname: host,
     serverOptions: {

@@ -5,7 +5,10 @@
  * against routes that could match it (itty tests every route of a table in
  * turn; with 1,000 routes that would be 1,000 regexes a request).
  * Dispatch is itty's own `fetch`, given only the path so that it has no
- * query string to parse again.
+ * query string to parse again. What itty answered for a path that matched a
+ * route without parameters (`/hello`, `/health/live`) is kept and answered
+ * again synchronously: such an answer depends on the path alone, and only
+ * the spelling without trailing slashes is kept, one path per static route.
  */
 import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
 import { HttpError } from '../http/http-error.ts'
@@ -40,10 +43,14 @@ const ANY_METHOD_BUCKET = '*'
 // itty parses `url`; the origin is irrelevant to matching, the path is the request's own.
 const MATCH_ORIGIN = 'http://route.table'
 const NO_MATCH: Promise<undefined> = Promise.resolve(undefined)
+/** Paths remembered per method at most (one per static route; a bound all the same). */
+const MAX_STATIC_ANSWERS = 10_000
 
 export class RouteTable<T> {
   /** Per method, a tree of leading static segments; a node holds the bucket of its key, if there is one. */
   private readonly buckets = new Map<string, BucketNode>()
+  /** Per bucket method, itty's answers for paths that matched a route without parameters. */
+  private readonly staticAnswers = new Map<string, Map<string, T>>()
 
   constructor(entries: readonly TableEntry<T>[]) {
     const byPrefix = new Map<string, number[]>()
@@ -61,7 +68,7 @@ export class RouteTable<T> {
         .sort((a, b) => a - b)
       for (const method of [...ROUTE_METHODS, ANY_METHOD_BUCKET]) {
         const members = indices.map((i) => entries[i]!).filter((e) => e.method === 'ANY' || e.method === method)
-        if (members.length > 0) this.nodeFor(method, segments).router = this.bucket(members)
+        if (members.length > 0) this.nodeFor(method, segments).router = this.bucket(method, members)
       }
     }
   }
@@ -69,9 +76,12 @@ export class RouteTable<T> {
   /**
    * The first route, in definition order, whose method, path and constraints match.
    * `pathname` is the URL's (percent-encoded); `url` is not read and stays for callers.
+   * Synchronous for a path itty already matched to a route without parameters.
    */
-  find(method: string, _url: string, pathname: string): Promise<RouteMatch<T> | undefined> {
+  find(method: string, _url: string, pathname: string): RouteMatch<T> | Promise<RouteMatch<T> | undefined> {
     const bucketMethod = method === 'HEAD' ? 'GET' : (ROUTE_METHODS as readonly string[]).includes(method) ? method : ANY_METHOD_BUCKET
+    const known = this.staticAnswers.get(bucketMethod)?.get(pathname)
+    if (known !== undefined) return { value: known, params: {} }
     // From the method's root ('GET ') down the request's leading segments ('GET api/v1/posts'): the deepest bucket wins.
     let node = this.buckets.get(bucketMethod)
     let router = node?.router
@@ -98,6 +108,14 @@ export class RouteTable<T> {
     return allowed
   }
 
+  private rememberStatic(method: string, pathname: string, value: T): void {
+    // Only the spelling without trailing slashes (routes tolerate any number): one path per static route.
+    if (pathname.length > 1 && pathname.endsWith('/')) return
+    let answers = this.staticAnswers.get(method)
+    if (answers === undefined) this.staticAnswers.set(method, (answers = new Map()))
+    if (answers.size < MAX_STATIC_ANSWERS) answers.set(pathname, value)
+  }
+
   private nodeFor(method: string, segments: readonly string[]): BucketNode {
     let node: BucketNode | undefined = this.buckets.get(method)
     if (node === undefined) this.buckets.set(method, (node = {}))
@@ -110,11 +128,16 @@ export class RouteTable<T> {
     return node
   }
 
-  private bucket(members: TableEntry<T>[]): IttyRouterType {
+  private bucket(method: string, members: TableEntry<T>[]): IttyRouterType {
     const router = IttyRouter()
     for (const entry of members) {
       const constraints = [...entry.where]
+      const isStatic = entry.pattern.params.length === 0
       const matcher = (request: MatchRequest): RouteMatch<T> | undefined => {
+        if (isStatic) {
+          this.rememberStatic(method, request.url.slice(MATCH_ORIGIN.length), entry.value)
+          return { value: entry.value, params: {} }
+        }
         const params = decodeParams(request.params ?? {})
         for (let i = 0; i < constraints.length; i++) {
           const [name, constraint] = constraints[i]!

@@ -19,7 +19,7 @@ import {
   type Fixture,
 } from './conformance.cases.ts'
 
-type Send = (fixture: Fixture, request: CaseRequest) => Promise<Response>
+type Send = (fixture: Fixture, request: CaseRequest) => Response | Promise<Response>
 
 const apps = new Map<Fixture, App>()
 const appFor = (fixture: Fixture): App => {
