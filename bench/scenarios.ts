@@ -11,6 +11,7 @@ import { SCALING_PATH, VERSIONED_SCALING_PATH } from './servers/svc.ts'
 import { THREE_QUERIES_BODY } from './servers/svc-trace.ts'
 import { BENCH_EMAIL, BENCH_PASSWORD, HELLO_BODY, userBody } from './servers/types.ts'
 import { ID_PLACEHOLDER } from './lib/load.ts'
+import { NODE_BASELINE } from './lib/startup.ts'
 
 export interface ServerSpec {
   /** A name in bench/servers/index.ts. */
@@ -111,6 +112,8 @@ export const scenarios: Scenario[] = [
   // the JSON route, and a route that runs three queries (each one captured with its arguments and timing).
   { name: 'trace/json-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
   { name: 'trace/json-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  // The capture on the request path alone, every batch dropped: what the writer (worker thread, SQLite) adds is the rest.
+  { name: 'trace/json-capture', server: { factory: 'svc-trace', options: { trace: true, sink: 'none' } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
   { name: 'trace/queries-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
   { name: 'trace/queries-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
 
@@ -126,19 +129,22 @@ export const scenarios: Scenario[] = [
 
 
 export const comparisons: Comparison[] = [
-  { label: 'JSON route: svc vs Hono', subject: 'json/svc', peer: 'json/hono', minRatio: 1.0, p99NoWorse: true },
+  // Issue 18's targets: as the example ships (tracing on, mode all) at least Hono's req/s; tracing off, 1.1x.
+  { label: 'JSON route, tracing on: svc vs Hono', subject: 'trace/json-on', peer: 'json/hono', minRatio: 1.0, p99NoWorse: true },
+  { label: 'JSON route: svc vs Hono', subject: 'json/svc', peer: 'json/hono', minRatio: 1.1, p99NoWorse: true },
   { label: 'JSON route: svc vs node:http', subject: 'json/svc', peer: 'json/node-http' },
   { label: 'JSON route: Hono vs node:http', subject: 'json/hono', peer: 'json/node-http' },
   { label: 'Adapter: srvx vs @hono/node-server', subject: 'json/svc@srvx', peer: 'json/svc' },
   { label: 'Adapter: own node:http vs @hono/node-server', subject: 'json/svc@node-http', peer: 'json/svc' },
-  { label: 'Param route: svc vs Hono', subject: 'param/svc', peer: 'param/hono', minRatio: 1.0, p99NoWorse: true },
+  { label: 'Param route: svc vs Hono', subject: 'param/svc', peer: 'param/hono', minRatio: 0.95, p99NoWorse: true },
   { label: 'Param route: svc vs node:http', subject: 'param/svc', peer: 'param/node-http' },
   { label: 'Routes: 100 vs 10', subject: 'routes/svc-100', peer: 'routes/svc-10' },
-  { label: 'Routes: 1,000 vs 10', subject: 'routes/svc-1000', peer: 'routes/svc-10', minRatio: 0.9 },
+  { label: 'Routes: 1,000 vs 10', subject: 'routes/svc-1000', peer: 'routes/svc-10', minRatio: 0.95 },
   { label: 'Routes: 1,000 under /api/v1 vs 10', subject: 'routes/svc-1000-v1', peer: 'routes/svc-10' },
   { label: 'Bearer route: svc auth (JWT + user read) vs Hono jwt', subject: 'auth/svc', peer: 'auth/hono-jwt', minRatio: 1.0 },
   { label: 'Bearer route vs unprotected route: svc', subject: 'auth/svc', peer: 'auth/svc-open' },
   { label: 'Tracing on vs off: JSON route', subject: 'trace/json-on', peer: 'trace/json-off', minRatio: 0.85 },
+  { label: 'Tracing capture alone (batches dropped) vs off: JSON route', subject: 'trace/json-capture', peer: 'trace/json-off' },
   { label: 'Tracing on vs off: 3-query route', subject: 'trace/queries-on', peer: 'trace/queries-off', minRatio: 0.85 },
   { label: 'Register: svc (native argon2id) vs Hono + @node-rs/argon2', subject: 'passwords/register-svc-native', peer: 'passwords/register-hono-native', minRatio: 0.9 },
   { label: 'Login: svc (native argon2id) vs Hono + @node-rs/argon2', subject: 'passwords/login-svc-native', peer: 'passwords/login-hono-native', minRatio: 0.9 },
@@ -152,12 +158,15 @@ export interface StartupCommand {
   args: string[]
   /** Target median in ms. */
   targetMs?: number
+  /** Target: at most this many times the median of `node -e 0` in the same run (issue 18). */
+  maxRatioToNode?: number
 }
 
 /** CLI start-up, measured by repeated spawns from the repository root (the example app). */
 export const startupCommands: StartupCommand[] = [
-  { name: 'node -e 0', args: ['-e', '0'] },
-  { name: 'svc --version', args: ['dist/cli/bin.js', '--version'], targetMs: 100 },
-  { name: 'svc list', args: ['dist/cli/bin.js', 'list'], targetMs: 100 },
-  { name: 'svc route:list --json', args: ['dist/cli/bin.js', 'route:list', '--json'], targetMs: 300 },
+  { name: NODE_BASELINE, args: ['-e', '0'] },
+  { name: 'svc --version', args: ['dist/cli/bin.js', '--version'], targetMs: 100, maxRatioToNode: 1.4 },
+  { name: 'svc list', args: ['dist/cli/bin.js', 'list'], targetMs: 100, maxRatioToNode: 1.4 },
+  // The extension asks for it often.
+  { name: 'svc route:list --json', args: ['dist/cli/bin.js', 'route:list', '--json'], targetMs: 300, maxRatioToNode: 2 },
 ]

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import type { Comparison, Scenario } from '../scenarios.ts'
 import type { Sample } from './load.ts'
 import { median } from './stats.ts'
-import type { StartupResult } from './startup.ts'
+import { NODE_BASELINE, type StartupResult } from './startup.ts'
 
 export const START_MARKER = '<!-- bench:results:start -->'
 export const END_MARKER = '<!-- bench:results:end -->'
@@ -105,6 +105,11 @@ function target(comparison: Comparison): string {
 
 const verdict = (met: boolean | undefined) => (met === undefined ? '' : met ? 'yes' : '**NO**')
 
+/** The median of `node -e 0` in the same run, when it was measured. */
+function startupBaseline(results: StartupResult[]): number | undefined {
+  return results.find((r) => r.command.name === NODE_BASELINE)?.medianMs
+}
+
 export function renderMarkdown(
   info: RunInfo,
   results: ScenarioResult[],
@@ -129,9 +134,15 @@ export function renderMarkdown(
       const p99 = c.comparison.p99NoWorse ? `, p99 ${ms(c.subjectP99)} vs ${ms(c.peerP99)} ms` : ''
       lines.push(`| ${c.comparison.label}: ${target(c.comparison)} | ${x(c.ratio)}${p99} | ${verdict(c.met)} |`)
     }
+    const baseline = startupBaseline(startup?.results ?? [])
     for (const r of startup?.results ?? []) {
-      if (r.command.targetMs === undefined) continue
-      lines.push(`| \`${r.command.name}\` median < ${r.command.targetMs} ms | ${r.medianMs.toFixed(1)} ms | ${verdict(r.medianMs < r.command.targetMs)} |`)
+      if (r.command.targetMs !== undefined) {
+        lines.push(`| \`${r.command.name}\` median < ${r.command.targetMs} ms | ${r.medianMs.toFixed(1)} ms | ${verdict(r.medianMs < r.command.targetMs)} |`)
+      }
+      if (r.command.maxRatioToNode !== undefined && baseline !== undefined) {
+        const ratio = r.medianMs / baseline
+        lines.push(`| \`${r.command.name}\` median <= ${r.command.maxRatioToNode.toFixed(1)}x \`${NODE_BASELINE}\` | ${x(ratio)} | ${verdict(ratio <= r.command.maxRatioToNode)} |`)
+      }
     }
     lines.push('')
   }
@@ -169,9 +180,20 @@ export function renderMarkdown(
   }
 
   if (startup !== undefined) {
-    lines.push(`### CLI start-up (${startup.tool}, from the repository root: the blog example)`, '', '| command | median ms | min ms | runs | target |', '| --- | ---: | ---: | ---: | --- |')
+    const baseline = startupBaseline(startup.results)
+    lines.push(
+      `### CLI start-up (${startup.tool}, from the repository root: the blog example)`,
+      '',
+      `| command | median ms | min ms | runs | x \`${NODE_BASELINE}\` | target |`,
+      '| --- | ---: | ---: | ---: | ---: | --- |',
+    )
     for (const r of startup.results) {
-      lines.push(`| \`${r.command.name}\` | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.runs} | ${r.command.targetMs === undefined ? '-' : `< ${r.command.targetMs} ms`} |`)
+      const targets = [
+        ...(r.command.targetMs === undefined ? [] : [`< ${r.command.targetMs} ms`]),
+        ...(r.command.maxRatioToNode === undefined ? [] : [`<= ${r.command.maxRatioToNode.toFixed(1)}x`]),
+      ]
+      const ratio = baseline === undefined ? '-' : x(r.medianMs / baseline)
+      lines.push(`| \`${r.command.name}\` | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.runs} | ${ratio} | ${targets.join(', ') || '-'} |`)
     }
     lines.push('')
   }

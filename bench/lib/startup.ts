@@ -9,6 +9,9 @@ import { join } from 'node:path'
 import type { StartupCommand } from '../scenarios.ts'
 import { median } from './stats.ts'
 
+/** The baseline the start-up ratios divide by: the same run's `node -e 0`. */
+export const NODE_BASELINE = 'node -e 0'
+
 export interface StartupResult {
   command: StartupCommand
   medianMs: number

@@ -51,4 +51,21 @@ describe('bench comparisons', () => {
     expect(markdown).toContain('| subject vs peer | 0.90x | 0.54x | 0.54x to 0.90x |')
     expect(markdown).toContain('| subject vs peer: req/s >= 0.85x | 0.90x | yes |')
   })
+
+  it('judge start-up against the same run\'s node -e 0 (a slow machine slows both)', () => {
+    const info = { date: 'd', command: 'npm run bench', machine: 'm', settings: 's', loadBefore: [0, 0, 0], loadAfter: [0, 0, 0] }
+    const startup = {
+      tool: 'hyperfine',
+      results: [
+        { command: { name: 'node -e 0', args: [] }, medianMs: 50, minMs: 48, runs: 20 },
+        { command: { name: 'svc --version', args: [], targetMs: 100, maxRatioToNode: 1.4 }, medianMs: 65, minMs: 60, runs: 20 },
+        { command: { name: 'svc list', args: [], maxRatioToNode: 1.4 }, medianMs: 75, minMs: 70, runs: 20 },
+      ],
+    }
+    const markdown = renderMarkdown(info, [], [], startup)
+    expect(markdown).toContain('| `svc --version` median < 100 ms | 65.0 ms | yes |')
+    expect(markdown).toContain('| `svc --version` median <= 1.4x `node -e 0` | 1.30x | yes |')
+    expect(markdown).toContain('| `svc list` median <= 1.4x `node -e 0` | 1.50x | **NO** |')
+    expect(markdown).toContain('| `svc list` | 75.0 | 70.0 | 20 | 1.50x | <= 1.4x |')
+  })
 })
