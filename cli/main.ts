@@ -23,12 +23,14 @@ async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
   const [first, ...rest] = argv
   if (first === '--version' || first === '-v') return printLine(io, cliVersion())
   // Loaded past --version, which needs none of them; citty only once a command runs (run.ts).
-  const [{ closestCommands, findCommand, loadCommand, loadManifest }, { renderHelp, renderOverview }] = await Promise.all([
+  const [{ closestCommands, findCommand, loadCommand, loadManifest }, { renderCommandList, renderHelp, renderOverview }] = await Promise.all([
     import('./command/manifest.ts'),
     import('./command/help.ts'),
   ])
   const manifest = await loadManifest()
   if (first === undefined || first === '--help' || first === '-h') return void io.stdout.write(renderOverview(manifest, colors(io)))
+  // `svc list` alone, answered as the overview is (its options go through the command: citty's parsing, --json).
+  if (first === 'list' && rest.length === 0) return void io.stdout.write(renderCommandList(manifest, colors(io)))
   if (first.startsWith('-')) {
     throw new CliError('E_UNKNOWN_OPTION', `Unknown option ${first}: svc takes a command first`, { hint: 'svc <command> [options]; svc list shows the commands' })
   }

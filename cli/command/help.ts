@@ -1,6 +1,6 @@
 /**
- * The overview (`svc`) and `svc <command> --help`, rendered from the
- * manifest, so that help loads no command (and not citty either).
+ * The overview (`svc`), `svc list` and `svc <command> --help`, rendered from
+ * the manifest, so that help loads no command (and not citty either).
  *
  * svc renders its help itself rather than with citty's `renderUsage`: citty
  * decides colours once, when it is imported, from the process's environment
@@ -33,6 +33,24 @@ export function renderOverview(manifest: CommandManifest, color: Colors): string
     `All ${manifest.commands.length} commands: svc list    Help for one: svc <command> --help`,
     '',
   ].join('\n')
+}
+
+/** `svc list`: every command, grouped, with its aliases. */
+export function renderCommandList(manifest: CommandManifest, color: Colors): string {
+  const { commands } = manifest
+  const width = Math.max(...commands.map((command) => command.name.length))
+  const lines: string[] = []
+  let group = ''
+  for (const command of commands) {
+    if (command.group !== group) {
+      if (group !== '') lines.push('')
+      group = command.group
+      lines.push(color.bold(group))
+    }
+    const aliases = command.aliases.length > 0 ? color.dim(` (alias: ${command.aliases.join(', ')})`) : ''
+    lines.push(`  ${color.green(command.name.padEnd(width))}  ${command.description}${aliases}`)
+  }
+  return `${lines.join('\n')}\n`
 }
 
 export function renderHelp(command: ManifestCommand, color: Colors): string {

@@ -226,13 +226,23 @@ export function createApp(options: AppOptions = {}): App {
     const recorder = tracer?.begin(c)
     if (recorder !== undefined) setRecorder(c, recorder)
 
-    let answer: Response | Promise<Response>
+    let found: ReturnType<typeof table.find> | undefined
     try {
-      const found = request.method === 'OPTIONS' ? undefined : table.find(request.method, request.url, c.path)
-      answer = found instanceof Promise ? found.then((match) => dispatch(c, match), (error: unknown) => answerMatchError(c, error)) : dispatch(c, found)
+      found = request.method === 'OPTIONS' ? undefined : table.find(request.method, request.url, c.path)
     } catch (error) {
-      answer = answerMatchError(c, error)
+      return settle(c, answerMatchError(c, error), recorder)
     }
+    if (found instanceof Promise) {
+      // One step after itty's answer: a pipeline that answers synchronously is finished in it.
+      return found.then(
+        (match) => settle(c, dispatch(c, match), recorder),
+        (error: unknown) => settle(c, answerMatchError(c, error), recorder),
+      )
+    }
+    return settle(c, dispatch(c, found), recorder)
+  }
+
+  function settle(c: Context, answer: Response | Promise<Response>, recorder: RequestRecorder | undefined): Response | Promise<Response> {
     return answer instanceof Promise ? answer.then((response) => finish(c, response, recorder)) : finish(c, answer, recorder)
   }
 

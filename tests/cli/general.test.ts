@@ -77,6 +77,9 @@ describe('svc', () => {
     }
     expect(stdout).toMatch(/^  migrate:rollback +Roll back the last batch/m)
     expect(stdout).toMatch(/^  log:replay +.*\(alias: replay\)$/m)
+    // `svc list` alone is answered from the manifest without loading the command (as the overview is):
+    // through the command (any argument, `--` here, sends it there), it prints the very same.
+    expect((await svc('list', '--')).stdout).toBe(stdout)
   })
 
   it.each([

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../command/define.ts'
+import { renderCommandList } from '../../command/help.ts'
 import { loadManifest } from '../../command/manifest.ts'
 import { jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
@@ -13,17 +14,6 @@ export default defineCommand({
     const { commands } = await loadManifest()
     if (args.json) return json({ commands: commands.map(({ name, group, description, aliases }) => ({ name, group, description, aliases })) })
     if (args.raw) return commands.forEach((command) => printLine(io, command.name))
-    const color = colors(io)
-    const width = Math.max(...commands.map((command) => command.name.length))
-    let group = ''
-    for (const command of commands) {
-      if (command.group !== group) {
-        if (group !== '') printLine(io)
-        group = command.group
-        printLine(io, color.bold(group))
-      }
-      const aliases = command.aliases.length > 0 ? color.dim(` (alias: ${command.aliases.join(', ')})`) : ''
-      printLine(io, `  ${color.green(command.name.padEnd(width))}  ${command.description}${aliases}`)
-    }
+    io.stdout.write(renderCommandList({ commands }, colors(io)))
   },
 })
