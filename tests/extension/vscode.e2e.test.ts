@@ -409,7 +409,8 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       detail = await frameWith(page, '#response')
       await detail.locator('button[data-action="replayDiff"]').click()
       await page.locator('.tabs-container .tab', { hasText: 'recorded ↔ replayed' }).waitFor({ timeout: 60_000 })
-      await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 })
+      // The diff shows both documents: the trace id is the line that differs.
+      await page.locator('.monaco-diff-editor .view-lines', { hasText: 'x-service-trace-id' }).first().waitFor({ timeout: 30_000 })
       await shot(page, 'replay-diff')
     }, 120_000)
 
