@@ -10,7 +10,7 @@ import type { ServerFactory } from './types.ts'
 
 export const servers: Record<string, ServerFactory> = {
   raw: async () => (await import('./raw.ts')).startRawServer(),
-  hono: async () => (await import('./hono.ts')).startHonoServer(),
+  hono: async (options) => (await import('./hono.ts')).startHonoServer(options),
   svc: async (options) => (await import('./svc.ts')).startSvcServer(options),
   'svc-auth': async () => (await import('./svc-auth.ts')).startSvcAuthServer(),
   'hono-jwt': async () => (await import('./hono-jwt.ts')).startHonoJwtServer(),

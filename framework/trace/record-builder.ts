@@ -163,11 +163,18 @@ function capturedText(read: BodyRead | null, type: string | null, redactor: Reda
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000
 
-/** `toISOString` for epoch ms, formatting the date and time only when the second changes. */
+/**
+ * `toISOString` for epoch ms, formatting the date and time only when the
+ * second changes. Records of the same millisecond get the very same string:
+ * the batch codec then sees an unchanged timestamp without comparing text.
+ */
 function isoTimestamps(): (epochMs: number) => string {
   let second = Number.NaN
   let prefix = ''
+  let lastEpoch = Number.NaN
+  let last = ''
   return (epochMs) => {
+    if (epochMs === lastEpoch) return last
     if (!Number.isInteger(epochMs) || epochMs < 0) return new Date(epochMs).toISOString()
     const ms = epochMs % 1000
     if (epochMs - ms !== second) {
@@ -177,7 +184,9 @@ function isoTimestamps(): (epochMs: number) => string {
       second = epochMs - ms
       prefix = iso.slice(0, 20)
     }
-    return `${prefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`
+    lastEpoch = epochMs
+    last = `${prefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`
+    return last
   }
 }
 

@@ -148,7 +148,9 @@ describe('record builder', () => {
 
   it('formats timestamps as toISOString does, across seconds', () => {
     const build = createRecordBuilder(config, null)
-    for (const epoch of [0, 999, 1000, 1_700_000_000_001, 1_700_000_000_010, 1_700_000_000_999, 1_700_000_001_000, 1_700_000_001_100]) {
+    // Repeats (one string kept for the last millisecond), and a millisecond seen before, after another.
+    const epochs = [0, 999, 1000, 1000, 1_700_000_000_001, 1_700_000_000_001, 1_700_000_000_010, 1_700_000_000_001, 1_700_000_000_999, 1_700_000_001_000, 1_700_000_001_100, 1.5, 1.5, -1]
+    for (const epoch of epochs) {
       expect(build(rawTrace(0, { started_epoch: epoch })).timestamp).toBe(new Date(epoch).toISOString())
     }
   })
