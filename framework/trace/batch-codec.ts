@@ -58,7 +58,8 @@ export interface EncodedBatch {
  * Encodes records one at a time, as each request ends: what waits for the
  * write is a few short strings per request instead of its record, so little
  * survives until the batch is written (the garbage collector copies every
- * object that does). The pieces are joined once, when the batch is full.
+ * object that does). The pieces are joined every `JOIN_EVERY` records, and
+ * the joined chunks once more when the batch is full.
  */
 export class BatchEncoder {
   /** Joined pieces, `JOIN_EVERY` records each. */
