@@ -5,7 +5,7 @@
  * rounds are interleaved (A B C A B C ...) and medians are reported.
  *
  *   node --import jiti/register bench/run.ts [--duration 2] [--rounds 5]
- *     [--connections 10] [--warmup 1] [--only json,param/svc,startup] [--no-write]
+ *     [--connections 10] [--warmup 1] [--rewarm 0] [--only json,param/svc,startup] [--no-write]
  *
  * A run of every scenario (no --only) rewrites the results section of
  * docs/benchmarks.md; --write forces it, --no-write prevents it.
@@ -31,6 +31,7 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '1' },
+    rewarm: { type: 'string', default: '0' },
     'startup-runs': { type: 'string', default: '20' },
     only: { type: 'string', multiple: true },
     write: { type: 'boolean' },
@@ -40,7 +41,7 @@ const { values: flags } = parseArgs({
 })
 
 if (flags.help) {
-  console.log(`npm run bench -- [--duration s] [--rounds n] [--connections n] [--warmup s] [--startup-runs n]
+  console.log(`npm run bench -- [--duration s] [--rounds n] [--connections n] [--warmup s] [--rewarm s] [--startup-runs n]
                    [--only <group|scenario|startup>[,...]] [--write | --no-write]
 Groups: ${[...new Set(scenarios.map((s) => s.name.split('/')[0]))].join(', ')}, startup, memory`)
   process.exit(0)
@@ -58,6 +59,9 @@ const duration = positive('duration', flags.duration)
 const rounds = Math.round(positive('rounds', flags.rounds))
 const connections = Math.round(positive('connections', flags.connections))
 const warmup = Number(flags.warmup)
+// Unrecorded load right before each recorded window: the server answers from a warm state, not from the
+// idle minute it spent while the other scenarios of the round ran.
+const rewarm = Number(flags.rewarm)
 const startupRuns = Math.round(positive('startup-runs', flags['startup-runs']))
 const only = (flags.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean)
 
@@ -106,7 +110,7 @@ async function main(): Promise<number> {
       return 1
     }
 
-    const minutes = (selected.length * (rounds * duration + warmup)) / 60
+    const minutes = (selected.length * (rounds * (duration + rewarm) + warmup)) / 60
     log(`${selected.length} scenarios x ${rounds} rounds x ${duration} s, ${connections} connections (about ${minutes.toFixed(1)} min)`)
     if (warmup > 0) {
       for (const scenario of selected) await measure(scenario, warmup)
@@ -114,6 +118,7 @@ async function main(): Promise<number> {
     const samples = new Map<string, Sample[]>(selected.map((s) => [s.name, []]))
     for (let round = 1; round <= rounds; round++) {
       for (const scenario of selected) {
+        if (rewarm > 0) await measure(scenario, rewarm)
         const sample = await measure(scenario, duration)
         samples.get(scenario.name)!.push(sample)
         log(`round ${round}/${rounds}  ${scenario.name.padEnd(22)} ${Math.round(sample.rps).toString().padStart(7)} req/s  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  cpu ${sample.cpuPerRequest!.toFixed(1)} us/req${sample.non2xx + sample.errors > 0 ? `  (${sample.non2xx} non-2xx, ${sample.errors} errors)` : ''}`)
@@ -161,7 +166,7 @@ async function main(): Promise<number> {
       date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
       machine: `${cpuCount} CPUs (${cpu}), ${type()} ${release()}, Node ${process.version}`,
-      settings: `${rounds} rounds x ${duration} s per scenario after ${warmup} s of warm-up, ${connections} connections, pipelining 1; ` +
+      settings: `${rounds} rounds x ${duration} s per scenario after ${warmup} s of warm-up${rewarm > 0 ? ` (and ${rewarm} s before each round's window)` : ''}, ${connections} connections, pipelining 1; ` +
         (pinned && serverCpu !== undefined ? `servers on CPU ${serverCpu}, load generator on CPU ${loadCpu} (taskset)` : 'no CPU pinning'),
       loadBefore,
       loadAfter: loadavg(),
