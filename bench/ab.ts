@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
+import { numberFlag, parseFlags, withFlags } from './lib/flags.ts'
 import { measureServer, type Sample } from './lib/load.ts'
 import type { RunningBenchServer } from './lib/processes.ts'
 import { pinProcess } from './lib/processes.ts'
@@ -26,22 +26,33 @@ import { scenarios, type Scenario, type ServerSpec } from './scenarios.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
-const { values: flags, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    only: { type: 'string', multiple: true },
-    rounds: { type: 'string', default: '20' },
-    duration: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '10' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const USAGE = `npm run bench:ab -- <git-ref> --only <scenario>[,...] [--rounds n] [--duration s] [--connections n]
+Scenarios: ${scenarios.map((s) => s.name).join(', ')}`
+
+const { flags, positionals, rounds, duration, connections } = withFlags(USAGE, () => {
+  const { values, positionals } = parseFlags({
+    allowPositionals: true,
+    options: {
+      only: { type: 'string', multiple: true },
+      rounds: { type: 'string', default: '20' },
+      duration: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '10' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  return {
+    flags: values,
+    positionals,
+    rounds: Math.max(1, Math.round(numberFlag('rounds', values.rounds, 'positive'))),
+    duration: numberFlag('duration', values.duration, 'positive'),
+    connections: Math.max(1, Math.round(numberFlag('connections', values.connections, 'positive'))),
+  }
 })
 
 const ref = positionals[0]
 const names = (flags.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean)
 if (flags.help || ref === undefined || names.length === 0) {
-  console.log(`npm run bench:ab -- <git-ref> --only <scenario>[,...] [--rounds n] [--duration s] [--connections n]
-Scenarios: ${scenarios.map((s) => s.name).join(', ')}`)
+  console.log(USAGE)
   process.exit(flags.help ? 0 : 2)
 }
 const selected = names.map((name) => scenarios.find((s) => s.name === name))
@@ -49,9 +60,6 @@ if (selected.includes(undefined)) {
   console.error(`Unknown scenario in ${names.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`)
   process.exit(2)
 }
-const rounds = Math.max(1, Math.round(Number(flags.rounds)))
-const duration = Number(flags.duration)
-const connections = Math.max(1, Math.round(Number(flags.connections)))
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 type StartServer = (spec: ServerSpec, cpu: number | undefined) => Promise<RunningBenchServer>

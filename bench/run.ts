@@ -13,9 +13,9 @@
 import { availableParallelism, cpus, loadavg, release, type } from 'node:os'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { checkAnswer, send } from './lib/check.ts'
 import { measureServer, type Sample } from './lib/load.ts'
+import { numberFlag, parseFlags, withFlags } from './lib/flags.ts'
 import { hasTaskset, pinProcess, serverKey, startServer, type RunningBenchServer } from './lib/processes.ts'
 import { compare, renderMarkdown, summarise, writeResults, type ComparisonResult, type ScenarioResult } from './lib/report.ts'
 import { measureStartup } from './lib/startup.ts'
@@ -25,44 +25,43 @@ import { comparisons, scenarios, startupCommands, type Scenario } from './scenar
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 
-const { values: flags } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '1' },
-    rewarm: { type: 'string', default: '0' },
-    'startup-runs': { type: 'string', default: '20' },
-    only: { type: 'string', multiple: true },
-    write: { type: 'boolean' },
-    'no-write': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const USAGE = `npm run bench -- [--duration s] [--rounds n] [--connections n] [--warmup s] [--rewarm s] [--startup-runs n]
+                   [--only <group|scenario|startup>[,...]] [--write | --no-write]
+Groups: ${[...new Set(scenarios.map((s) => s.name.split('/')[0]))].join(', ')}, startup, memory`
+
+const { flags, duration, rounds, connections, warmup, rewarm, startupRuns } = withFlags(USAGE, () => {
+  const { values } = parseFlags({
+    options: {
+      duration: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '1' },
+      rewarm: { type: 'string', default: '0' },
+      'startup-runs': { type: 'string', default: '20' },
+      only: { type: 'string', multiple: true },
+      write: { type: 'boolean' },
+      'no-write': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  return {
+    flags: values,
+    duration: numberFlag('duration', values.duration, 'positive'),
+    rounds: Math.round(numberFlag('rounds', values.rounds, 'positive')),
+    connections: Math.round(numberFlag('connections', values.connections, 'positive')),
+    warmup: numberFlag('warmup', values.warmup, 'non-negative'),
+    // Unrecorded load right before each recorded window: the server answers from a warm state, not from the
+    // idle minute it spent while the other scenarios of the round ran.
+    rewarm: numberFlag('rewarm', values.rewarm, 'non-negative'),
+    startupRuns: Math.round(numberFlag('startup-runs', values['startup-runs'], 'positive')),
+  }
 })
 
 if (flags.help) {
-  console.log(`npm run bench -- [--duration s] [--rounds n] [--connections n] [--warmup s] [--rewarm s] [--startup-runs n]
-                   [--only <group|scenario|startup>[,...]] [--write | --no-write]
-Groups: ${[...new Set(scenarios.map((s) => s.name.split('/')[0]))].join(', ')}, startup, memory`)
+  console.log(USAGE)
   process.exit(0)
 }
 
-const positive = (name: string, raw: string | undefined): number => {
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value <= 0) {
-    console.error(`--${name} must be a positive number, got "${raw}"`)
-    process.exit(2)
-  }
-  return value
-}
-const duration = positive('duration', flags.duration)
-const rounds = Math.round(positive('rounds', flags.rounds))
-const connections = Math.round(positive('connections', flags.connections))
-const warmup = Number(flags.warmup)
-// Unrecorded load right before each recorded window: the server answers from a warm state, not from the
-// idle minute it spent while the other scenarios of the round ran.
-const rewarm = Number(flags.rewarm)
-const startupRuns = Math.round(positive('startup-runs', flags['startup-runs']))
 const only = (flags.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean)
 
 const selects = (name: string) => only.length === 0 || only.some((o) => o === name || name.startsWith(`${o}/`))

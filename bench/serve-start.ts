@@ -21,12 +21,14 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
+import { numberFlag, parseFlags, withFlags } from './lib/flags.ts'
 import { median } from './lib/stats.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '10' }, ref: { type: 'string' }, 'live-edits': { type: 'string', default: '8' } } })
-const rounds = Number(flags.rounds)
+const { flags, rounds, liveEdits } = withFlags('node --import jiti/register bench/serve-start.ts [--rounds n] [--ref <git-ref>] [--live-edits n]', () => {
+  const { values } = parseFlags({ options: { rounds: { type: 'string', default: '10' }, ref: { type: 'string' }, 'live-edits': { type: 'string', default: '8' } } })
+  return { flags: values, rounds: Math.round(numberFlag('rounds', values.rounds, 'positive')), liveEdits: Math.round(numberFlag('live-edits', values['live-edits'], 'positive')) }
+})
 const SECRET = 's'.repeat(48)
 
 interface Build {
@@ -144,7 +146,7 @@ const routes = join(liveApp, 'routes', 'api.ts')
 const original = readFileSync(routes, 'utf8')
 const seen: number[] = []
 const reported: number[] = []
-for (let edit = 1; edit <= Number(flags['live-edits']); edit++) {
+for (let edit = 1; edit <= liveEdits; edit++) {
   const marker = `Edit ${edit}`
   const before = liveOut.length
   const started = performance.now()
