@@ -19,6 +19,7 @@ import { numberFlag, parseFlags, withFlags } from './lib/flags.ts'
 import { hasTaskset, pinProcess, serverKey, startServer, type RunningBenchServer } from './lib/processes.ts'
 import { compare, renderMarkdown, summarise, writeResults, type ComparisonResult, type ScenarioResult } from './lib/report.ts'
 import { measureStartup } from './lib/startup.ts'
+import { readTraceCounts } from './lib/trace-counts.ts'
 import { measureRegistrationMemory, renderMemory, type MemoryResult } from './lib/memory.ts'
 import { comparisons, scenarios, startupCommands, type Scenario } from './scenarios.ts'
 
@@ -123,7 +124,15 @@ async function main(): Promise<number> {
         log(`round ${round}/${rounds}  ${scenario.name.padEnd(22)} ${Math.round(sample.rps).toString().padStart(7)} req/s  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  cpu ${sample.cpuPerRequest!.toFixed(1)} us/req${sample.non2xx + sample.errors > 0 ? `  (${sample.non2xx} non-2xx, ${sample.errors} errors)` : ''}`)
       }
     }
-    for (const scenario of selected) results.push(summarise(scenario, samples.get(scenario.name)!))
+    for (const scenario of selected) {
+      const result = summarise(scenario, samples.get(scenario.name)!)
+      if (scenario.traced) {
+        const server = servers.get(serverKey(scenario.server))!
+        const counts = await readTraceCounts(server.url, server.headers).catch(() => undefined)
+        if (counts !== undefined) result.traces = counts
+      }
+      results.push(result)
+    }
     await stopAll()
   }
 

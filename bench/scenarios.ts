@@ -34,6 +34,11 @@ export interface Scenario {
   /** Asserts Content-Length is set and the body is not chunked (svc's servers). */
   checkWire?: boolean
   /**
+   * The server traces every request: after the rounds the bench reads its trace counts (`/health/ready`),
+   * and a target this scenario is judged on is not met if a trace was lost (bench/lib/trace-counts.ts).
+   */
+  traced?: boolean
+  /**
    * For slow requests (a password hash): at least this many seconds a round,
    * and this many connections at most, so that a round measures more than
    * the queue the previous one left behind.
@@ -115,11 +120,11 @@ export const scenarios: Scenario[] = [
   // Request tracing (mode all, as `svc serve` records) against the same server with tracing off:
   // the JSON route, and a route that runs three queries (each one captured with its arguments and timing).
   { name: 'trace/json-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
-  { name: 'trace/json-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  { name: 'trace/json-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true, traced: true },
   // The capture on the request path alone, every batch dropped: what the writer (worker thread, SQLite) adds is the rest.
-  { name: 'trace/json-capture', server: { factory: 'svc-trace', options: { trace: true, sink: 'none' } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  { name: 'trace/json-capture', server: { factory: 'svc-trace', options: { trace: true, sink: 'none' } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true, traced: true },
   { name: 'trace/queries-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
-  { name: 'trace/queries-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
+  { name: 'trace/queries-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true, traced: true },
 
   // Register and login with OWASP argon2id (m=19 MiB, t=2, p=1): svc with the native hasher (what `svc serve` uses on
   // Node), svc with the portable one (every other runtime), and Hono with the same native argon2id and parameters.

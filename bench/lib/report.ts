@@ -7,6 +7,7 @@ import type { Comparison, Scenario } from '../scenarios.ts'
 import type { Sample } from './load.ts'
 import { median } from './stats.ts'
 import { NODE_BASELINE, type StartupResult } from './startup.ts'
+import { tracesLost, type TraceCounts } from './trace-counts.ts'
 
 export const START_MARKER = '<!-- bench:results:start -->'
 export const END_MARKER = '<!-- bench:results:end -->'
@@ -22,6 +23,8 @@ export interface ScenarioResult {
   /** The best round (highest req/s, least CPU a request): the least disturbed by other processes. */
   bestRps: number
   minCpu: number
+  /** A traced scenario's server: its trace counts after the rounds (undefined when they could not be read). */
+  traces?: TraceCounts
 }
 
 export interface ComparisonResult {
@@ -39,6 +42,8 @@ export interface ComparisonResult {
   /** The same two ratios between each one's best round. */
   bestRpsRatio: number
   minCpuRatio: number
+  /** For a traced subject: traces its server lost (NaN when its counts could not be read); a target is then not met. */
+  tracesLost?: number
   met: boolean | undefined
 }
 
@@ -77,6 +82,9 @@ export function compare(comparison: Comparison, results: Map<string, ScenarioRes
   const checks: boolean[] = []
   if (comparison.minRatio !== undefined) checks.push(ratio >= comparison.minRatio)
   if (comparison.p99NoWorse) checks.push(round2(subject.p99) <= round2(peer.p99))
+  // A server that dropped traces measured less than tracing: its ratio does not count.
+  const lost = subject.scenario.traced ? (subject.traces === undefined ? Number.NaN : tracesLost(subject.traces)) : undefined
+  if (lost !== undefined && checks.length > 0) checks.push(lost === 0)
   return {
     comparison,
     ratio,
@@ -87,6 +95,7 @@ export function compare(comparison: Comparison, results: Map<string, ScenarioRes
     cpuRatio,
     bestRpsRatio: subject.bestRps / peer.bestRps,
     minCpuRatio: subject.minCpu / peer.minCpu,
+    ...(lost === undefined ? {} : { tracesLost: lost }),
     met: checks.length === 0 ? undefined : checks.every(Boolean),
   }
 }
@@ -132,7 +141,8 @@ export function renderMarkdown(
     lines.push('### Targets', '', '| target | measured | met |', '| --- | --- | --- |')
     for (const c of judged) {
       const p99 = c.comparison.p99NoWorse ? `, p99 ${ms(c.subjectP99)} vs ${ms(c.peerP99)} ms` : ''
-      lines.push(`| ${c.comparison.label}: ${target(c.comparison)} | ${x(c.ratio)}${p99} | ${verdict(c.met)} |`)
+      const lost = c.tracesLost === undefined || c.tracesLost === 0 ? '' : `, ${Number.isNaN(c.tracesLost) ? 'trace counts unknown' : `${int(c.tracesLost)} traces lost`}`
+      lines.push(`| ${c.comparison.label}: ${target(c.comparison)} | ${x(c.ratio)}${p99}${lost} | ${verdict(c.met)} |`)
     }
     const baseline = startupBaseline(startup?.results ?? [])
     for (const r of startup?.results ?? []) {
@@ -159,6 +169,18 @@ export function renderMarkdown(
       const bad = r.samples.reduce((n, s) => n + s.non2xx + s.errors, 0)
       const request = `${r.scenario.method ?? 'GET'} ${r.scenario.path}`
       lines.push(`| ${r.scenario.name} | \`${request}\` | ${int(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.cpu.toFixed(1)} | ${rounds}${bad > 0 ? ` (${bad} non-2xx or errors)` : ''} |`)
+    }
+    lines.push('')
+  }
+
+  const traced = results.filter((r) => r.scenario.traced)
+  if (traced.length > 0) {
+    lines.push('Traces kept (each traced server\'s `/health/ready` after its rounds; scenarios on one server share its counts):', '')
+    for (const r of traced) {
+      const t = r.traces
+      lines.push(t === undefined
+        ? `- ${r.scenario.name}: counts could not be read`
+        : `- ${r.scenario.name}: ${int(t.accepted)} accepted, ${int(t.written)} written, ${int(t.dropped)} dropped, ${int(t.failed)} failed${t.pending > 0 ? `, ${int(t.pending)} still pending` : ''}`)
     }
     lines.push('')
   }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { compare, renderMarkdown, summarise } from '../../bench/lib/report.ts'
 import type { Sample } from '../../bench/lib/load.ts'
 import type { Comparison, Scenario } from '../../bench/scenarios.ts'
+import { traceCountsOf, tracesLost } from '../../bench/lib/trace-counts.ts'
 
 const scenario = (name: string): Scenario => ({ name, server: { factory: 'raw' }, path: '/hello', expect: { status: 200 } })
 const sample = (rps: number, cpuPerRequest: number): Sample => ({ rps, p50: 0.5, p99: 1, non2xx: 0, errors: 0, requests: rps * 2, cpuPerRequest })
@@ -67,5 +68,51 @@ describe('bench comparisons', () => {
     expect(markdown).toContain('| `svc --version` median <= 1.4x `node -e 0` | 1.30x | yes |')
     expect(markdown).toContain('| `svc list` median <= 1.4x `node -e 0` | 1.50x | **NO** |')
     expect(markdown).toContain('| `svc list` | 75.0 | 70.0 | 20 | 1.50x | <= 1.4x |')
+  })
+
+  describe('a traced subject', () => {
+    const kept = { accepted: 1000, written: 1000, dropped: 0, failed: 0, pending: 0 }
+    const traced = (traces: Parameters<typeof tracesLost>[0] | undefined) => {
+      const subject = summarise({ ...scenario('g/subject'), traced: true }, peerRounds.map((rps) => sample(rps * 1.2, 10)))
+      if (traces !== undefined) subject.traces = traces
+      const peer = summarise(scenario('g/peer'), peerRounds.map((rps) => sample(rps, 10)))
+      return compare({ ...comparison, minRatio: 1.0 }, new Map([['g/peer', peer], ['g/subject', subject]]))!
+    }
+
+    it('meets its target only when its server kept every trace', () => {
+      expect(traced(kept).met).toBe(true)
+      expect(traced(kept).tracesLost).toBe(0)
+      // Faster than the peer, but by dropping traces: not a figure of tracing.
+      const dropping = traced({ ...kept, written: 400, dropped: 600, accepted: 400 })
+      expect(dropping.ratio).toBeCloseTo(1.2, 5)
+      expect(dropping.tracesLost).toBe(600)
+      expect(dropping.met).toBe(false)
+      expect(traced(undefined).met).toBe(false)
+    })
+
+    it('says what was lost in the targets table and lists every traced server\'s counts', () => {
+      const info = { date: 'd', command: 'npm run bench', machine: 'm', settings: 's', loadBefore: [0, 0, 0], loadAfter: [0, 0, 0] }
+      const result = traced({ ...kept, written: 950, failed: 50 })
+      const subject = summarise({ ...scenario('g/subject'), traced: true }, [sample(100, 10)])
+      subject.traces = { ...kept, written: 950, failed: 50 }
+      const markdown = renderMarkdown(info, [subject], [result], undefined)
+      expect(markdown).toContain('| subject vs peer: req/s >= 1.00x | 1.20x, 50 traces lost | **NO** |')
+      expect(markdown).toContain('- g/subject: 1,000 accepted, 950 written, 0 dropped, 50 failed')
+    })
+
+    it('counts as lost what was dropped, failed, or accepted and neither written nor pending', () => {
+      expect(tracesLost(kept)).toBe(0)
+      expect(tracesLost({ ...kept, written: 900, pending: 100 })).toBe(0)
+      expect(tracesLost({ ...kept, dropped: 7 })).toBe(7)
+      expect(tracesLost({ ...kept, written: 990, failed: 10 })).toBe(10)
+      expect(tracesLost({ ...kept, written: 990 })).toBe(10)
+    })
+
+    it('reads the counts from /health/ready as the traces check shows them', () => {
+      const body = JSON.stringify({ success: true, data: { status: 'degraded', checks: { traces: { modes: ['all'], ...kept, dropped: 3, capacity: 5000, high_water: 12 } } } })
+      expect(traceCountsOf(body)).toEqual({ ...kept, dropped: 3 })
+      expect(traceCountsOf(JSON.stringify({ success: true, data: { status: 'ok', checks: {} } }))).toBeUndefined()
+      expect(traceCountsOf('<html>')).toBeUndefined()
+    })
   })
 })
