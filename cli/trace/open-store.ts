@@ -51,7 +51,7 @@ export interface ProjectTracer {
 /**
  * The tracer `svc serve` (and every command that builds the app) attaches;
  * undefined when TRACE_MODE=off. Records are built on the request thread,
- * 64 at a time. A server (`serving`) writes them in batches from a worker
+ * 16 at a time. A server (`serving`) writes them in batches from a worker
  * thread (TRACE_WRITER=worker, the default) or, with TRACE_WRITER=thread,
  * between requests on the request thread, which then never waits for a
  * locked store; a one-shot command writes from its own thread (see

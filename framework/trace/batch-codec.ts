@@ -56,14 +56,15 @@ export interface EncodedBatch {
 
 /**
  * Encodes records one at a time, as each request ends: what waits for the
- * write is a few short strings per request instead of its record, so little
- * survives until the batch is written (the garbage collector copies every
- * object that does). The pieces are joined every `JOIN_EVERY` records, and
- * the joined chunks once more when the batch is full.
+ * write is a few short strings per request instead of its record. Every
+ * `JOIN_EVERY` records the pieces are joined and copied, as UTF-8, into a
+ * byte buffer outside the JavaScript heap: what a batch has encoded so far
+ * is then nothing the garbage collector copies. Kept as strings, the open
+ * batch (tens of kilobytes) was a large part of what survived each
+ * young-generation collection (docs/benchmarks.md, "Fourth pass").
  */
 export class BatchEncoder {
-  /** Joined pieces, `JOIN_EVERY` records each. */
-  private readonly chunks: string[] = []
+  private readonly bytes = new ByteBuffer()
   private pieces: string[] = []
   private records = 0
   private previous: TraceRecord | undefined
@@ -77,10 +78,8 @@ export class BatchEncoder {
   add(record: TraceRecord, startedAt: number): void {
     if (this.previous === undefined) this.pieces.push(wholeJson(record))
     else this.pieces.push(`,{"trace_id":${jsonString(record.trace_id)}${patchFields(this.previous, record)}}`)
-    // Each piece is a rope of short strings (the trace id's among them): joined into one flat string every
-    // few dozen records, what waits for the write is a few objects, not thousands the garbage collector copies.
     if (this.pieces.length >= JOIN_EVERY) {
-      this.chunks.push(this.pieces.join(''))
+      this.bytes.write(this.pieces.join(''))
       this.pieces = []
     }
     this.records++
@@ -90,12 +89,39 @@ export class BatchEncoder {
   }
 
   finish(): EncodedBatch {
-    const records = this.chunks.length === 0 ? this.pieces.join('') : `${this.chunks.join('')}${this.pieces.join('')}`
+    const records = `${this.bytes.text()}${this.pieces.join('')}`
     return { data: `{"format":${BATCH_FORMAT},"records":[${records}]}`, count: this.records, first_at: this.firstAt, last_at: this.lastAt }
   }
 }
 
-const JOIN_EVERY = 64
+const JOIN_EVERY = 16
+
+const utf8 = new TextEncoder()
+const utf8Text = new TextDecoder()
+
+/** Text kept as UTF-8 in a growing byte array (off the JavaScript heap). */
+class ByteBuffer {
+  private buffer = new Uint8Array(0)
+  private length = 0
+
+  write(text: string): void {
+    let rest = text
+    for (;;) {
+      const { read, written } = utf8.encodeInto(rest, this.buffer.subarray(this.length))
+      this.length += written
+      if (read === rest.length) return
+      rest = rest.slice(read)
+      // At least 4 bytes more: a character that did not fit takes up to 4.
+      const grown = new Uint8Array(Math.max(16_384, this.buffer.length * 2, this.length + rest.length * 3 + 4))
+      grown.set(this.buffer.subarray(0, this.length))
+      this.buffer = grown
+    }
+  }
+
+  text(): string {
+    return this.length === 0 ? '' : utf8Text.decode(this.buffer.subarray(0, this.length))
+  }
+}
 
 /** Records (with their start times, epoch ms) as one batch. */
 export function encodeBatch(records: readonly TraceRecord[], startedAt: readonly number[]): EncodedBatch {

@@ -56,6 +56,19 @@ describe('batch codec', () => {
     expect(decoded).toEqual(records)
   })
 
+  it('keeps any text exactly, in a batch far larger than its first buffer (UTF-8 outside the heap)', () => {
+    // Every record differs (path, body), non-ASCII of one to four bytes a character, and many joins over 16 KB.
+    const texts = ['héllo', 'Ωmega', '日本語のテキスト', 'emoji 😀🚀 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'x'.repeat(5000) + '€']
+    const records = Array.from({ length: 300 }, (_, n) =>
+      record(n, { path: `/api/${texts[n % texts.length]}/${n}`, body: { content: { text: texts[(n * 7) % texts.length], n }, size: 10, truncated: false, incomplete: false } }),
+    )
+    const batch = encodeBatch(records, records.map((r) => Date.parse(r.timestamp)))
+    expect(batch.data.length).toBeGreaterThan(200_000)
+    expect(roundTrip(records)).toEqual(records)
+    // Records that end between two joins come back too.
+    for (const count of [1, 15, 16, 17, 33]) expect(roundTrip(records.slice(0, count))).toEqual(records.slice(0, count))
+  })
+
   it('stores only the timings of statements that repeat the previous record\'s, in microseconds', () => {
     const statements = (n: number, rows = 1): TraceRecord['queries'] => [
       { sql: 'select id, title from posts where id = ?', args: [1], duration_ms: 0.021 + n / 1000, rows, start_ms: 0.105, last_insert_rowid: null, error: null, source: null },
