@@ -76,7 +76,7 @@ export function resolveTraceConfig(vars: EnvRecord = {}): TraceConfig {
     retentionDays: number(vars, 'TRACE_RETENTION_DAYS', 7, 0, 3650),
     maxTraces: int(vars, 'TRACE_MAX_TRACES', 100_000, 0, 100_000_000),
     bufferSize: int(vars, 'TRACE_BUFFER_SIZE', 5000, 1, 1_000_000),
-    batchSize: int(vars, 'TRACE_BATCH_SIZE', 500, 1, 10_000),
+    batchSize: int(vars, 'TRACE_BATCH_SIZE', 1000, 1, 10_000),
     flushMs: int(vars, 'TRACE_FLUSH_MS', 250, 1, 60_000),
     bodyLimit: int(vars, 'TRACE_BODY_LIMIT', 16_384, 0, 16_777_216),
     nPlusOneThreshold: int(vars, 'TRACE_N_PLUS_ONE', 5, 2, 1_000_000),

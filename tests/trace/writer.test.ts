@@ -115,6 +115,19 @@ describe('batch writer', () => {
     expect(errors).toHaveLength(1)
   })
 
+  it('writes 1,000 traces a batch by default (TRACE_BATCH_SIZE), in the order they came', async () => {
+    const batches: Array<{ count: number; ids: string[] }> = []
+    const sink: TraceSink = {
+      write: async (batch) => void (batch !== null && batches.push({ count: batch.count, ids: decodeBatch(batch.data).map((record) => record.trace_id) })),
+      prune: async () => 0,
+    }
+    const writer = new TraceWriter(sink, resolveTraceConfig({ TRACE_FLUSH_MS: '60000' }))
+    for (let n = 0; n < 2001; n++) writer.push({ raw: rawTrace(n), requestBody: null, requestBodyParsed: false, responseBody: null, abandon: null })
+    await writer.close()
+    expect(batches.map((batch) => batch.count)).toEqual([1000, 1000, 1])
+    expect(batches.flatMap((batch) => batch.ids)).toEqual(Array.from({ length: 2001 }, (_, n) => `svc_${String(n).padStart(32, '0')}`))
+  })
+
   it('loses nothing accepted at a graceful stop of the server', async () => {
     traced = await tracedApp({ api, traceVars: { TRACE_FLUSH_MS: '60000', TRACE_BATCH_SIZE: '10000' } })
     const t = traced
