@@ -66,6 +66,8 @@ export interface EncodedBatch {
 export class BatchEncoder {
   private readonly bytes = new ByteBuffer()
   private pieces: string[] = []
+  /** Characters in `pieces`, not yet in `bytes`. */
+  private piecesLength = 0
   private records = 0
   private previous: TraceRecord | undefined
   private firstAt = Number.POSITIVE_INFINITY
@@ -75,12 +77,19 @@ export class BatchEncoder {
     return this.records
   }
 
+  /** About how large the batch's text is so far (bytes encoded, plus characters not yet encoded). */
+  get size(): number {
+    return this.bytes.size + this.piecesLength
+  }
+
   add(record: TraceRecord, startedAt: number): void {
-    if (this.previous === undefined) this.pieces.push(wholeJson(record))
-    else this.pieces.push(`,{"trace_id":${jsonString(record.trace_id)}${patchFields(this.previous, record)}}`)
+    const piece = this.previous === undefined ? wholeJson(record) : `,{"trace_id":${jsonString(record.trace_id)}${patchFields(this.previous, record)}}`
+    this.pieces.push(piece)
+    this.piecesLength += piece.length
     if (this.pieces.length >= JOIN_EVERY) {
       this.bytes.write(this.pieces.join(''))
       this.pieces = []
+      this.piecesLength = 0
     }
     this.records++
     this.previous = record
@@ -103,6 +112,10 @@ const utf8Text = new TextDecoder()
 class ByteBuffer {
   private buffer = new Uint8Array(0)
   private length = 0
+
+  get size(): number {
+    return this.length
+  }
 
   write(text: string): void {
     let rest = text

@@ -54,6 +54,14 @@ const ATTEMPTS_AT_CLOSE = 6
  */
 const BUILD_CHUNK = 16
 
+/**
+ * A batch is also closed once its text reaches this size, whatever its count:
+ * requests whose bodies differ (up to `TRACE_BODY_LIMIT` each way) would
+ * otherwise make a row, and a string to decode for every trace read from it,
+ * of tens of megabytes.
+ */
+export const MAX_BATCH_BYTES = 4 * 1024 * 1024
+
 interface OpenBatch {
   encoder: BatchEncoder
   build: RecordBuilder
@@ -216,7 +224,7 @@ export class TraceWriter {
       try {
         const batch = (this.open ??= { encoder: new BatchEncoder(), build: createRecordBuilder(this.config, this.memory.read()) })
         batch.encoder.add(batch.build(raw), raw.started_epoch)
-        if (batch.encoder.count >= this.config.batchSize) {
+        if (batch.encoder.count >= this.config.batchSize || batch.encoder.size >= MAX_BATCH_BYTES) {
           this.full.push(batch.encoder.finish())
           this.open = undefined
         }

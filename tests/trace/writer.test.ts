@@ -3,6 +3,7 @@ import { defineRoutes, TRACE_HEADER } from 'svc'
 import { decodeBatch, resolveTraceConfig, TraceWriter, type EncodedBatch, type PendingTrace, type RawTrace, type TraceSink } from 'svc/trace'
 import { rawTrace, request, tracedApp, type TracedApp } from './helpers.ts'
 import { startServer } from '../helpers/server.ts'
+import { MAX_BATCH_BYTES } from '../../framework/trace/writer.ts'
 
 const api = defineRoutes((r) => {
   r.get('/ping/{n}', async (c) => {
@@ -126,6 +127,27 @@ describe('batch writer', () => {
     await writer.close()
     expect(batches.map((batch) => batch.count)).toEqual([1000, 1000, 1])
     expect(batches.flatMap((batch) => batch.ids)).toEqual(Array.from({ length: 2001 }, (_, n) => `svc_${String(n).padStart(32, '0')}`))
+  })
+
+  it('closes a batch at MAX_BATCH_BYTES whatever its count: responses that differ make no row of tens of megabytes', async () => {
+    const batches: Array<{ count: number; length: number; ids: string[] }> = []
+    const sink: TraceSink = {
+      write: async (batch) => void (batch !== null && batches.push({ count: batch.count, length: batch.data.length, ids: decodeBatch(batch.data).map((r) => r.trace_id) })),
+      prune: async () => 0,
+    }
+    const writer = new TraceWriter(sink, resolveTraceConfig({ TRACE_FLUSH_MS: '60000' }))
+    // 16 KB of text each (the default body limit), different every time: every record stores it.
+    const body = (n: number) => JSON.stringify({ n, text: `${n}`.padEnd(16_000, 'x') })
+    for (let n = 0; n < 600; n++) {
+      const text = body(n)
+      writer.push({ raw: rawTrace(n, { response_body: { text, size: text.length, truncated: false } }), requestBody: null, requestBodyParsed: false, responseBody: null, abandon: null })
+    }
+    await writer.close()
+    expect(batches.length).toBeGreaterThan(2)
+    // Closed by the record that crossed the cap: at most one record over it.
+    for (const batch of batches) expect(batch.length).toBeLessThan(MAX_BATCH_BYTES + 17_000)
+    expect(batches.slice(0, -1).every((batch) => batch.length >= MAX_BATCH_BYTES)).toBe(true)
+    expect(batches.flatMap((batch) => batch.ids)).toEqual(Array.from({ length: 600 }, (_, n) => `svc_${String(n).padStart(32, '0')}`))
   })
 
   it('loses nothing accepted at a graceful stop of the server', async () => {
