@@ -121,8 +121,10 @@ export const scenarios: Scenario[] = [
   // the JSON route, and a route that runs three queries (each one captured with its arguments and timing).
   { name: 'trace/json-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
   { name: 'trace/json-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true, traced: true },
-  // The capture on the request path alone, every batch dropped: what the writer (worker thread, SQLite) adds is the rest.
+  // The capture on the request path alone, every batch dropped: what the writer (the SQLite write) adds is the rest.
   { name: 'trace/json-capture', server: { factory: 'svc-trace', options: { trace: true, sink: 'none' } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true, traced: true },
+  // The writer TRACE_WRITER=auto picks where the process can use more than one CPU (a worker thread), here on one.
+  { name: 'trace/json-worker', server: { factory: 'svc-trace', options: { trace: true, sink: 'worker' } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true, traced: true },
   { name: 'trace/queries-off', server: { factory: 'svc-trace', options: { trace: false } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true },
   { name: 'trace/queries-on', server: { factory: 'svc-trace', options: { trace: true } }, path: '/three', expect: { status: 200, json: THREE_QUERIES_BODY }, checkWire: true, traced: true },
 
@@ -160,6 +162,7 @@ export const comparisons: Comparison[] = [
   { label: 'Bearer route vs unprotected route: svc', subject: 'auth/svc', peer: 'auth/svc-open' },
   { label: 'Tracing on vs off: JSON route', subject: 'trace/json-on', peer: 'trace/json-off', minRatio: 0.85 },
   { label: 'Tracing capture alone (batches dropped) vs off: JSON route', subject: 'trace/json-capture', peer: 'trace/json-off' },
+  { label: 'Trace writer on one CPU: request thread (auto) vs worker thread', subject: 'trace/json-on', peer: 'trace/json-worker' },
   { label: 'Tracing on vs off: 3-query route', subject: 'trace/queries-on', peer: 'trace/queries-off', minRatio: 0.85 },
   { label: 'Register: svc (native argon2id) vs Hono + @node-rs/argon2', subject: 'passwords/register-svc-native', peer: 'passwords/register-hono-native', minRatio: 0.9 },
   { label: 'Login: svc (native argon2id) vs Hono + @node-rs/argon2', subject: 'passwords/login-svc-native', peer: 'passwords/login-hono-native', minRatio: 0.9 },

@@ -1,21 +1,23 @@
 /**
  * svc with request tracing off or on (mode all; records built on the
  * request thread and written into their own libSQL file by the writer
- * `svc serve` uses: a worker thread by default, TRACE_WRITER=thread to compare): `/hello`, the JSON route, and `/three`, a route that runs three
- * queries. The tracing budget: on >= 0.85x off on both (docs/traces.md).
+ * `svc serve` uses: TRACE_WRITER's, `auto` by default, which is the request
+ * thread here, since the bench pins each server to one CPU): `/hello`, the
+ * JSON route, and `/three`, a route that runs three queries. The tracing
+ * budget: on >= 0.85x off on both (docs/traces.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp, defineRoutes, resolveConfig, type Context } from 'svc'
-import { createTracer, resolveTraceConfig, storeSink, type TraceSink } from 'svc/trace'
-import { openDatabase, openTraceStore, serve, workerTraceSink } from 'svc/node'
+import { createTracer, resolveTraceConfig, type TraceSink } from 'svc/trace'
+import { openDatabase, openTraceSink, serve } from 'svc/node'
 import { BENCH_HOST, HELLO_BODY, type BenchServer, type ServerOptions } from './types.ts'
 
 export interface SvcTraceServerOptions {
   trace?: boolean
-  /** As `svc serve` does: TRACE_WRITER's (`worker` by default, or `thread`); or `none`: every batch dropped (capture alone). */
-  sink?: 'thread' | 'worker' | 'none'
+  /** As `svc serve` does: TRACE_WRITER's (`auto` by default, `worker` or `thread`); or `none`: every batch dropped (capture alone). */
+  sink?: 'auto' | 'thread' | 'worker' | 'none'
   /** More trace settings (`TRACE_BATCH_SIZE`...), on top of `TRACE_MODE=all`. */
   env?: Record<string, string>
 }
@@ -38,12 +40,7 @@ export async function startSvcTraceServer(raw: ServerOptions): Promise<BenchServ
   let sink: (TraceSink & { close?: () => Promise<void> }) | undefined
   if (options.trace) {
     const kind = options.sink ?? config.writer
-    if (kind === 'none') sink = { write: async () => {}, prune: async () => 0 }
-    else if (kind === 'worker') sink = await workerTraceSink({ storageDir: dir, projectDir: dir })
-    else {
-      const store = await openTraceStore({ storageDir: dir, projectDir: dir, busyTimeoutMs: 0 })
-      sink = { ...storeSink(store), close: async () => store.close() }
-    }
+    sink = kind === 'none' ? { write: async () => {}, prune: async () => 0 } : await openTraceSink({ storageDir: dir, projectDir: dir }, kind)
   }
   const tracer = sink === undefined ? undefined : createTracer({ sink, config })
 

@@ -5,7 +5,7 @@
  */
 import { ConfigError, type AppConfig } from '../../framework/index.ts'
 import { createTracer, resolveTraceConfig, storeSink, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from '../../framework/trace/index.ts'
-import { openTraceStore, workerTraceSink } from '../../framework/node/index.ts'
+import { openTraceSink, openTraceStore } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
@@ -51,21 +51,25 @@ export interface ProjectTracer {
 /**
  * The tracer `svc serve` (and every command that builds the app) attaches;
  * undefined when TRACE_MODE=off. Records are built on the request thread,
- * 16 at a time. A server (`serving`) writes them in batches from a worker
- * thread (TRACE_WRITER=worker, the default) or, with TRACE_WRITER=thread,
- * between requests on the request thread, which then never waits for a
- * locked store; a one-shot command writes from its own thread (see
- * docs/traces.md, "Storage").
+ * 16 at a time. A server (`serving`) writes them as TRACE_WRITER says
+ * (`auto` by default: from a worker thread where the process can run on
+ * more than one CPU, between requests on the request thread where it can
+ * run on one, never waiting for a locked store there); a one-shot command
+ * writes from its own thread (see docs/traces.md, "Storage").
  */
 export async function openProjectTracer(project: Project, config: AppConfig, options: { serving?: boolean } = {}): Promise<ProjectTracer | undefined> {
   const traceConfig = projectTraceConfig(project, config)
   if (traceConfig.modes.has('off')) return undefined
   let sink: TraceSink & { close(): Promise<void> }
-  if (options.serving === true && traceConfig.writer === 'worker') {
+  let writer: 'worker' | 'thread' = 'thread'
+  if (options.serving === true) {
     try {
-      sink = await workerTraceSink(
+      const opened = await openTraceSink(
         { url: traceConfig.databaseUrl, authToken: traceConfig.databaseAuthToken, storageDir: project.storageDir, projectDir: project.root },
+        traceConfig.writer,
       )
+      sink = opened
+      writer = opened.writer
     } catch (error) {
       throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
         hint: 'check TRACE_DATABASE_URL (and TRACE_DATABASE_AUTH_TOKEN for a libsql:// server)',
@@ -78,7 +82,7 @@ export async function openProjectTracer(project: Project, config: AppConfig, opt
   const tracer = createTracer({ sink, config: traceConfig })
   return {
     tracer,
-    writer: options.serving === true && traceConfig.writer === 'worker' ? 'worker' : 'thread',
+    writer,
     async close() {
       try {
         await tracer.close()

@@ -21,6 +21,12 @@ export interface LibsqlOpenOptions {
   pageSize?: number
   /** A local file's `synchronous` setting, per connection (SQLite's default: full). */
   synchronous?: 'normal' | 'full'
+  /**
+   * A local file's `wal_autocheckpoint`, per connection (SQLite's default:
+   * 1000 pages); 0: this connection never checkpoints after its commits
+   * (another one does: see `threadTraceSink` in svc/node).
+   */
+  walAutocheckpoint?: number
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
@@ -38,6 +44,7 @@ export async function openLibsqlDatabase(createClient: CreateLibsqlClient, optio
       await client.execute('pragma journal_mode = wal')
       await client.execute('pragma foreign_keys = on')
       if (options.synchronous !== undefined) await client.execute(`pragma synchronous = ${options.synchronous}`)
+      if (options.walAutocheckpoint !== undefined) await client.execute(`pragma wal_autocheckpoint = ${Math.trunc(options.walAutocheckpoint)}`)
     }
     return client
   }

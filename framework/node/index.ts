@@ -6,7 +6,16 @@ export { serve, DEFAULT_REQUEST_TIMEOUT_MS, type RunningServer, type ServeOption
 export { openDatabase, databaseUrl, DEFAULT_BUSY_TIMEOUT_MS, type OpenDatabaseOptions } from './database.ts'
 export { ensureEnvFile, generateSecret, loadEnv, readEnvFile, setEnvValue } from './env-file.ts'
 export { openTraceStore, traceDatabaseUrl, TRACE_DATABASE_FILE, type OpenTraceStoreOptions } from './traces.ts'
-export { workerTraceSink, type WorkerTraceSink } from './trace-sink.ts'
+export {
+  openTraceSink,
+  resolveTraceWriter,
+  threadTraceSink,
+  workerTraceSink,
+  CHECKPOINT_EVERY_BYTES,
+  type NodeTraceSink,
+  type ThreadTraceSinkOptions,
+  type WorkerTraceSink,
+} from './trace-sink.ts'
 export { logMailer } from './mail-log.ts'
 // The SMTP and Redis drivers load nodemailer and BullMQ: only through these, when the settings name them.
 export { openQueueDriver, openMailer, type ClosableMailer } from './background.ts'

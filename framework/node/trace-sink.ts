@@ -1,12 +1,23 @@
 /**
- * The trace sink `TRACE_WRITER=worker` uses on Node: a worker thread that
- * owns the trace store's connection. The request thread posts each encoded
- * batch (one string); the SQLite write, the largest part of what tracing
- * costs, happens on another core.
+ * Where `svc serve` writes trace batches on Node (`TRACE_WRITER`):
+ * - `worker`: a worker thread owns the store's connection; the request
+ *   thread posts each encoded batch (one string) and the SQLite write runs
+ *   on another core, when there is one;
+ * - `thread`: the request thread writes each batch itself, between
+ *   requests, never waiting for a lock; a worker thread only copies the
+ *   store's log back into the file (the checkpoint, a few milliseconds and
+ *   two syncs every few megabytes), which would otherwise stop the event loop;
+ * - `auto` (the default): `worker` where the process can run on more than one
+ *   CPU, `thread` where it can run on one only. There the worker's write
+ *   takes the request thread's CPU anyway, and costs more than the same
+ *   write on the request thread: the thread wakes up cold for every batch
+ *   (docs/traces.md, "Storage").
  */
+import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import type { TraceSink } from '../trace/store.ts'
-import type { OpenTraceStoreOptions } from './traces.ts'
+import type { TraceConfig } from '../trace/config.ts'
+import { storeSink, type TraceSink } from '../trace/store.ts'
+import { openTraceStore, traceDatabaseUrl, type OpenTraceStoreOptions } from './traces.ts'
 import type { TraceWorkerData, TraceWorkerReply, TraceWorkerRequest } from './trace-worker.ts'
 
 export interface WorkerTraceSink extends TraceSink {
@@ -14,9 +25,122 @@ export interface WorkerTraceSink extends TraceSink {
   close(): Promise<void>
 }
 
+/** A sink chosen by `openTraceSink`, with the writer it runs. */
+export interface NodeTraceSink extends WorkerTraceSink {
+  readonly writer: 'worker' | 'thread'
+}
+
+export interface ThreadTraceSinkOptions {
+  /** Batch text written between two checkpoints (default `CHECKPOINT_EVERY_BYTES`); for tests. */
+  checkpointEveryBytes?: number
+}
+
+/**
+ * Batch text the thread writer writes between two checkpoints: about 9 MB
+ * of log on the store's 16 KiB pages, where SQLite's own automatic
+ * checkpoint would wait for 16 MB and then run on the request thread.
+ */
+export const CHECKPOINT_EVERY_BYTES = 8 * 1024 * 1024
+
+/** `TRACE_WRITER` as this process runs it: `auto` is `thread` where the process can run on one CPU only. */
+export function resolveTraceWriter(writer: TraceConfig['writer'], cpus: number = availableParallelism()): 'worker' | 'thread' {
+  if (writer !== 'auto') return writer
+  return cpus > 1 ? 'worker' : 'thread'
+}
+
+/** The sink `svc serve` writes traces through, as `writer` (TRACE_WRITER) says. */
+export async function openTraceSink(store: OpenTraceStoreOptions, writer: TraceConfig['writer'] = 'auto'): Promise<NodeTraceSink> {
+  const kind = resolveTraceWriter(writer)
+  const sink = kind === 'worker' ? await workerTraceSink(store) : await threadTraceSink(store)
+  return Object.assign(sink, { writer: kind })
+}
+
+/** Batches written by a worker thread that owns the store's connection (`TRACE_WRITER=worker`). */
+export async function workerTraceSink(store: OpenTraceStoreOptions): Promise<WorkerTraceSink> {
+  const worker = await startTraceWorker(store)
+  return {
+    write: (batch, dropped) => worker.send({ type: 'write', batch, dropped }),
+    async prune(options) {
+      return (await worker.send({ type: 'prune', options })) ?? 0
+    },
+    async droppedCount() {
+      return (await worker.send({ type: 'dropped' })) ?? 0
+    },
+    close: () => worker.close(),
+  }
+}
+
+/**
+ * Batches written on this thread, with no busy timeout (a locked store is
+ * tried again later by the writer, never waited for), and the store's log
+ * checkpointed by a worker thread every `checkpointEveryBytes` of batch
+ * text (`TRACE_WRITER=thread`). Should that thread be gone, this one
+ * checkpoints, as SQLite would have. A store on a server (`libsql://`) has
+ * no log here to checkpoint, and no thread is started.
+ */
+export async function threadTraceSink(store: OpenTraceStoreOptions, options: ThreadTraceSinkOptions = {}): Promise<WorkerTraceSink> {
+  const local = traceDatabaseUrl(store).startsWith('file:')
+  const own = await openTraceStore({ ...store, busyTimeoutMs: 0, ...(local ? { walAutocheckpoint: 0 } : {}) })
+  const sink = storeSink(own)
+  if (!local) return { ...sink, close: async () => own.close() }
+  let checkpointer: TraceWorker | undefined
+  try {
+    checkpointer = await startTraceWorker(store)
+  } catch (error) {
+    own.close()
+    throw error
+  }
+  const every = options.checkpointEveryBytes ?? CHECKPOINT_EVERY_BYTES
+  let sinceCheckpoint = 0
+  let checkpointing: Promise<unknown> | undefined
+  const checkpoint = () => {
+    const worker = checkpointer
+    const run = worker?.alive() === true ? worker.send({ type: 'checkpoint' }) : own.checkpoint()
+    checkpointing = run
+      .catch(() => {
+        // A log not copied now is copied by the next checkpoint; a thread that failed is not asked again.
+        checkpointer = undefined
+      })
+      .finally(() => {
+        checkpointing = undefined
+      })
+  }
+  return {
+    async write(batch, dropped) {
+      const result = await sink.write(batch, dropped)
+      sinceCheckpoint += batch?.data.length ?? 0
+      if (sinceCheckpoint >= every && checkpointing === undefined) {
+        sinceCheckpoint = 0
+        checkpoint()
+      }
+      return result
+    },
+    prune: sink.prune,
+    droppedCount: sink.droppedCount,
+    async close() {
+      await checkpointing
+      try {
+        await checkpointer?.close()
+      } finally {
+        // The last connection to close copies the rest of the log back.
+        own.close()
+      }
+    },
+  }
+}
+
 type Body<T> = T extends unknown ? Omit<T, 'id'> : never
 
-export async function workerTraceSink(store: OpenTraceStoreOptions): Promise<WorkerTraceSink> {
+interface TraceWorker {
+  send(request: Body<TraceWorkerRequest>): Promise<number | undefined>
+  /** False once the thread has exited. */
+  alive(): boolean
+  /** Closes its store and ends the thread. */
+  close(): Promise<void>
+}
+
+/** A worker thread with its own connection to the store (`trace-worker.ts`), started once the store is open there. */
+async function startTraceWorker(store: OpenTraceStoreOptions): Promise<TraceWorker> {
   // From sources (tests) the worker is TypeScript: jiti loads it, as the CLI loads apps.
   const fromSource = import.meta.url.endsWith('.ts')
   const worker = new Worker(new URL(fromSource ? './trace-worker.ts' : './trace-worker.js', import.meta.url), {
@@ -65,13 +189,8 @@ export async function workerTraceSink(store: OpenTraceStoreOptions): Promise<Wor
   }
 
   return {
-    write: (batch, dropped) => send({ type: 'write', batch, dropped }),
-    async prune(options) {
-      return (await send({ type: 'prune', options })) ?? 0
-    },
-    async droppedCount() {
-      return (await send({ type: 'dropped' })) ?? 0
-    },
+    send,
+    alive: () => exited === undefined,
     async close() {
       if (exited !== undefined) return
       await send({ type: 'close' })

@@ -1,7 +1,9 @@
 /**
  * The trace writer's thread: writes the batches the request thread encoded
  * to the trace store, so that no SQLite write runs on the thread that
- * answers requests. Started by `workerTraceSink`.
+ * answers requests (`workerTraceSink`); or, where the request thread writes
+ * them itself, checkpoints the store's log, so that no checkpoint runs there
+ * (`threadTraceSink`).
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { EncodedBatch } from '../trace/batch-codec.ts'
@@ -16,6 +18,7 @@ export type TraceWorkerRequest =
   | { id: number; type: 'write'; batch: EncodedBatch | null; dropped: number }
   | { id: number; type: 'prune'; options: { olderThanMs?: number; maxTraces?: number } }
   | { id: number; type: 'dropped' }
+  | { id: number; type: 'checkpoint' }
   | { id: number; type: 'close' }
 
 export type TraceWorkerReply = { type: 'ready' } | { type: 'failed'; error: string } | { type: 'done'; id: number; result?: number; error?: string }
@@ -35,6 +38,8 @@ try {
         reply(await sink.prune(request.options))
       } else if (request.type === 'dropped') {
         reply(await store.droppedCount())
+      } else if (request.type === 'checkpoint') {
+        reply(await store.checkpoint())
       } else {
         store.close()
         reply()

@@ -21,6 +21,8 @@ export interface OpenTraceStoreOptions {
    * would stall every request; its writer tries a locked store again later.
    */
   busyTimeoutMs?: number
+  /** A local file's `wal_autocheckpoint` on this connection (0: never after its own commits; see `threadTraceSink`). */
+  walAutocheckpoint?: number
 }
 
 export const TRACE_DATABASE_FILE = 'traces.sqlite'
@@ -32,5 +34,10 @@ export function traceDatabaseUrl(options: OpenTraceStoreOptions): string {
 export async function openTraceStore(options: OpenTraceStoreOptions): Promise<TraceStore> {
   const url = traceDatabaseUrl(options)
   if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
-  return openLibsqlTraceStore(createClient, { url, authToken: options.authToken, busyTimeoutMs: options.busyTimeoutMs })
+  return openLibsqlTraceStore(createClient, {
+    url,
+    authToken: options.authToken,
+    busyTimeoutMs: options.busyTimeoutMs,
+    walAutocheckpoint: options.walAutocheckpoint,
+  })
 }

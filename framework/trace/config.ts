@@ -32,14 +32,17 @@ export interface TraceConfig {
   /** A statement shape run this many times in one request is an N+1 finding. */
   nPlusOneThreshold: number
   /**
-   * Where batches are written on Node: `worker` (default), a worker thread
-   * that owns the store's connection, so that no write (a store locked by
-   * another process, a checkpoint, a prune) ever holds up a request;
-   * `thread`, the request thread, between requests (it never waits for a
-   * lock: a locked store is tried again later). Other runtimes write from
-   * the request thread through `storeSink` (their stores are asynchronous).
+   * Where batches are written on Node: `worker`, a worker thread that owns
+   * the store's connection, so that no write (a store locked by another
+   * process, a checkpoint, a prune) ever holds up a request; `thread`, the
+   * request thread, between requests (it never waits for a lock: a locked
+   * store is tried again later; a worker thread checkpoints); `auto`
+   * (default), `worker` where the process can run on more than one CPU and
+   * `thread` where it can run on one only (svc/node's `openTraceSink`).
+   * Other runtimes write from the request thread through `storeSink` (their
+   * stores are asynchronous).
    */
-  writer: 'thread' | 'worker'
+  writer: 'auto' | 'thread' | 'worker'
   /** Header names (lower case) whose values are redacted. */
   redactHeaders: ReadonlySet<string>
   /** JSON body fields and query parameters (lower case) whose values are redacted, at any depth. */
@@ -100,7 +103,7 @@ function modes(vars: EnvRecord): Set<TraceMode> {
 }
 
 function writer(vars: EnvRecord): TraceConfig['writer'] {
-  const value = text(vars, 'TRACE_WRITER') ?? 'worker'
-  if (value !== 'thread' && value !== 'worker') throw new ConfigError('TRACE_WRITER', `expected thread or worker, got "${value}"`)
+  const value = text(vars, 'TRACE_WRITER') ?? 'auto'
+  if (value !== 'auto' && value !== 'thread' && value !== 'worker') throw new ConfigError('TRACE_WRITER', `expected auto, thread or worker, got "${value}"`)
   return value
 }

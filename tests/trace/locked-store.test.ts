@@ -10,10 +10,10 @@ import { join } from 'node:path'
 import { createClient, type Client, type Transaction } from '@libsql/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApp, defineRoutes, resolveConfig, type EnvRecord } from 'svc'
-import { createTracer, resolveTraceConfig, storeSink, type SvcTracer, type TraceSink } from 'svc/trace'
+import { createTracer, resolveTraceConfig, type SvcTracer, type TraceSink } from 'svc/trace'
 import { findProject } from '../../cli/project/project.ts'
 import { openProjectTracer } from '../../cli/trace/open-store.ts'
-import { openTraceStore, workerTraceSink } from 'svc/node'
+import { openTraceStore, resolveTraceWriter, threadTraceSink, workerTraceSink } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 import { startServer, type RunningServer } from '../helpers/server.ts'
 
@@ -69,9 +69,9 @@ async function setup(writer: 'worker' | 'thread', vars: EnvRecord = {}): Promise
     inner = worker
   } else {
     // As `svc serve` opens it with TRACE_WRITER=thread: a locked store is not waited for.
-    const store = await openTraceStore({ ...storeOptions, busyTimeoutMs: 0 })
-    cleanup.push(() => store.close())
-    inner = storeSink(store)
+    const thread = await threadTraceSink(storeOptions)
+    cleanup.push(() => thread.close())
+    inner = thread
   }
   const sink = counting(inner)
   const tracer = createTracer({ sink, config: resolveTraceConfig({ TRACE_FLUSH_MS: '5', TRACE_BATCH_SIZE: '10', ...vars }) })
@@ -90,8 +90,8 @@ async function ping(server: RunningServer, n: number): Promise<void> {
 }
 
 describe('a trace store locked by another process', () => {
-  it('the worker writer is the default of svc serve; a one-shot command writes from its own thread', async () => {
-    expect(resolveTraceConfig({}).writer).toBe('worker')
+  it('svc serve writes as TRACE_WRITER says (auto by default: by the CPUs it can use); a one-shot command writes from its own thread', async () => {
+    expect(resolveTraceConfig({}).writer).toBe('auto')
     const dir = tempDir('svc-trace-writer-')
     cleanup.push(() => dir.remove())
     mkdirSync(join(dir.path, 'routes'))
@@ -99,9 +99,11 @@ describe('a trace store locked by another process', () => {
     const project = findProject(dir.path)
     const config = resolveConfig({ APP_ENV: 'test' })
     for (const [serving, vars, writer] of [
-      [true, {}, 'worker'],
+      [true, {}, resolveTraceWriter('auto')],
       [false, {}, 'thread'],
+      [true, { TRACE_WRITER: 'worker' }, 'worker'],
       [true, { TRACE_WRITER: 'thread' }, 'thread'],
+      [false, { TRACE_WRITER: 'worker' }, 'thread'],
     ] as const) {
       const tracing = (await openProjectTracer(project, { ...config, vars: { ...config.vars, ...vars } }, { serving }))!
       expect(tracing.writer, `serving ${serving}, ${JSON.stringify(vars)}`).toBe(writer)
@@ -109,7 +111,7 @@ describe('a trace store locked by another process', () => {
     }
   })
 
-  it('default (worker) writer: requests are answered while its write waits for the lock; nothing is lost', async () => {
+  it('the worker writer: requests are answered while its write waits for the lock; nothing is lost', async () => {
     const { tracer, server, sink, locker, countRows } = await setup('worker')
     const lock: Transaction = await locker.transaction('write')
     try {
