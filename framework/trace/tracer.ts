@@ -14,7 +14,7 @@ import { RequestCapture, snapshot } from './capture.ts'
 import type { TraceConfig } from './config.ts'
 import { QuerySites } from './query-site.ts'
 import type { RequestRecorder, Tracer } from './recorder.ts'
-import type { TraceSink } from './store.ts'
+import { isLockError, type TraceSink } from './store.ts'
 import { TraceWriter, type WriterStats } from './writer.ts'
 
 export interface TracerOptions {
@@ -88,12 +88,15 @@ export function createTracer(options: TracerOptions): SvcTracer {
   }
 }
 
-function throttledConsoleError(): (error: unknown) => void {
+export function throttledConsoleError(log: (line: string) => void = console.error): (error: unknown) => void {
   let last = 0
   return (error) => {
     const now = Date.now()
     if (now - last < 60_000) return
     last = now
-    console.error(`svc traces: a trace could not be written: ${error instanceof Error ? error.message : String(error)}`)
+    const message = error instanceof Error ? error.message : String(error)
+    // A locked store loses nothing (the batch waits and is tried again): said so, not as a lost trace.
+    if (isLockError(error)) log(`svc traces: the trace store is locked by another connection (${message}); the batch waits and is tried again`)
+    else log(`svc traces: a trace could not be written: ${message}`)
   }
 }

@@ -14,6 +14,7 @@ import { createTracer, resolveTraceConfig, type SvcTracer, type TraceSink } from
 import { findProject } from '../../cli/project/project.ts'
 import { openProjectTracer } from '../../cli/trace/open-store.ts'
 import { openTraceStore, resolveTraceWriter, threadTraceSink, workerTraceSink } from 'svc/node'
+import { throttledConsoleError } from '../../framework/trace/tracer.ts'
 import { tempDir, testConfig } from '../helpers/app.ts'
 import { startServer, type RunningServer } from '../helpers/server.ts'
 
@@ -164,4 +165,16 @@ describe('a trace store locked by another process', () => {
       await lock.rollback()
     }
   })
+
+  it("the log says a locked store's batch waits and is tried again (nothing lost), and another failure that a trace was lost; once a minute", () => {
+    const lines: string[] = []
+    const report = throttledConsoleError((line) => lines.push(line))
+    report(new Error('The service is busy; try again in a moment.', { cause: Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }) }))
+    report(new Error('disk I/O error'))
+    expect(lines).toEqual([expect.stringMatching(/locked by another connection \(The service is busy.*\); the batch waits and is tried again$/)])
+    const other = throttledConsoleError((line) => lines.push(line))
+    other(new Error('disk I/O error'))
+    expect(lines[1]).toBe('svc traces: a trace could not be written: disk I/O error')
+  })
 })
+
