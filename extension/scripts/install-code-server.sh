@@ -47,6 +47,10 @@ mkdir -p "$DIR.partial/node" "$DIR.partial/app"
 # its platform binary package, code-server builds its native modules).
 export npm_config_dangerously_allow_all_scripts=true
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+# Run from `npm test` (pretest), this inherits the outer npm's user agent, which names
+# Node 20; npm passes it on to the install scripts, and code-server's reads the Node
+# version from it (and refuses to install): each npm below sets its own.
+unset npm_config_user_agent
 
 echo "Installing Node 24 into $DIR/node"
 (cd "$DIR.partial/node" && printf '{"name":"svc-node24","private":true}\n' > package.json && npm install --no-save --loglevel=error node@24)
