@@ -89,14 +89,16 @@ export function createTracer(options: TracerOptions): SvcTracer {
 }
 
 export function throttledConsoleError(log: (line: string) => void = console.error): (error: unknown) => void {
-  let last = 0
+  // Each kind at most once a minute: a lock reported a moment ago must not hide a trace lost now.
+  const last = { locked: Number.NEGATIVE_INFINITY, lost: Number.NEGATIVE_INFINITY }
   return (error) => {
     const now = Date.now()
-    if (now - last < 60_000) return
-    last = now
+    const kind = isLockError(error) ? 'locked' : 'lost'
+    if (now - last[kind] < 60_000) return
+    last[kind] = now
     const message = error instanceof Error ? error.message : String(error)
     // A locked store loses nothing (the batch waits and is tried again): said so, not as a lost trace.
-    if (isLockError(error)) log(`svc traces: the trace store is locked by another connection (${message}); the batch waits and is tried again`)
+    if (kind === 'locked') log(`svc traces: the trace store is locked by another connection (${message}); the batch waits and is tried again`)
     else log(`svc traces: a trace could not be written: ${message}`)
   }
 }
