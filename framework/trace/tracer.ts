@@ -88,6 +88,7 @@ export function createTracer(options: TracerOptions): SvcTracer {
   }
 }
 
+/** The tracer's default `onError`: one line on stderr for a store failure, each kind (a lock, a loss) at most once a minute. */
 export function throttledConsoleError(log: (line: string) => void = console.error): (error: unknown) => void {
   // Each kind at most once a minute: a lock reported a moment ago must not hide a trace lost now.
   const last = { locked: Number.NEGATIVE_INFINITY, lost: Number.NEGATIVE_INFINITY }
