@@ -33,6 +33,8 @@ export interface NodeTraceSink extends WorkerTraceSink {
 export interface ThreadTraceSinkOptions {
   /** Batch text written between two checkpoints (default `CHECKPOINT_EVERY_BYTES`); for tests. */
   checkpointEveryBytes?: number
+  /** Handed a function that ends the checkpoint thread abruptly, as a crash would; for tests of the fallback. */
+  onCheckpointThread?: (kill: () => Promise<void>) => void
 }
 
 /**
@@ -90,6 +92,7 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
     own.close()
     throw error
   }
+  options.onCheckpointThread?.(checkpointer.kill)
   const every = options.checkpointEveryBytes ?? CHECKPOINT_EVERY_BYTES
   let sinceCheckpoint = 0
   let checkpointing: Promise<unknown> | undefined
@@ -137,6 +140,8 @@ interface TraceWorker {
   alive(): boolean
   /** Closes its store and ends the thread. */
   close(): Promise<void>
+  /** Ends the thread at once, its store left as it is. */
+  kill(): Promise<void>
 }
 
 /** A worker thread with its own connection to the store (`trace-worker.ts`), started once the store is open there. */
@@ -194,6 +199,9 @@ async function startTraceWorker(store: OpenTraceStoreOptions): Promise<TraceWork
     async close() {
       if (exited !== undefined) return
       await send({ type: 'close' })
+      await worker.terminate()
+    },
+    async kill() {
       await worker.terminate()
     },
   }

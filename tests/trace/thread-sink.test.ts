@@ -123,4 +123,28 @@ describe('TRACE_WRITER=thread: batches written on the request thread, the log ch
     cleanup.push(() => reader.close())
     expect(await reader.count()).toBe(batch.count * writes)
   })
+
+  it('checkpoints on the request thread once the checkpoint thread is gone: the log is still copied and starts over', async () => {
+    const dir = storeDir()
+    const every = 512 * 1024
+    let kill: (() => Promise<void>) | undefined
+    const sink = await threadTraceSink(dir, { checkpointEveryBytes: every, onCheckpointThread: (end) => (kill = end) })
+    cleanup.push(() => sink.close())
+    expect(kill).toBeDefined()
+    await kill!()
+    const batch = await bulkyBatch(100, 3)
+    const before = sizeOf(dir.file)
+    const perPeriod = Math.ceil(every / batch.data.length)
+    let writes = 0
+    for (let period = 1; period <= 4; period++) {
+      for (let i = 0; i < perPeriod; i++) await sink.write(batch, 0)
+      writes += perPeriod
+      const copied = before + writes * batch.data.length
+      await vi.waitFor(() => expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(copied), { timeout: 10_000, interval: 10 })
+    }
+    expect(sizeOf(`${dir.file}-wal`)).toBeLessThan(3 * every)
+    const reader = await openTraceStore(dir)
+    cleanup.push(() => reader.close())
+    expect(await reader.count()).toBe(batch.count * writes)
+  })
 })
