@@ -112,8 +112,10 @@ export const scenarios: Scenario[] = [
   },
 
   // A bearer-protected route: svc's `auth` (JWT verify + the token_version/status read) against Hono's
-  // `jwt` middleware on the same HS256 secret, and the same svc route without `auth` on the same server.
+  // `jwt` middleware on the same HS256 secret followed by one libSQL read of the user (issue 18's peer),
+  // against that middleware alone, and the same svc route without `auth` on the same server.
   { name: 'auth/svc', server: { factory: 'svc-auth' }, path: '/protected', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  { name: 'auth/hono-jwt-read', server: { factory: 'hono-jwt', options: { read: true } }, path: '/protected', expect: { status: 200, json: HELLO_BODY } },
   { name: 'auth/hono-jwt', server: { factory: 'hono-jwt' }, path: '/protected', expect: { status: 200, json: HELLO_BODY } },
   { name: 'auth/svc-open', server: { factory: 'svc-auth' }, path: '/open', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
 
@@ -158,7 +160,8 @@ export const comparisons: Comparison[] = [
   { label: 'Routes: 100 vs 10', subject: 'routes/svc-100', peer: 'routes/svc-10' },
   { label: 'Routes: 1,000 vs 10', subject: 'routes/svc-1000', peer: 'routes/svc-10', minRatio: 0.95 },
   { label: 'Routes: 1,000 under /api/v1 vs 10', subject: 'routes/svc-1000-v1', peer: 'routes/svc-10' },
-  { label: 'Bearer route: svc auth (JWT + user read) vs Hono jwt', subject: 'auth/svc', peer: 'auth/hono-jwt', minRatio: 1.0 },
+  { label: 'Bearer route: svc auth (JWT + user read) vs Hono jwt + user read', subject: 'auth/svc', peer: 'auth/hono-jwt-read', minRatio: 1.0 },
+  { label: 'Bearer route: svc auth (JWT + user read) vs Hono jwt alone (no read)', subject: 'auth/svc', peer: 'auth/hono-jwt' },
   { label: 'Bearer route vs unprotected route: svc', subject: 'auth/svc', peer: 'auth/svc-open' },
   { label: 'Tracing on vs off: JSON route', subject: 'trace/json-on', peer: 'trace/json-off', minRatio: 0.85 },
   { label: 'Tracing capture alone (batches dropped) vs off: JSON route', subject: 'trace/json-capture', peer: 'trace/json-off' },

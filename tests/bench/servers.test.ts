@@ -7,7 +7,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sign } from 'hono/jwt'
 import { checkAnswer, send } from '../../bench/lib/check.ts'
+import { BENCH_JWT_SECRET } from '../../bench/servers/svc-auth.ts'
 import { serverKey, startServer, type RunningBenchServer } from '../../bench/lib/processes.ts'
 import { scenarios, type Scenario } from '../../bench/scenarios.ts'
 
@@ -29,6 +31,15 @@ describe('bench scenarios', () => {
     expect(checkAnswer(scenario, answer)).toEqual([])
     expect(answer.status).toBe(scenario.expect.status)
     if (scenario.expect.json !== undefined) expect(JSON.parse(answer.text)).toEqual(scenario.expect.json)
+  })
+
+  it("the bearer route's peer reads the token's user: a valid token for a user it does not have is refused", async () => {
+    const scenario = scenarios.find((s) => s.name === 'auth/hono-jwt-read')!
+    const server = servers.get(serverKey(scenario.server))!
+    const now = Math.floor(Date.now() / 1000)
+    const stranger = await sign({ sub: '2', iat: now, exp: now + 60 }, BENCH_JWT_SECRET, 'HS256')
+    expect((await send(server.url, scenario, { authorization: `Bearer ${stranger}` })).status).toBe(401)
+    expect((await send(server.url, scenario, server.headers)).status).toBe(200)
   })
 
   it('reports the server process CPU time, growing with requests', async () => {
