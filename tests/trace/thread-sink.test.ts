@@ -8,7 +8,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApp, defineRoutes, TRACE_HEADER } from 'svc'
-import { createTracer, resolveTraceConfig, type EncodedBatch } from 'svc/trace'
+import { createTracer, resolveTraceConfig, type EncodedBatch, type TraceSink } from 'svc/trace'
 import { openTraceSink, openTraceStore, resolveTraceWriter, threadTraceSink } from 'svc/node'
 import { tempDir, testConfig } from '../helpers/app.ts'
 import { request } from './helpers.ts'
@@ -40,6 +40,36 @@ async function bulkyBatch(count: number, seed: number): Promise<EncodedBatch> {
 }
 
 const sizeOf = (file: string) => statSync(file).size
+
+/** The checkpoint period the tests below set (`checkpointEveryBytes`). */
+const PERIOD = 512 * 1024
+
+/**
+ * Writes four periods of `batch` through `sink` and checks, after each, that
+ * all written so far reached the database file (only a checkpoint copies it
+ * there), that the log never held much more than a period, and that every
+ * trace is readable.
+ */
+async function expectLogCopiedEveryPeriod(dir: ReturnType<typeof storeDir>, sink: TraceSink, batch: EncodedBatch): Promise<void> {
+  const before = sizeOf(dir.file)
+  // The write that brings the text since the last checkpoint to PERIOD asks for the next one.
+  const perPeriod = Math.ceil(PERIOD / batch.data.length)
+  let writes = 0
+  for (let period = 1; period <= 4; period++) {
+    for (let i = 0; i < perPeriod; i++) await sink.write(batch, 0)
+    writes += perPeriod
+    // The request thread's own commits never checkpoint (tested below): what reached the file was copied by a checkpoint
+    // (each 16 KiB page holds at most 16 KiB of text, so the file grows by at least the text's size).
+    const copied = before + writes * batch.data.length
+    await vi.waitFor(() => expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(copied), { timeout: 10_000, interval: 10 })
+  }
+  // All of it copied each time, the next write started the log over: it never held more than about one period.
+  expect(writes * batch.data.length).toBeGreaterThanOrEqual(4 * PERIOD)
+  expect(sizeOf(`${dir.file}-wal`)).toBeLessThan(3 * PERIOD)
+  const reader = await openTraceStore(dir)
+  cleanup.push(() => reader.close())
+  expect(await reader.count()).toBe(batch.count * writes)
+}
 
 describe('TRACE_WRITER=auto', () => {
   it('is the default, and is the request thread where the process can run on one CPU only, a worker thread otherwise', () => {
@@ -100,51 +130,18 @@ describe('TRACE_WRITER=thread: batches written on the request thread, the log ch
 
   it('asks the other thread to checkpoint every checkpointEveryBytes: the log is copied into the file, then starts over', async () => {
     const dir = storeDir()
-    const every = 512 * 1024
-    const sink = await threadTraceSink(dir, { checkpointEveryBytes: every })
+    const sink = await threadTraceSink(dir, { checkpointEveryBytes: PERIOD })
     cleanup.push(() => sink.close())
-    const batch = await bulkyBatch(100, 2)
-    const before = sizeOf(dir.file)
-    // The write that brings the text since the last checkpoint to `every` asks for the next one.
-    const perPeriod = Math.ceil(every / batch.data.length)
-    let writes = 0
-    for (let period = 1; period <= 4; period++) {
-      for (let i = 0; i < perPeriod; i++) await sink.write(batch, 0)
-      writes += perPeriod
-      // This thread only wrote, and never checkpoints (above): the other thread copied all that was written so far
-      // (each 16 KiB page holds at most 16 KiB of text, so the file grows by at least the text's size).
-      const copied = before + writes * batch.data.length
-      await vi.waitFor(() => expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(copied), { timeout: 10_000, interval: 10 })
-    }
-    // All of it copied each time, the next write started the log over: it never held more than about one period.
-    expect(writes * batch.data.length).toBeGreaterThanOrEqual(4 * every)
-    expect(sizeOf(`${dir.file}-wal`)).toBeLessThan(3 * every)
-    const reader = await openTraceStore(dir)
-    cleanup.push(() => reader.close())
-    expect(await reader.count()).toBe(batch.count * writes)
+    await expectLogCopiedEveryPeriod(dir, sink, await bulkyBatch(100, 2))
   })
 
   it('checkpoints on the request thread once the checkpoint thread is gone: the log is still copied and starts over', async () => {
     const dir = storeDir()
-    const every = 512 * 1024
     let kill: (() => Promise<void>) | undefined
-    const sink = await threadTraceSink(dir, { checkpointEveryBytes: every, onCheckpointThread: (end) => (kill = end) })
+    const sink = await threadTraceSink(dir, { checkpointEveryBytes: PERIOD, onCheckpointThread: (end) => (kill = end) })
     cleanup.push(() => sink.close())
     expect(kill).toBeDefined()
     await kill!()
-    const batch = await bulkyBatch(100, 3)
-    const before = sizeOf(dir.file)
-    const perPeriod = Math.ceil(every / batch.data.length)
-    let writes = 0
-    for (let period = 1; period <= 4; period++) {
-      for (let i = 0; i < perPeriod; i++) await sink.write(batch, 0)
-      writes += perPeriod
-      const copied = before + writes * batch.data.length
-      await vi.waitFor(() => expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(copied), { timeout: 10_000, interval: 10 })
-    }
-    expect(sizeOf(`${dir.file}-wal`)).toBeLessThan(3 * every)
-    const reader = await openTraceStore(dir)
-    cleanup.push(() => reader.close())
-    expect(await reader.count()).toBe(batch.count * writes)
+    await expectLogCopiedEveryPeriod(dir, sink, await bulkyBatch(100, 3))
   })
 })
