@@ -85,7 +85,7 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
   const own = await openTraceStore({ ...store, busyTimeoutMs: 0, ...(local ? { walAutocheckpoint: 0 } : {}) })
   const sink = storeSink(own)
   if (!local) return { ...sink, close: async () => own.close() }
-  let checkpointer: TraceWorker | undefined
+  let checkpointer: TraceWorker
   try {
     checkpointer = await startTraceWorker(store)
   } catch (error) {
@@ -96,13 +96,15 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
   const every = options.checkpointEveryBytes ?? CHECKPOINT_EVERY_BYTES
   let sinceCheckpoint = 0
   let checkpointing: Promise<unknown> | undefined
+  let threadFailed = false
   const checkpoint = () => {
-    const worker = checkpointer
-    const run = worker?.alive() === true ? worker.send({ type: 'checkpoint' }) : own.checkpoint()
+    const onThread = !threadFailed && checkpointer.alive()
+    const run = onThread ? checkpointer.send({ type: 'checkpoint' }) : own.checkpoint()
     checkpointing = run
       .catch(() => {
-        // A log not copied now is copied by the next checkpoint; a thread that failed is not asked again.
-        checkpointer = undefined
+        // A log not copied now is copied by the next checkpoint; a thread that failed is not asked again
+        // (it is still closed with the sink).
+        if (onThread) threadFailed = true
       })
       .finally(() => {
         checkpointing = undefined
@@ -123,7 +125,7 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
     async close() {
       await checkpointing
       try {
-        await checkpointer?.close()
+        await checkpointer.close()
       } finally {
         // The last connection to close copies the rest of the log back.
         own.close()
