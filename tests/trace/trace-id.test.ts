@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createTraceId, TRACE_ID_PATTERN } from 'svc/trace'
 
 describe('createTraceId', () => {
-  it('makes `<prefix>_<32 hex>` ids, all different, across many pools of 256', () => {
+  it('makes `<prefix>_<32 hex>` ids, all different, past several refills of its random pool (256 ids each)', () => {
     const ids = Array.from({ length: 1000 }, () => createTraceId('svc'))
     for (const id of ids) {
       expect(id).toMatch(TRACE_ID_PATTERN)
@@ -23,7 +23,7 @@ describe('createTraceId', () => {
     expect(new Set([...a, ...b].map((id) => id.slice(id.indexOf('_') + 1))).size).toBe(1200)
   })
 
-  it('slices whole ids for a prefix outside ASCII (createTraceId is public; TRACE_PREFIX itself is ASCII)', () => {
+  it('keeps a prefix outside ASCII whole (createTraceId is public; TRACE_PREFIX itself is ASCII)', () => {
     const ids = Array.from({ length: 40 }, () => createTraceId('trâce'))
     for (const id of ids) expect(id).toMatch(/^trâce_[0-9a-f]{32}$/)
   })
