@@ -97,6 +97,7 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
   let sinceCheckpoint = 0
   let checkpointing: Promise<unknown> | undefined
   let threadFailed = false
+  let closing = false
   const checkpoint = () => {
     const onThread = !threadFailed && checkpointer.alive()
     const run = onThread ? checkpointer.send({ type: 'checkpoint' }) : own.checkpoint()
@@ -108,6 +109,11 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
       })
       .finally(() => {
         checkpointing = undefined
+        // Writes that came while it ran may already owe the next one: asked now, not at a write that may not come.
+        if (sinceCheckpoint >= every && !closing) {
+          sinceCheckpoint = 0
+          checkpoint()
+        }
       })
   }
   return {
@@ -123,6 +129,7 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
     prune: sink.prune,
     droppedCount: sink.droppedCount,
     async close() {
+      closing = true
       await checkpointing
       try {
         await checkpointer.close()

@@ -135,6 +135,18 @@ describe('TRACE_WRITER=thread: batches written on the request thread, the log ch
     await expectLogCopiedEveryPeriod(dir, sink, await bulkyBatch(100, 2))
   })
 
+  it('asks for a checkpoint owed while the last one ran as soon as that one ends, with no write after it', async () => {
+    const dir = storeDir()
+    const batch = await bulkyBatch(20, 4)
+    // Every write owes a checkpoint, and writes come faster than checkpoints end (each one syncs the file twice).
+    const sink = await threadTraceSink(dir, { checkpointEveryBytes: batch.data.length })
+    cleanup.push(() => sink.close())
+    const before = sizeOf(dir.file)
+    for (let i = 0; i < 60; i++) await sink.write(batch, 0)
+    // Nothing is written after the loop: the last writes reach the file only through a checkpoint asked for by the sink itself.
+    await vi.waitFor(() => expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(before + 60 * batch.data.length), { timeout: 10_000, interval: 10 })
+  })
+
   it('checkpoints on the request thread once the checkpoint thread is gone: the log is still copied and starts over', async () => {
     const dir = storeDir()
     let kill: (() => Promise<void>) | undefined
