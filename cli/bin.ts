@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from './main.ts'
 import { processIO } from './output/io.ts'
-import { listenAsWorker } from './server/worker.ts'
+import { leaveCluster, listenAsWorker } from './server/worker.ts'
 
 // `svc list --raw | head -1`: the reader left; stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -21,4 +21,7 @@ for (const signal of worker ? (['SIGTERM'] as const) : (['SIGINT', 'SIGTERM'] as
 }
 
 process.exitCode = await runCli(process.argv.slice(2), processIO(stop.signal))
-if (worker) process.exit()
+if (worker) {
+  await leaveCluster()
+  process.exit()
+}

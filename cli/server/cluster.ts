@@ -21,7 +21,7 @@ import type { Readable } from 'node:stream'
 import type { CommandIO } from '../output/io.ts'
 import { printLine, printNote } from '../output/print.ts'
 import { svcBinPath } from './svc-binary.ts'
-import { DRAIN_MESSAGE, SUPERVISED_ENV } from './worker.ts'
+import { BYE_MESSAGE, CLOSED_MESSAGE, DRAIN_MESSAGE, SUPERVISED_ENV } from './worker.ts'
 
 export interface WorkerClusterOptions {
   io: CommandIO
@@ -210,6 +210,15 @@ export class WorkerCluster {
       exit: new Promise((resolve) => worker.once('exit', (code: number | null, signal: string | null) => resolve({ code, signal }))),
     }
     this.#members.add(member)
+    // Its server closed: the answer reaches it after every connection handed to it before (server/worker.ts, leaveCluster).
+    worker.on('message', (message: unknown) => {
+      if (message !== CLOSED_MESSAGE) return
+      try {
+        worker.send(BYE_MESSAGE)
+      } catch {
+        // gone already
+      }
+    })
     forwardLines(worker.process.stdout, (line) => SUPERVISOR_SAYS.test(line) || printLine(io, line))
     forwardLines(worker.process.stderr, (line) => SUPERVISOR_SAYS.test(line) || printNote(io, line))
     void member.exit.then((exit) => this.#exited(member, exit))

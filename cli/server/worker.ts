@@ -12,10 +12,15 @@
  *   worker the message `svc:drain`: it stops accepting, finishes in-flight
  *   requests, and lets idle keep-alive connections end on their own timeout
  *   (see `serve`'s `close({ drain })`), so no client loses a request.
+ * - A worker whose server has closed sends `svc:closed` and exits once the
+ *   supervisor answered `svc:bye` (`leaveCluster`, below).
  */
 
 export const SUPERVISED_ENV = 'SVC_SUPERVISED'
 export const DRAIN_MESSAGE = 'svc:drain'
+/** A worker whose server has closed says so; the supervisor answers `svc:bye`. */
+export const CLOSED_MESSAGE = 'svc:closed'
+export const BYE_MESSAGE = 'svc:bye'
 /** The abort reason of a worker asked to drain. */
 export const DRAIN = 'drain'
 
@@ -27,4 +32,36 @@ export function listenAsWorker(stop: AbortController): boolean {
     if (message === DRAIN_MESSAGE) stop.abort(DRAIN)
   })
   return true
+}
+
+/**
+ * Called by the binary once a supervised worker's command has returned (its
+ * server closed), before it exits. node:cluster's supervisor hands each new
+ * connection to a worker and keeps the socket open until the worker answers;
+ * a connection handed over just before it learnt that the server closed,
+ * still unread when the worker exits, is never answered nor closed: its
+ * client waits forever (seen in a reload under load). So the worker says it
+ * closed and exits once the supervisor has answered: every connection handed
+ * over before that answer has been read by then, and given back (the server
+ * is closed), and the supervisor passes it to a worker that serves.
+ */
+export function leaveCluster(timeoutMs = 2000): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.send === undefined || !process.connected) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      process.off('message', onMessage)
+      process.off('disconnect', done)
+      resolve()
+    }
+    const onMessage = (message: unknown) => {
+      if (message === BYE_MESSAGE) done()
+    }
+    const timer = setTimeout(done, timeoutMs)
+    process.on('message', onMessage)
+    process.once('disconnect', done)
+    process.send(CLOSED_MESSAGE, undefined, undefined, (error: Error | null) => {
+      if (error) done()
+    })
+  })
 }
