@@ -130,7 +130,8 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
     droppedCount: sink.droppedCount,
     async close() {
       closing = true
-      await checkpointing
+      // One that ended as close began may have started the one it owed.
+      while (checkpointing !== undefined) await checkpointing
       try {
         await checkpointer.close()
       } finally {
