@@ -19,9 +19,11 @@ import { assertBuilt } from '../helpers/cli.ts'
 
 const SCRIPT = join(import.meta.dirname, 'fixtures', 'leave-cluster.ts')
 
-function startLeaving(): { child: ReturnType<typeof fork>; left: Promise<void> } {
+function startLeaving(): { child: ReturnType<typeof fork>; left: Promise<void>; exited: Promise<unknown> } {
   // Its own wait is a minute: anything sooner comes from the supervisor's side.
   const child = fork(SCRIPT, ['60000'], { execArgv: ['--import', 'jiti/register'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+  // Listened for from the start: the child may exit before the test gets to wait for it.
+  const exited = once(child, 'exit')
   let out = ''
   const left = new Promise<void>((resolve, reject) => {
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -30,12 +32,12 @@ function startLeaving(): { child: ReturnType<typeof fork>; left: Promise<void> }
     })
     child.once('exit', (code) => (out.includes('left') ? resolve() : reject(new Error(`exited (${code}) without leaving`))))
   })
-  return { child, left }
+  return { child, left, exited }
 }
 
 describe('leaving the cluster', () => {
   it('waits for the supervisor to answer its "closed" message', async () => {
-    const { child, left } = startLeaving()
+    const { child, left, exited } = startLeaving()
     let answered = false
     let leftFirst = false
     void left.then(() => (leftFirst = !answered))
@@ -46,7 +48,7 @@ describe('leaving the cluster', () => {
     child.send(BYE_MESSAGE)
     await left
     expect(leftFirst).toBe(false)
-    await once(child, 'exit')
+    await exited
   }, 30_000)
 
   it('leaves at once when the supervisor is gone, or when there is none', async () => {
