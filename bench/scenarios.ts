@@ -56,6 +56,8 @@ export interface Comparison {
   minRatio?: number
   /** Target: subject p99 <= peer p99 (rounded to 0.01 ms). */
   p99NoWorse?: boolean
+  /** Target: subject server CPU a request <= maxCpuRatio x the peer's (the median of the per-round ratios). */
+  maxCpuRatio?: number
 }
 
 const svc = (options: Record<string, unknown> = {}): ServerSpec => ({ factory: 'svc', options })
@@ -143,8 +145,10 @@ export const scenarios: Scenario[] = [
 
 export const comparisons: Comparison[] = [
   // Issue 18's targets, against its peer: Hono answering the same JSON with a trace header. As the example
-  // ships (tracing on, mode all) at least that peer's req/s; tracing off, 1.1x; the param route within 5 %.
-  { label: 'JSON route, tracing on: svc vs Hono with a trace header', subject: 'trace/json-on', peer: 'json/hono-trace-header', minRatio: 1.0, p99NoWorse: true },
+  // ships (tracing on, mode all) at least that peer's req/s at no more of its CPU a request, p99 no worse;
+  // tracing off, the same at 1.1x; the param route within 5 % (req/s: the issue's p99 clause is the JSON
+  // route's; the param route's p99 is shown beside it, not judged).
+  { label: 'JSON route, tracing on: svc vs Hono with a trace header', subject: 'trace/json-on', peer: 'json/hono-trace-header', minRatio: 1.0, maxCpuRatio: 1.0, p99NoWorse: true },
   { label: 'JSON route: svc vs Hono with a trace header', subject: 'json/svc', peer: 'json/hono-trace-header', minRatio: 1.1, p99NoWorse: true },
   // The same against Hono with no trace header at all (it sends one header fewer and answers without a promise).
   { label: 'JSON route, tracing on: svc vs plain Hono', subject: 'trace/json-on', peer: 'json/hono' },
@@ -154,7 +158,7 @@ export const comparisons: Comparison[] = [
   { label: 'JSON route: Hono vs node:http', subject: 'json/hono', peer: 'json/node-http' },
   { label: 'Adapter: srvx vs @hono/node-server', subject: 'json/svc@srvx', peer: 'json/svc' },
   { label: 'Adapter: own node:http vs @hono/node-server', subject: 'json/svc@node-http', peer: 'json/svc' },
-  { label: 'Param route: svc vs Hono with a trace header', subject: 'param/svc', peer: 'param/hono-trace-header', minRatio: 0.95, p99NoWorse: true },
+  { label: 'Param route: svc vs Hono with a trace header', subject: 'param/svc', peer: 'param/hono-trace-header', minRatio: 0.95 },
   { label: 'Param route: svc vs plain Hono', subject: 'param/svc', peer: 'param/hono' },
   { label: 'Param route: svc vs node:http', subject: 'param/svc', peer: 'param/node-http' },
   { label: 'Routes: 100 vs 10', subject: 'routes/svc-100', peer: 'routes/svc-10' },

@@ -82,6 +82,7 @@ export function compare(comparison: Comparison, results: Map<string, ScenarioRes
   const checks: boolean[] = []
   if (comparison.minRatio !== undefined) checks.push(ratio >= comparison.minRatio)
   if (comparison.p99NoWorse) checks.push(round2(subject.p99) <= round2(peer.p99))
+  if (comparison.maxCpuRatio !== undefined) checks.push(cpuRatio <= comparison.maxCpuRatio)
   // A server that dropped traces measured less than tracing: its ratio does not count.
   const lost = subject.scenario.traced ? (subject.traces === undefined ? Number.NaN : tracesLost(subject.traces)) : undefined
   if (lost !== undefined && checks.length > 0) checks.push(lost === 0)
@@ -108,6 +109,7 @@ const x = (value: number) => `${value.toFixed(2)}x`
 function target(comparison: Comparison): string {
   const parts: string[] = []
   if (comparison.minRatio !== undefined) parts.push(`req/s >= ${comparison.minRatio.toFixed(2)}x`)
+  if (comparison.maxCpuRatio !== undefined) parts.push(`CPU a request <= ${comparison.maxCpuRatio.toFixed(2)}x`)
   if (comparison.p99NoWorse) parts.push('p99 <= peer')
   return parts.length === 0 ? '-' : parts.join(', ')
 }
@@ -140,9 +142,10 @@ export function renderMarkdown(
   if (judged.length > 0 || startup?.results.some((r) => r.command.targetMs !== undefined)) {
     lines.push('### Targets', '', '| target | measured | met |', '| --- | --- | --- |')
     for (const c of judged) {
+      const cpu = c.comparison.maxCpuRatio !== undefined ? `, CPU ${x(c.cpuRatio)}` : ''
       const p99 = c.comparison.p99NoWorse ? `, p99 ${ms(c.subjectP99)} vs ${ms(c.peerP99)} ms` : ''
       const lost = c.tracesLost === undefined || c.tracesLost === 0 ? '' : `, ${Number.isNaN(c.tracesLost) ? 'trace counts unknown' : `${int(c.tracesLost)} traces lost`}`
-      lines.push(`| ${c.comparison.label}: ${target(c.comparison)} | ${x(c.ratio)}${p99}${lost} | ${verdict(c.met)} |`)
+      lines.push(`| ${c.comparison.label}: ${target(c.comparison)} | ${x(c.ratio)}${cpu}${p99}${lost} | ${verdict(c.met)} |`)
     }
     const baseline = startupBaseline(startup?.results ?? [])
     for (const r of startup?.results ?? []) {

@@ -45,6 +45,20 @@ describe('bench comparisons', () => {
     expect(result.met).toBe(false)
   })
 
+  it('fail a CPU target when the subject costs more CPU a request than allowed, whatever its req/s', () => {
+    // Same req/s in every round; the subject takes 1.1x the peer's CPU a request.
+    const peer = summarise(scenario('g/peer'), peerRounds.map((rps) => sample(rps, 10)))
+    const subject = summarise(scenario('g/subject'), peerRounds.map((rps) => sample(rps, 11)))
+    const within = compare({ ...comparison, maxCpuRatio: 1.1 }, new Map([['g/peer', peer], ['g/subject', subject]]))!
+    const beyond = compare({ ...comparison, maxCpuRatio: 1.0 }, new Map([['g/peer', peer], ['g/subject', subject]]))!
+    expect(within.cpuRatio).toBeCloseTo(1.1, 5)
+    expect(within.met).toBe(true)
+    expect(beyond.met).toBe(false)
+    const info = { date: 'd', command: 'npm run bench', machine: 'm', settings: 's', loadBefore: [0, 0, 0], loadAfter: [0, 0, 0] }
+    const markdown = renderMarkdown(info, [peer, subject], [beyond], undefined)
+    expect(markdown).toContain('| subject vs peer: req/s >= 0.85x, CPU a request <= 1.00x | 1.00x, CPU 1.10x | **NO** |')
+  })
+
   it('print both ratios in the ratios table', () => {
     const result = compare(comparison, results())!
     const info = { date: 'd', command: 'npm run bench', machine: 'm', settings: 's', loadBefore: [0, 0, 0], loadAfter: [0, 0, 0] }
