@@ -5,7 +5,7 @@
  * rounds are interleaved (A B C A B C ...) and medians are reported.
  *
  *   node --import jiti/register bench/run.ts [--duration 2] [--rounds 5]
- *     [--connections 10] [--warmup 1] [--rewarm 1] [--only json,param/svc,startup] [--no-write]
+ *     [--connections 10] [--warmup 1] [--rewarm 4] [--only json,param/svc,startup] [--no-write]
  *
  * A run of every scenario (no --only) rewrites the results section of
  * docs/benchmarks.md; --write forces it, --no-write prevents it.
@@ -37,7 +37,7 @@ const { flags, duration, rounds, connections, warmup, rewarm, startupRuns } = wi
       rounds: { type: 'string', default: '5' },
       connections: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '1' },
-      rewarm: { type: 'string', default: '1' },
+      rewarm: { type: 'string', default: '4' },
       'startup-runs': { type: 'string', default: '20' },
       only: { type: 'string', multiple: true },
       write: { type: 'boolean' },
@@ -53,7 +53,9 @@ const { flags, duration, rounds, connections, warmup, rewarm, startupRuns } = wi
     warmup: numberFlag('warmup', values.warmup, 'non-negative'),
     // Unrecorded load right before each recorded window: the server answers from a warm state, not from the
     // idle minutes it spent while the other scenarios of the round ran (how long depends on what else was
-    // selected, so without it a scenario's figure would too); --rewarm 0 measures that cold start.
+    // selected, so without it a scenario's figure would too); --rewarm 0 measures that cold start. 4 s: after the
+    // 3-minute idle of a full run, svc's server needs 2 to 4 s of load to return to its warm cost (V8 deoptimizes
+    // code during a long idle: docs/benchmarks.md, "Ninth pass"), where 1 s, the default until then, covered the peer's.
     rewarm: numberFlag('rewarm', values.rewarm, 'non-negative'),
     startupRuns: Math.round(numberFlag('startup-runs', values['startup-runs'], 'positive')),
   }
