@@ -16,6 +16,8 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
 export interface RejectedBody {
   text: string | null
   size: number
+  /** The body stopped before its end: the client closed the connection mid-body. */
+  incomplete?: boolean
 }
 
 const REJECTED_BODY = Symbol('svc.rejectedBody')
@@ -79,7 +81,15 @@ async function readBytesWithin(stream: ReadableStream<Uint8Array>, limit: number
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let next: ReadableStreamReadResult<Uint8Array>
+    try {
+      next = await reader.read()
+    } catch {
+      // Only the connection fails an incoming body mid-read: the client went away (Node's "aborted"). A 400, as
+      // body-parser answers it, not a 500: nothing on the server failed, and the error rate must not say so.
+      throw refused(new HttpError(400, 'Bad Request: the connection closed before the body was complete'), new TextDecoder().decode(concat(chunks, size)), size, true)
+    }
+    const { done, value } = next
     if (done) break
     size += value.byteLength
     if (size > limit) {
@@ -105,7 +115,8 @@ function tooLarge(limit: number, size: number): HttpError {
   return refused(new HttpError(413, `Payload Too Large: the body limit is ${limit} bytes`), null, size)
 }
 
-function refused(error: HttpError, text: string | null, size: number): HttpError {
-  Object.defineProperty(error, REJECTED_BODY, { value: { text, size } satisfies RejectedBody, enumerable: false })
+function refused(error: HttpError, text: string | null, size: number, incomplete = false): HttpError {
+  const body: RejectedBody = incomplete ? { text, size, incomplete } : { text, size }
+  Object.defineProperty(error, REJECTED_BODY, { value: body, enumerable: false })
   return error
 }

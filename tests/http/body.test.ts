@@ -93,6 +93,20 @@ describe('JSON body', () => {
     expect((await missing.json()).error).toContain('no Content-Type')
   })
 
+  it('a body whose stream fails mid-read (the client went away): 400, not a 500', async () => {
+    const { app } = bodyApp()
+    let pulls = 0
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulls++ === 0) controller.enqueue(new TextEncoder().encode('{"note":"half'))
+        else controller.error(new Error('aborted'))
+      },
+    })
+    const response = await post(app, { headers: json, body: broken, duplex: 'half' } as RequestInit)
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ success: false, code: 400, error: 'Bad Request: the connection closed before the body was complete' })
+  })
+
   it('a route that does not read the body does not care about its type', async () => {
     const { app } = bodyApp()
     const response = await post(app, { path: '/api/ignore', headers: { 'content-type': 'text/plain' }, body: 'hello' })

@@ -16,6 +16,7 @@ const api = defineRoutes((r) => {
     throw new HttpError(401, 'Unauthenticated')
   })
   r.post('/limited', (c) => c.body()).middleware(throttle({ maxAttempts: 1, decayMinutes: 1 }))
+  r.post('/reads', (c) => c.body())
   r.fallback(() => {
     throw new HttpError(404, 'No such route')
   })
@@ -95,6 +96,41 @@ describe('aborted request bodies', () => {
       expect(record.body.size).toBeLessThan(100_000)
     }
   }, 60_000)
+
+  it('a client gone while its body is read is a 400 with the body as far as it came, not a 500', async () => {
+    traced = await tracedApp({ api })
+    server = await startServer(traced.app)
+    const t = traced
+    const port = server.port
+    // Headers announcing 100 kB and the first bytes; the handler is reading when the client hangs up.
+    const hangUps = Array.from(
+      { length: 5 },
+      (_, i) =>
+        new Promise<void>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => {
+            socket.write(`POST /api/reads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"note":"half ${i}","password":"hunter2`)
+            setTimeout(() => {
+              socket.destroy()
+              resolve()
+            }, 100)
+          })
+          socket.on('error', reject)
+        }),
+    )
+    await Promise.all(hangUps)
+    await vi.waitFor(() => expect(t.tracer.stats()).toMatchObject({ accepted: 5, pending: 0 }), { timeout: 15_000, interval: 20 })
+    expect(await t.store.count({ status: '5xx' })).toBe(0)
+    const records = await t.store.records({ path: '/api/reads', limit: 10 })
+    expect(records).toHaveLength(5)
+    for (const record of records) {
+      expect(record.status_code).toBe(400)
+      expect(record.exception).toMatchObject({ status: 400, message: 'Bad Request: the connection closed before the body was complete' })
+      expect(record.body).toMatchObject({ incomplete: true, truncated: true })
+      expect(record.body.content).toMatch(/^\{"note":"half \d"/)
+      // Kept as text, and still redacted as text.
+      expect(String(record.body.content)).not.toContain('hunter2')
+    }
+  })
 
   it('a body sent whole to a route that answered before reading it is complete, over a real socket', async () => {
     traced = await tracedApp({ api })
