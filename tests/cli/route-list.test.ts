@@ -81,6 +81,14 @@ describe('svc route:list --json', () => {
     expect(await routes('--path=/nothing/like/this')).toEqual([])
   })
 
+  it('a method no route can have is E_BAD_OPTION, not an empty list', async () => {
+    const { exitCode, stdout, stderr } = await runSvc(['route:list', '--method', 'PSOT', '--json'], { cwd: app.dir })
+    expect(exitCode).not.toBe(0)
+    expect(stdout).toBe('')
+    expect(stderr).toContain('error [E_BAD_OPTION]: --method takes one of GET, POST, PUT, PATCH, DELETE, HEAD, ANY, got "PSOT"')
+    expect((await routes('--method', 'head')).some((route) => route.method === 'GET')).toBe(true)
+  })
+
   it('does not open or create the database', async () => {
     await routes()
     expect(existsSync(app.path('storage', 'database.sqlite'))).toBe(false)

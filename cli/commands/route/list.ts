@@ -1,8 +1,13 @@
+import { ROUTE_METHODS } from '../../../framework/router/types.ts'
 import { defineCommand } from '../../command/define.ts'
+import { CliError } from '../../output/cli-error.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, table } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
 import { projectRoutes } from '../../project/route-cache.ts'
+
+/** What `--method` can name: a route's method, HEAD (answered by GET routes), or ANY. */
+const METHOD_FILTERS: readonly string[] = [...ROUTE_METHODS, 'HEAD', 'ANY']
 
 export default defineCommand({
   meta: { name: 'route:list', group: 'Routes', description: 'List routes with their middleware', json: ['RouteListJson'] },
@@ -14,6 +19,10 @@ export default defineCommand({
   },
   async run({ args, io, json }) {
     const method = args.method?.toUpperCase()
+    // A misspelt method (PSOT) would match nothing and look like an app without such routes.
+    if (method !== undefined && !METHOD_FILTERS.includes(method)) {
+      throw new CliError('E_BAD_OPTION', `--method takes one of ${METHOD_FILTERS.join(', ')}, got "${args.method}"`)
+    }
     const routes = (await projectRoutes(projectFor(io, args.cwd))).filter(
       (route) =>
         (method === undefined || route.method === method || route.method === 'ANY' || (method === 'HEAD' && route.method === 'GET')) &&
