@@ -14,7 +14,7 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    method: { type: 'string', description: 'Only routes answering this method', valueHint: 'GET' },
+    method: { type: 'string', description: 'Only routes answering this method: GET, POST, PUT, PATCH, DELETE, HEAD (the GET routes) or ANY, in any case', valueHint: 'GET' },
     path: { type: 'string', description: 'Only routes whose path contains this text', valueHint: 'text' },
   },
   async run({ args, io, json }) {
