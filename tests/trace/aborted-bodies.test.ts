@@ -5,18 +5,24 @@
  * dropped, and a graceful stop would never finish. Real sockets against
  * svc's Node server.
  */
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineRoutes, HttpError, throttle, TRACE_HEADER } from 'svc'
 import { startServer, type RunningServer } from '../helpers/server.ts'
 import { request, tracedApp, type TracedApp } from './helpers.ts'
+
+/** Requests of `/reads` whose handler has begun reading the body. */
+let readsStarted = 0
 
 const api = defineRoutes((r) => {
   r.post('/guarded', function guarded() {
     throw new HttpError(401, 'Unauthenticated')
   })
   r.post('/limited', (c) => c.body()).middleware(throttle({ maxAttempts: 1, decayMinutes: 1 }))
-  r.post('/reads', (c) => c.body())
+  r.post('/reads', (c) => {
+    readsStarted++
+    return c.body()
+  })
   r.fallback(() => {
     throw new HttpError(404, 'No such route')
   })
@@ -102,22 +108,23 @@ describe('aborted request bodies', () => {
     server = await startServer(traced.app)
     const t = traced
     const port = server.port
-    // Headers announcing 100 kB and the first bytes; the handler is reading when the client hangs up.
-    const hangUps = Array.from(
-      { length: 5 },
-      (_, i) =>
-        new Promise<void>((resolve, reject) => {
-          const socket = connect(port, '127.0.0.1', () => {
-            socket.write(`POST /api/reads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"note":"half ${i}","password":"hunter2`)
-            setTimeout(() => {
-              socket.destroy()
-              resolve()
-            }, 100)
-          })
-          socket.on('error', reject)
-        }),
+    readsStarted = 0
+    // Headers announcing 100 kB and the first bytes; once every handler is reading, the clients hang up.
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect(port, '127.0.0.1', () => {
+              socket.write(`POST /api/reads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"note":"half ${i}","password":"hunter2`)
+              resolve(socket)
+            })
+            socket.on('error', reject)
+          }),
+      ),
     )
-    await Promise.all(hangUps)
+    await vi.waitFor(() => expect(readsStarted).toBe(5), { timeout: 15_000, interval: 10 })
+    for (const socket of sockets) socket.destroy()
     await vi.waitFor(() => expect(t.tracer.stats()).toMatchObject({ accepted: 5, pending: 0 }), { timeout: 15_000, interval: 20 })
     expect(await t.store.count({ status: '5xx' })).toBe(0)
     const records = await t.store.records({ path: '/api/reads', limit: 10 })
