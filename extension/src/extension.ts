@@ -323,7 +323,9 @@ async function pickTraceFrom(source: TraceSource, title: string, except?: string
   if (source.traces.length === 0) await source.refresh()
   const picked = await vscode.window.showQuickPick(
     source.traces.filter((trace) => trace.trace_id !== except).map((trace) => ({ label: traceLabel(trace), description: `${formatDuration(trace.duration_ms)} · ${trace.trace_id}`, id: trace.trace_id })),
-    { title, placeHolder: 'Newest first', matchOnDescription: true },
+    // Kept open when focus moves: the second pick opens as the first closes, and the focus handed back by the first
+    // closed the second now and then (seen in CI). Escape still cancels.
+    { title, placeHolder: 'Newest first', matchOnDescription: true, ignoreFocusOut: true },
   )
   return picked?.id
 }
