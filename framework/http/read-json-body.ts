@@ -17,7 +17,7 @@ export interface RejectedBody {
   text: string | null
   size: number
   /** The body stopped before its end: the client closed the connection mid-body. */
-  incomplete?: boolean
+  incomplete: boolean
 }
 
 const REJECTED_BODY = Symbol('svc.rejectedBody')
@@ -116,7 +116,6 @@ function tooLarge(limit: number, size: number): HttpError {
 }
 
 function refused(error: HttpError, text: string | null, size: number, incomplete = false): HttpError {
-  const body: RejectedBody = incomplete ? { text, size, incomplete } : { text, size }
-  Object.defineProperty(error, REJECTED_BODY, { value: body, enumerable: false })
+  Object.defineProperty(error, REJECTED_BODY, { value: { text, size, incomplete } satisfies RejectedBody, enumerable: false })
   return error
 }

@@ -334,12 +334,11 @@ async function rawRequestBody(pending: PendingTrace, headers: Record<string, str
     return { kind: 'json', value: await pending.requestBody, size: declared }
   } catch (error) {
     // body() refused it (400, 415: the text it read, redacted when built; 413: only its size), so that replay resends it;
-    // a body the client stopped sending is kept as far as it came, marked incomplete.
+    // a body the client stopped sending is kept as far as it came: incomplete, and so not whole.
     const rejected = rejectedBodyOf(error)
     if (rejected === undefined) return { kind: 'failed', size: declared }
     if (rejected.text === null) return { kind: 'failed', size: rejected.size }
-    if (rejected.incomplete === true) return { kind: 'text', text: rejected.text, size: rejected.size, truncated: true, incomplete: true }
-    return { kind: 'text', text: rejected.text, size: rejected.size, truncated: false }
+    return { kind: 'text', text: rejected.text, size: rejected.size, truncated: rejected.incomplete, incomplete: rejected.incomplete }
   }
 }
 
