@@ -45,11 +45,35 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   if (!isJsonType(type)) {
     throw refused(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`), text, bytes.byteLength)
   }
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch (error) {
     throw refused(new HttpError(400, `Malformed JSON body: ${parseProblem(text, (error as Error).message)}`), text, bytes.byteLength)
   }
+  // JSON has no Infinity, yet `1e400` parses to it: a handler or the database would meet a value no column keeps
+  // (libSQL throws: a 500). Only a body with a long exponent or a long run of digits can hold one.
+  if (MAYBE_HUGE_NUMBER.test(text)) {
+    const at = nonFinitePath(value)
+    if (at !== undefined) {
+      throw refused(new HttpError(400, `Malformed JSON body: the number at ${at === '' ? 'the top level' : at} is too large to represent`), text, bytes.byteLength)
+    }
+  }
+  return value
+}
+
+const MAYBE_HUGE_NUMBER = /\d[eE][+-]?\d{3}|\d{309}/
+
+/** The dotted path of a number that is not finite (Infinity), or undefined. Iterative: a body may nest deeper than the stack. */
+function nonFinitePath(root: unknown): string | undefined {
+  const pending: Array<[unknown, string]> = [[root, '']]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next
+    if (typeof value === 'number' && !Number.isFinite(value)) return path
+    if (typeof value !== 'object' || value === null) continue
+    for (const [key, item] of Object.entries(value)) pending.push([item, path === '' ? key : `${path}.${key}`])
+  }
+  return undefined
 }
 
 export function isJsonType(type: string | null): boolean {

@@ -7,6 +7,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { ValidationError, type FieldErrors } from '../http/http-error.ts'
 import { toValidationIssue, type InputSource, type ValidationMessageFormatter } from './issues.ts'
 import { defaultValidationMessage } from './messages.ts'
+import { jsonObject } from './rules.ts'
 
 export type ValidationResult<S extends StandardSchemaV1> =
   | { ok: true; value: StandardSchemaV1.InferOutput<S> }
@@ -19,9 +20,19 @@ export async function checkWith<S extends StandardSchemaV1>(
   source: InputSource = 'body',
   format: ValidationMessageFormatter = defaultValidationMessage,
 ): Promise<ValidationResult<S>> {
-  const result = await schema['~standard'].validate(input)
+  // valibot's `object` takes a list as an object whose keys are missing: the error would list every field.
+  const checked: StandardSchemaV1 = Array.isArray(input) && isObjectSchema(schema) ? LIST_REFUSED : schema
+  const result = await checked['~standard'].validate(input)
   if (result.issues === undefined) return { ok: true, value: result.value }
   return { ok: false, errors: toFieldErrors(result.issues, source, format) }
+}
+
+const LIST_REFUSED = jsonObject({})
+const OBJECT_SCHEMAS = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest'])
+
+function isObjectSchema(schema: StandardSchemaV1): boolean {
+  const { kind, type } = schema as { kind?: unknown; type?: unknown }
+  return kind === 'schema' && typeof type === 'string' && OBJECT_SCHEMAS.has(type)
 }
 
 /**

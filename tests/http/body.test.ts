@@ -11,10 +11,10 @@ import { withServer } from '../helpers/server.ts'
 
 const LIMIT = 1024
 
-function bodyApp(): { app: App; reads: () => number } {
+function bodyApp(limit = LIMIT): { app: App; reads: () => number } {
   let reads = 0
   const app = createApp({
-    config: testConfig({ BODY_LIMIT: String(LIMIT) }),
+    config: testConfig({ BODY_LIMIT: String(limit) }),
     api: defineRoutes((r) => {
       r.post('/echo', async (c) => {
         const first = await c.body()
@@ -91,6 +91,31 @@ describe('JSON body', () => {
     const missing = await post(app, { body: new Uint8Array([0x7b, 0x7d]) })
     expect(missing.status).toBe(415)
     expect((await missing.json()).error).toContain('no Content-Type')
+  })
+
+  it('a number too large to represent (1e400 parses to Infinity): 400 naming where, never the value', async () => {
+    const { app } = bodyApp()
+    for (const [body, at] of [
+      ['{"title":"x","price":1e400}', 'price'],
+      ['{"items":[{"qty":1},{"qty":-2E+999}]}', 'items.1.qty'],
+      [`{"n":${'9'.repeat(400)}}`, 'n'],
+      ['1e309', 'the top level'],
+    ] as const) {
+      const response = await post(app, { headers: json, body })
+      expect(response.status, body.slice(0, 40)).toBe(400)
+      expect(await response.json()).toMatchObject({ success: false, code: 400, error: `Malformed JSON body: the number at ${at} is too large to represent` })
+    }
+    // Nested deeper than the stack would allow a recursive walk.
+    const deep = '['.repeat(100_000) + '1e400' + ']'.repeat(100_000)
+    expect((await post(bodyApp(1024 * 1024).app, { headers: json, body: deep })).status).toBe(400)
+  })
+
+  it('large but finite numbers, tiny ones and such text in strings are read as they are', async () => {
+    const { app } = bodyApp()
+    const body = '{"max":1.7976931348623157e308,"tiny":1e-400,"text":"1e999 and 1e400"}'
+    const response = await post(app, { headers: json, body })
+    expect(response.status).toBe(200)
+    expect((await response.json()).data.body).toEqual({ max: Number.MAX_VALUE, tiny: 0, text: '1e999 and 1e400' })
   })
 
   it('a body whose stream fails mid-read (the client went away): 400, not a 500', async () => {

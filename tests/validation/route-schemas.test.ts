@@ -80,9 +80,12 @@ describe('.body(schema)', () => {
       title: ['The title field must not be greater than 20 characters.'],
     })
     expect((await client.post('/api/posts', { json: {} })).body.errors).toEqual({ title: ['The title field is required.'] })
-    for (const json of [null, 'text', 3]) {
+    // Lists too: valibot's own `object` takes one as an object whose keys are missing (a 422 per field).
+    for (const json of [null, 'text', 3, [], [1, 2]]) {
       expect((await client.post('/api/posts', { json })).body.errors, JSON.stringify(json)).toEqual({ body: ['The request body must be a JSON object.'] })
     }
+    const strict = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.strictObject({ a: v.optional(v.string()) }))) })
+    expect((await createTestClient(strict).post('/api/x', { json: [] })).body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
   })
 
   it("hands the handler the schema's output (trimmed, defaults filled)", async () => {
