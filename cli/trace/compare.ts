@@ -11,6 +11,10 @@
  *   `timestamp`, `token`, `refresh_token`, `access_token`, `jti`, `trace_id`,
  *   `expires_in`, `*_token`, `*_ms` (durations), and any string value that is a timestamp, UUID, JWT or
  *   trace id, that was redacted in the trace, or where a too deeply nested body was cut.
+ * - the debug details of an error envelope (`exception`, only with APP_DEBUG
+ *   on): its class and message are compared when both responses have them,
+ *   never its stack (the frames of whichever process answered: a server, the
+ *   replay in this process, built or source code), nor whether it is there.
  */
 import { REDACTED, TOO_DEEP } from '../../framework/trace/index.ts'
 import type { BodyChangeJson, HeaderChangeJson, ResponseDiffJson } from '../contract/traces.ts'
@@ -83,7 +87,8 @@ export function compareResponses(recorded: ComparableResponse, current: Comparab
   const body: BodyChangeJson[] = []
   if (recorded.truncated === true && typeof recorded.body === 'string') {
     const text = typeof current.body === 'string' ? current.body : JSON.stringify(current.body)
-    if (!text.startsWith(recorded.body)) body.push({ path: '', recorded: recorded.body, current: text.slice(0, recorded.body.length) })
+    const prefix = beforeDebugStack(recorded.body)
+    if (!text.startsWith(prefix)) body.push({ path: '', recorded: recorded.body, current: text.slice(0, recorded.body.length) })
   } else {
     compareValues(recorded.body, current.body, '', false, body)
   }
@@ -120,13 +125,41 @@ function compareValues(before: unknown, after: unknown, path: string, volatile: 
     const b = after as Record<string, unknown>
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
       const child = join(path, key)
-      if (!(key in a)) out.push({ path: child, recorded: null, current: b[key] })
+      if (path === '' && key === DEBUG_DETAILS && (isErrorEnvelope(a) || isErrorEnvelope(b))) compareDebugDetails(a[key], b[key], child, out)
+      else if (!(key in a)) out.push({ path: child, recorded: null, current: b[key] })
       else if (!(key in b)) out.push({ path: child, recorded: a[key], current: null })
       else compareValues(a[key], b[key], child, isVolatileField(key), out)
     }
     return
   }
   if (before !== after) out.push({ path, recorded: before ?? null, current: after ?? null })
+}
+
+/** Where an error envelope carries what only APP_DEBUG shows: `{ class, message, stack }` of a 500 (framework/http/response.ts). */
+const DEBUG_DETAILS = 'exception'
+
+/** A cut error envelope that reached the debug stack (`{"exception":{"class":...,"message":...,"stack":[...`): only what precedes the stack compares. */
+function beforeDebugStack(prefix: string): string {
+  const stack = prefix.indexOf(',"stack":[')
+  return prefix.startsWith(`{"${DEBUG_DETAILS}":{`) && stack !== -1 ? prefix.slice(0, stack) : prefix
+}
+
+function isErrorEnvelope(body: Record<string, unknown>): boolean {
+  return body.success === false && typeof body.error === 'string'
+}
+
+/**
+ * APP_DEBUG may differ between the recording and the replay, so the details
+ * may be on one side only; the stack differs between any two processes.
+ * What was thrown (class, message) is the app's doing: compared.
+ */
+function compareDebugDetails(before: unknown, after: unknown, path: string, out: BodyChangeJson[]): void {
+  if (typeOf(before) !== 'object' || typeOf(after) !== 'object') return
+  const a = before as Record<string, unknown>
+  const b = after as Record<string, unknown>
+  for (const key of ['class', 'message']) {
+    if (key in a && key in b) compareValues(a[key], b[key], join(path, key), false, out)
+  }
 }
 
 function join(path: string, key: string): string {

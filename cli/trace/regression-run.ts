@@ -8,6 +8,9 @@
  * - Safe methods replay against the app's database. With `--all`, the others
  *   replay oldest first against a fresh database (migrated and seeded in a
  *   temporary folder).
+ * - What cannot be sent as it was is skipped with the reason: bytes Node's
+ *   HTTP parser refused (their trace is a `GET /` that was never sent), a
+ *   body the trace did not keep whole.
  * - A request whose secrets were redacted in the trace (a body field, a query
  *   parameter, a cookie or key header) is not replayed: it is skipped with the
  *   reason, never sent with `[REDACTED]` in place of the value. A redacted
@@ -32,7 +35,7 @@ import type { CommandIO } from '../output/io.ts'
 import { loadMigrations } from '../project/migrations.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
-import { prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
+import { prepareRequest, REPLAY_HEADER, ReplayTarget, unreplayable } from './replay.ts'
 
 /** Replayed against the app's own database: they change nothing. */
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -219,8 +222,8 @@ function skipped(trace: TraceRecord, reason: string): RegressionResultJson {
 /** Why a trace cannot be sent as it was, if it cannot. */
 function notReplayable(trace: TraceRecord, redacted: string[]): string | undefined {
   if (trace.path.startsWith('/health/')) return 'health probe: its answer describes the moment it ran'
-  if (trace.body.incomplete) return `its body never completed (${trace.body.size} bytes arrived): it cannot be sent as it was`
-  if (trace.body.truncated) return `its body was not kept whole (${trace.body.size} bytes in all; TRACE_BODY_LIMIT): it cannot be sent as it was`
+  const cannot = unreplayable(trace)
+  if (cannot !== undefined) return `${cannot.reason}: it cannot be sent as it was`
   const secrets = redacted.filter((place) => place !== 'header authorization')
   if (secrets.length > 0) return `it carried secrets the trace does not keep (${secrets.join(', ')}): replayed with ${REDACTED} in their place, its answer would say nothing`
   return undefined

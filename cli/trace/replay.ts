@@ -2,7 +2,10 @@
  * Replay: rebuilds a traced request and sends it to the app built from the
  * current code (in process, `app.fetch`), or to a server (`--url`).
  * Redacted credentials cannot be sent as they were: they are left out and
- * listed, unless `--as=<email>` signs a fresh token or `--set` gives a value.
+ * listed, unless `--as=<email>` signs a fresh token or `--set` gives a value
+ * (run-replay.ts refuses to send a body or query placeholder). What the trace
+ * did not keep (a cut or refused body, bytes the HTTP parser refused) is not
+ * replayed at all: `unreplayable` says why.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -51,12 +54,9 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
   }
   headers[REPLAY_HEADER] = record.trace_id
 
+  const cannot = unreplayable(record)
+  if (cannot !== undefined) throw new CliError(cannot.code, `${record.trace_id} cannot be replayed as it was: ${cannot.reason}`, { hint: cannot.hint })
   let body: unknown = record.body.content
-  if (record.body.truncated) {
-    throw new CliError('E_TRACE_TRUNCATED', `The body of ${record.trace_id} was cut at the trace body limit (${record.body.size} bytes in all): it cannot be replayed as it was`, {
-      hint: 'raise TRACE_BODY_LIMIT for the next recording, or send the request yourself',
-    })
-  }
   for (const assignment of options.sets ?? []) body = applySet(body, assignment)
   if (body !== null && typeof body === 'object') findRedacted(body, 'body', redacted)
 
@@ -77,6 +77,65 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
   }
 }
 
+/** Why a recorded request cannot be sent as it was: `replay` refuses with `code`, `test:regression` skips with `reason`. */
+export interface Unreplayable {
+  code: string
+  reason: string
+  hint: string
+}
+
+export function unreplayable(record: TraceRecord): Unreplayable | undefined {
+  if (refusedBeforeTheApp(record)) {
+    return {
+      code: 'E_TRACE_NOT_HTTP',
+      reason: `the server's HTTP parser refused it before the app saw it (${record.status_code}: ${record.exception!.message}); its trace holds only what could be read of its request line (${record.method} ${record.path}), not the bytes that were sent`,
+      hint: `nothing to replay: svc log:trace ${record.trace_id} shows what is known (client address, time); to see how the server answers such bytes, send them over a raw socket (nc)`,
+    }
+  }
+  const { body } = record
+  if (body.incomplete) {
+    return { code: 'E_TRACE_TRUNCATED', reason: `its body never completed (${body.size} bytes arrived)`, hint: 'send the request yourself, with a whole body' }
+  }
+  if (!body.truncated) return undefined
+  if (body.content === null && record.status_code === 413) {
+    return {
+      code: 'E_TRACE_BODY_REFUSED',
+      reason: `the app refused its body for its size (${body.size} bytes, over BODY_LIMIT), and a trace keeps only the size of a body the app refused`,
+      hint: 'raising TRACE_BODY_LIMIT cannot help: the app never read the body. If bodies this large must be accepted, raise BODY_LIMIT (the app\'s limit, 1 MiB by default), then send the request yourself',
+    }
+  }
+  if (body.content === null) return { code: 'E_TRACE_TRUNCATED', reason: `its body was not kept, only its size (${body.size} bytes)`, hint: 'send the request yourself' }
+  if (typeof body.content !== 'string') {
+    return { code: 'E_TRACE_TRUNCATED', reason: 'its body was nested deeper than a trace keeps (64 levels) and cut there', hint: 'send the request yourself' }
+  }
+  return {
+    code: 'E_TRACE_TRUNCATED',
+    reason: `its body was cut at the trace body limit (${body.size} bytes in all, TRACE_BODY_LIMIT kept)`,
+    hint: 'raise TRACE_BODY_LIMIT for the next recording, or send the request yourself',
+  }
+}
+
+/** The statuses svc answers what Node's HTTP parser refused with (framework/node/client-error.ts). */
+const PARSER_REFUSALS = new Set([400, 408, 431])
+
+/**
+ * A trace of bytes Node's HTTP parser refused (framework/node/client-error.ts,
+ * through `app.reject`): its request is built from the request line alone,
+ * so it has no header at all (a request the app was given has at least Host,
+ * which Node requires of HTTP/1.1), and no middleware ran, no route matched.
+ * Structure, not the message's wording, tells them apart.
+ */
+export function refusedBeforeTheApp(record: TraceRecord): boolean {
+  return (
+    Object.keys(record.headers).length === 0 &&
+    record.middleware.length === 0 &&
+    record.route === null &&
+    record.body.size === 0 &&
+    record.exception?.class === 'HttpError' &&
+    PARSER_REFUSALS.has(record.status_code)
+  )
+}
+
 /**
  * Where a replay goes: `--url`, else the host (and port) the recorded
  * request was sent to, so that `--format curl` prints a command that reaches
@@ -85,15 +144,21 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
 export function targetBase(options: Pick<RequestOptions, 'url' | 'https'>, recordedHost?: string): string {
   const scheme = options.https ? 'https' : 'http'
   if (options.url === undefined) return `${scheme}://${recordedHost !== undefined && isHostHeader(recordedHost) ? recordedHost : 'localhost'}`
+  const bad = new CliError('E_BAD_OPTION', `--url takes http(s)://host[:port], got "${options.url}"`)
   let url = options.url.trim().replace(/\/+$/, '')
-  if (!/^https?:\/\//.test(url)) url = `${options.https ? 'https' : 'http'}://${url}`
-  else if (options.https) url = url.replace(/^http:/, 'https:')
+  // A scheme, unless what follows the colon is a port (localhost:8080): ftp://x would otherwise become http://ftp://x, the host "ftp".
+  const given = /^([A-Za-z][A-Za-z0-9+.-]*):(?!\d+(\/|$))/.exec(url)?.[1]?.toLowerCase()
+  if (given !== undefined && given !== 'http' && given !== 'https') throw bad
+  if (given === undefined) url = `${scheme}://${url}`
+  else if (options.https) url = url.replace(/^http:/i, 'https:')
+  let parsed: URL
   try {
-    const parsed = new URL(url)
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`
+    parsed = new URL(url)
   } catch {
-    throw new CliError('E_BAD_OPTION', `--url takes http(s)://host[:port], got "${options.url}"`)
+    throw bad
   }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.host === '') throw bad
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`
 }
 
 /** A Host header value that is a host and an optional port, nothing else (it goes into a URL and a shell command). */
@@ -127,7 +192,8 @@ export function applySet(body: unknown, assignment: string): unknown {
   return root
 }
 
-function findRedacted(value: unknown, path: string, out: string[]): void {
+/** Pushes the path of each `[REDACTED]` value in a JSON value (`body.password`, `body.users.0.token`). */
+export function findRedacted(value: unknown, path: string, out: string[]): void {
   if (value === REDACTED) out.push(path)
   else if (Array.isArray(value)) value.forEach((item, i) => findRedacted(item, `${path}.${i}`, out))
   else if (value !== null && typeof value === 'object') {

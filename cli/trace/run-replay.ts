@@ -10,7 +10,7 @@ import { colors, printLine, printNote, type Colors } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
-import { commandLine, editRequest, prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
+import { commandLine, editRequest, findRedacted, prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
 import type { RecordedCase } from './regression-api.ts'
 import { formatMs, statusColor } from './summary.ts'
 
@@ -27,6 +27,8 @@ export interface ReplayOptions {
   format?: string
   diff?: boolean
   test?: boolean
+  /** Send `[REDACTED]` where the trace kept no value (a body field, a query parameter) instead of refusing. */
+  'send-redacted'?: boolean
 }
 
 export const replayArgs = {
@@ -41,6 +43,7 @@ export const replayArgs = {
   format: { type: 'enum', description: 'Print the request as a command line instead of sending', options: ['curl', 'httpie'] },
   diff: { type: 'boolean', description: 'Compare the new response with the recorded one' },
   test: { type: 'boolean', description: 'Write a vitest regression test for this request' },
+  'send-redacted': { type: 'boolean', description: 'Send [REDACTED] for the body fields and query parameters the trace does not keep, instead of refusing' },
 } as const satisfies ArgsDef
 
 export async function runReplay(project: Project, record: TraceRecord, options: ReplayOptions): Promise<ReplayJson> {
@@ -62,8 +65,11 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
       redacted = redacted.filter((place) => place !== `header ${name}`)
     }
     if (options.edit) request = editRequest(request, project.env)
+    // What --set and --edit filled in is no longer a placeholder; a header given with --edit is no longer missing.
+    redacted = [...redacted.filter((place) => place.startsWith('header ') && request.headers[place.slice('header '.length)] === undefined), ...placeholdersIn(request)]
     const production = config.env === 'production'
     const dryRun = options.format !== undefined || (production && options.force !== true)
+    if (!dryRun && options['send-redacted'] !== true) refuseToSendPlaceholders(record, redacted)
     const json: ReplayJson = {
       trace_id: record.trace_id,
       target: target.name,
@@ -92,6 +98,51 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
   } finally {
     await target.close()
   }
+}
+
+/** Where the request about to be sent still carries `[REDACTED]`: `body.password`, `body` (a text body), `query token`. */
+function placeholdersIn(request: ReplayJson['request']): string[] {
+  const places: string[] = []
+  if (request.body !== null) {
+    let body: unknown
+    try {
+      body = JSON.parse(request.body)
+    } catch {
+      body = request.body
+    }
+    if (typeof body === 'string') {
+      if (body.includes(REDACTED)) places.push('body')
+    } else findRedacted(body, 'body', places)
+  }
+  let url: URL
+  try {
+    url = new URL(request.url)
+  } catch {
+    return places // an edited url that is no url: sending it says so
+  }
+  for (const [name, value] of url.searchParams) if (value === REDACTED) places.push(`query ${name}`)
+  return places
+}
+
+/**
+ * A placeholder for a password or a token is never what was sent: the app
+ * answers it as a wrong credential (a login replayed so is a failed attempt,
+ * and five lock the account). Refused unless the values are given
+ * (--set, --edit) or the placeholder is asked for (--send-redacted).
+ */
+function refuseToSendPlaceholders(record: TraceRecord, redacted: string[]): void {
+  const placeholders = redacted.filter((place) => !place.startsWith('header '))
+  if (placeholders.length === 0) return
+  const fields = placeholders.filter((place) => place.startsWith('body.')).map((place) => place.slice('body.'.length))
+  const give = [
+    ...(fields.length === 0 ? [] : [fields.map((field) => `--set ${field}=<value>`).join(' ')]),
+    ...(fields.length < placeholders.length ? ['--edit (for a query parameter or a text body)'] : []),
+  ]
+  throw new CliError(
+    'E_REPLAY_REDACTED',
+    `${record.trace_id} would be sent with ${REDACTED} in place of ${placeholders.join(', ')}: the trace does not keep these values, and the app would answer the placeholder as a wrong credential (a replayed login counts as a failed attempt and can lock the account)`,
+    { hint: `give the values: ${give.join(', or ')}; or pass --send-redacted to send ${REDACTED} anyway` },
+  )
 }
 
 /** `Name: value` (or `name=value`) as a lower-case header name and its value. */
@@ -127,7 +178,11 @@ function testWarnings(json: ReplayJson, left: string[]): string[] {
   }
   if (secrets.length > 0) warnings.push(`The test sends ${REDACTED} for ${secrets.join(', ')} (redacted in the trace): edit the test file to give real values, or it cannot pass.`)
   if (left.length > 0) warnings.push(`The test leaves out the headers given with --header (${left.join(', ')}): their values may be secrets; add them to the test file if it needs them.`)
-  if (json.diff?.changed) warnings.push('The current code already answers differently from the recording (see the diff): the test fails until the code answers as recorded.')
+  if (json.diff?.changed) {
+    warnings.push(
+      'Replayed now, the request is already answered differently from the recording (see the diff): by the code, the data or the configuration since, or by what the trace does not keep. The test fails until it is answered as recorded.',
+    )
+  }
   return warnings
 }
 
@@ -175,11 +230,16 @@ it(${JSON.stringify(title)}, async () => {
   return relative(project.root, file).split('\\').join('/')
 }
 
+/** On stderr, as every note: stdout keeps the command's output. */
+export function printRedactedNote(io: CommandIO, redacted: string[]): void {
+  if (redacted.length > 0) {
+    printNote(io, `Not replayed as recorded (redacted in the trace): ${redacted.join(', ')}. Use --as=<email> for a token, --set for body fields.`)
+  }
+}
+
 export function printReplay(io: CommandIO, json: ReplayJson, options: { diff?: boolean }): void {
   const color = colors(io)
-  if (json.redacted.length > 0) {
-    printNote(io, `Not replayed as recorded (redacted in the trace): ${json.redacted.join(', ')}. Use --as=<email> for a token, --set for body fields.`)
-  }
+  printRedactedNote(io, json.redacted)
   if (json.command !== null) return printLine(io, json.command)
   if (json.dry_run) {
     printLine(io, color.yellow('Dry run (APP_ENV=production): nothing sent. --force sends it, with its side effects.'))
@@ -195,7 +255,8 @@ export function printReplay(io: CommandIO, json: ReplayJson, options: { diff?: b
     )
     if (!options.diff) printLine(io, typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2))
   }
-  if (options.diff && json.diff !== null) printLine(io, diffText(json.diff, color))
+  // A test written for a request already answered differently: its warning points at this diff.
+  if (json.diff !== null && (options.diff || (json.test_file !== null && json.diff.changed))) printLine(io, diffText(json.diff, color))
   if (json.test_file !== null) printLine(io, `Wrote ${json.test_file} (run it with npx vitest run ${json.test_file})`)
   for (const warning of json.test_warnings) printNote(io, warning)
 }

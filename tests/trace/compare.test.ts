@@ -39,6 +39,30 @@ describe('the regression comparison rule', () => {
     expect(gone.body).toEqual([{ path: 'data.id', recorded: 1, current: null }])
   })
 
+  it("ignores the stack of a debug 500 (each process has its own frames), compares what was thrown", () => {
+    const debug500 = (stack: string[], thrown = { class: 'TypeError', message: 'the widget exploded' }) =>
+      response({ exception: { ...thrown, stack }, success: false, error: 'Internal Server Error', code: 500 }, {}, 500)
+    const server = debug500(['TypeError: the widget exploded', '    at boom (/srv/app/routes/web.ts:12:11)', '    at run (file:///srv/node_modules/svc/dist/framework/middleware/compose.js:44:28)'])
+    const replay = debug500(['TypeError: the widget exploded', '    at boom (/srv/app/routes/web.ts:12:11)', '    at run (/work/svc/framework/middleware/compose.ts:52:43)', '    at async replayOne (/work/svc/cli/trace/regression-run.ts:248:22)'])
+    expect(compareResponses(server, replay)).toEqual({ changed: false, status: null, headers: [], body: [] })
+    // APP_DEBUG on for one run only: the details on one side are no change either.
+    const production = response({ success: false, error: 'Internal Server Error', code: 500 }, {}, 500)
+    expect(compareResponses(server, production).changed).toBe(false)
+    expect(compareResponses(production, replay).changed).toBe(false)
+    // Another exception is the app's doing.
+    const other = debug500(['RangeError: out of range'], { class: 'RangeError', message: 'out of range' })
+    expect(compareResponses(server, other).body).toEqual([
+      { path: 'exception.class', recorded: 'TypeError', current: 'RangeError' },
+      { path: 'exception.message', recorded: 'the widget exploded', current: 'out of range' },
+    ])
+    // A recorded body cut at TRACE_BODY_LIMIT inside the stack: what precedes the stack is compared.
+    const cut = (body: unknown) => ({ ...response(JSON.stringify(body).slice(0, 220), {}, 500), truncated: true })
+    expect(compareResponses(cut(server.body), replay).changed).toBe(false)
+    expect(compareResponses(cut(server.body), other).changed).toBe(true)
+    // Outside an error envelope, a field named exception is the app's data, compared as such.
+    expect(compareResponses(response({ data: 1, exception: { stack: ['a'] } }), response({ data: 1, exception: { stack: ['b'] } })).changed).toBe(true)
+  })
+
   it('compares a truncated recorded body as a prefix', () => {
     const recorded = { ...response('{"data":{"text":"abc'), truncated: true }
     expect(compareResponses(recorded, response({ data: { text: 'abcdef' } })).changed).toBe(false)

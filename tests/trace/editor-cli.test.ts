@@ -125,7 +125,11 @@ describe('a regression test of an authenticated trace', () => {
   }, 120_000)
 
   it('says so when the test cannot pass: a redacted secret it would send, a user the database lacks', async () => {
-    const login = await json<ReplayJson>(['replay', id('login:admin'), '--test'])
+    // Replaying the login to write the test would send the placeholder: refused unless asked (docs/traces.md).
+    const refused = await runSvc(['replay', id('login:admin'), '--test', '--json'], { cwd: workspace.dir })
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain('E_REPLAY_REDACTED')
+    const login = await json<ReplayJson>(['replay', id('login:admin'), '--test', '--send-redacted'])
     expect(login.test_warnings.join('\n')).toContain('[REDACTED] for body.password')
 
     const gone = await runSvc(['replay', id('me:reader'), '--test', '--json'], { cwd: workspace.dir, env: { DATABASE_URL: `file:${join(workspace.dir, 'storage', 'empty.sqlite')}` } })

@@ -1,14 +1,14 @@
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { colors, printLine } from '../../output/print.ts'
+import { colors, printLine, type Colors } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
 import { readProjectTrace } from '../../trace/find-trace.ts'
-import { diffText, replayArgs, runReplay } from '../../trace/run-replay.ts'
+import { diffText, printRedactedNote, replayArgs, runReplay } from '../../trace/run-replay.ts'
 import { explainFailure } from '../../trace/why.ts'
 
 const { test: _test, format: _format, diff: _diff, ...fixArgs } = replayArgs
 
-/** Exit codes: 0 fixed (now below 400), 1 still failing, 2 not sent (production dry run). */
+/** Exit codes: 0 when the replay now answers below 400 (fixed, or a trace that was no failure), 1 at 400 and above, 2 not sent (production dry run). */
 export default defineCommand({
   meta: {
     name: 'fix',
@@ -40,13 +40,15 @@ export default defineCommand({
     if (args.json) return print(json)
     const color = colors(io)
     if (json.dry_run) return printLine(io, color.yellow('Dry run (APP_ENV=production): not sent. --force replays it, with its side effects.'))
-    if (replay.redacted.length > 0) printLine(io, color.dim(`Redacted in the trace and not replaced: ${replay.redacted.join(', ')} (use --as=<email> / --set)`))
-    printLine(
-      io,
-      json.fixed
-        ? color.green(`Fixed: ${record.method} ${record.path} answered ${record.status_code} when recorded, ${current} now.`)
-        : color.red(`Still failing: ${record.method} ${record.path} answered ${record.status_code} when recorded, ${current} now.`),
-    )
+    printRedactedNote(io, replay.redacted)
+    printLine(io, outcome(`${record.method} ${record.path}`, record.status_code, current!, color))
     if (json.diff !== null) printLine(io, diffText(json.diff, color))
   },
 })
+
+/** The verdict, worded for what the trace was: a failure (fixed, still failing) or not (it fails now, it still succeeds). */
+function outcome(request: string, recorded: number, current: number, color: Colors): string {
+  const statuses = `${request} answered ${recorded} when recorded, ${current} now.`
+  if (recorded >= 400) return current < 400 ? color.green(`Fixed: ${statuses}`) : color.red(`Still failing: ${statuses}`)
+  return current < 400 ? color.green(`Still succeeds: ${statuses.slice(0, -1)} (the trace was no failure).`) : color.red(`Fails now: ${statuses}`)
+}
