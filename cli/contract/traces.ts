@@ -293,7 +293,7 @@ export interface FailureJson {
   kind: FailureKind
   status: number
   message: string
-  /** The middleware that answered (the innermost one that did not call next), null when the handler or router did. */
+  /** The middleware that answered (the innermost one that did not call next), null when the handler or router did, or when the trace cannot tell (the explanation then says so). */
   middleware: string | null
   /** One sentence: what happened and what to do. */
   explanation: string
@@ -365,6 +365,10 @@ export interface DbWhyJson {
   id: string
   /** Newest first. */
   statements: RowStatementJson[]
+  /** How many traces that ran a statement on the table were read (newest first; at most `--limit`). */
+  traces_searched: number
+  /** True when the search stopped at `--limit`: older traces that ran a statement on the table were not read, so older statements on the row may be missing. */
+  limit_reached: boolean
 }
 
 /** `log:export --format=postman`: a Postman v2.1 collection, one request per trace (items follow Postman's own schema). */

@@ -8,16 +8,19 @@ import type { TraceFiltersJson } from '../contract/traces.ts'
 import type { ArgsDef, ParsedArgs } from '../command/define.ts'
 import { CliError } from '../output/cli-error.ts'
 
+const DEFAULT_LIMIT = 50
+
 export const traceFilterArgs = {
   path: { type: 'string', description: 'Path contains this text, or matches this glob (/api/*/posts/*)', valueHint: 'text|glob' },
   status: { type: 'string', description: 'Status or class, comma-separated: 401, 4xx, 401,5xx', valueHint: 'code' },
   method: { type: 'string', description: 'HTTP method', valueHint: 'GET' },
   ip: { type: 'string', description: 'Client address', valueHint: 'address' },
   error: { type: 'boolean', description: 'Only failed requests (5xx: every unexpected exception)' },
-  since: { type: 'string', description: 'Newer than: 45s, 30m, 1h, 2d, 1w, or an ISO date', valueHint: 'age' },
-  days: { type: 'number', description: 'Newer than N days', valueHint: 'n', min: 0 },
+  since: { type: 'string', description: 'Newer than: an age (45s, 30m, 1h, 2d, 1w) or a date and time (2026-11-27 21:47:20: UTC unless it gives a zone)', valueHint: 'age' },
+  days: { type: 'number', description: 'Newer than N days (more than 0)', valueHint: 'n' },
   slow: { type: 'number', description: 'At least this many ms (alone: TRACE_SLOW_MS)', valueHint: 'ms', min: 0, valueOptional: true },
-  limit: { type: 'number', description: 'At most N traces', valueHint: 'n', integer: true, min: 1, default: 50 },
+  // No declared default: a trace id with --limit is refused (refuseFiltersWithId), so it must be told from no --limit.
+  limit: { type: 'number', description: `At most N traces (default ${DEFAULT_LIMIT})`, valueHint: 'n', integer: true, min: 1 },
 } as const satisfies ArgsDef
 
 /** Only for the lists (trace:list, log:trace without an id): paths to leave out, as the editor's Traces view does with /health/*. */
@@ -33,17 +36,70 @@ export type ListFilter = TraceFilter & { ignore?: string[] }
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
-/** `30m` => milliseconds; throws a CliError naming the option. */
-export function parseAge(option: string, text: string): number {
+/** `30m` => milliseconds, undefined when the text is no age. */
+export function parseAge(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/.exec(text.trim())
-  if (match === null) {
-    throw new CliError('E_BAD_OPTION', `--${option} takes an age such as 45s, 30m, 1h, 2d or 1w, got "${text}"`)
-  }
-  return Number(match[1]) * UNITS[match[2]!]!
+  return match === null ? undefined : Number(match[1]) * UNITS[match[2]!]!
+}
+
+/** `2026-11-27`, `2026-11-27 21:47:20`, `2026-11-27T21:47:20.5`, each with an optional zone (`Z`, `+01:00`, `-0800`). */
+const DATE_TIME = /^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?))?\s*(Z|[+-]\d\d(?::?\d\d)?)?$/i
+
+/**
+ * A date and time => epoch ms, undefined when the text is no date. Without a
+ * zone it is UTC, as every time the trace commands print is (a time copied
+ * from `trace:list` finds that trace, whatever the machine's TZ); a date alone
+ * is its midnight, UTC. An impossible date (2026-02-30) is no date.
+ */
+export function parseDateTime(text: string): number | undefined {
+  const match = DATE_TIME.exec(text.trim())
+  if (match === null) return undefined
+  const [, date, time = '00:00', zone = 'Z'] = match
+  const offset = zone.toUpperCase() === 'Z' ? 'Z' : zone.length === 3 ? `${zone}:00` : `${zone.slice(0, 3)}:${zone.slice(-2)}`
+  const ms = Date.parse(`${date}T${time}${offset}`)
+  if (Number.isNaN(ms)) return undefined
+  // Date.parse rolls 2026-02-30 over to March 2nd: the day must survive the round trip.
+  const [year, month, day] = date!.split('-').map(Number) as [number, number, number]
+  const check = new Date(Date.UTC(year, month - 1, day))
+  return check.getUTCMonth() === month - 1 && check.getUTCDate() === day ? ms : undefined
+}
+
+/** `--since`: an age back from `now`, or a date and time (UTC unless it says otherwise). */
+export function parseSince(text: string, now = Date.now()): number {
+  const date = parseDateTime(text)
+  if (date !== undefined) return date
+  const age = parseAge(text)
+  if (age !== undefined) return now - age
+  throw new CliError(
+    'E_BAD_OPTION',
+    `--since takes an age (45s, 30m, 1h, 2d, 1w) or a date and time (2026-11-27, 2026-11-27 21:47:20, 2026-11-27T21:47:20+01:00; UTC unless it gives a zone), got "${text}"`,
+  )
+}
+
+/** The filter options a command was given (those a search applies), as written on the command line. */
+export function givenFilters(args: FilterArgs): string[] {
+  const given: string[] = []
+  for (const name of ['path', 'status', 'method', 'ip', 'since'] as const) if (args[name] !== undefined && args[name] !== '') given.push(`--${name}`)
+  if (args.error === true) given.push('--error')
+  for (const name of ['days', 'slow', 'limit'] as const) if (args[name] !== undefined) given.push(`--${name}`)
+  if (args.ignore !== undefined && args.ignore.length > 0) given.push('--ignore')
+  return given
+}
+
+/**
+ * A trace id names one trace: filters beside it would either be ignored
+ * (the trace shown whatever they say) or select nothing. Refused, naming them.
+ */
+export function refuseFiltersWithId(args: FilterArgs, command: string): void {
+  const given = givenFilters(args)
+  if (given.length === 0) return
+  throw new CliError('E_BAD_OPTION', `${given.join(', ')} ${given.length === 1 ? 'selects' : 'select'} the traces of a search, and a trace id names one trace: give one or the other`, {
+    hint: `leave out the id to search with ${given.join(', ')}, or leave out ${given.length === 1 ? 'that option' : 'those options'} to see the trace (svc ${command} <id>)`,
+  })
 }
 
 export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.now()): { filter: ListFilter; echo: TraceFiltersJson } {
-  const limit = args.limit ?? 50
+  const limit = args.limit ?? DEFAULT_LIMIT
   const filter: ListFilter = { limit }
   const echo: TraceFiltersJson = {
     path: args.path ?? null,
@@ -70,11 +126,7 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
   if (args.method) filter.method = args.method.toUpperCase()
   if (args.ip) filter.ip = args.ip
   if (args.error) filter.error = true
-  let since: number | undefined
-  if (args.since) {
-    const date = /^\d{4}-\d\d-\d\d/.test(args.since) ? Date.parse(args.since) : NaN
-    since = Number.isNaN(date) ? now - parseAge('since', args.since) : date
-  }
+  let since = args.since ? parseSince(args.since, now) : undefined
   if (args.days !== undefined) {
     const days = positiveDays(args.days)
     echo.days = days
@@ -90,8 +142,8 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
   return { filter, echo }
 }
 
-/** `--days`: more than 0 (a declared number of at least 0; 0 itself means nothing here). */
+/** `--days`: more than 0 (newer than 0 days would select nothing); declared as a plain number so that -1 and 0 get this one message. */
 export function positiveDays(days: number): number {
-  if (!(days > 0)) throw new CliError('E_BAD_OPTION', `--days takes a positive number, got "${days}"`)
+  if (!(days > 0)) throw new CliError('E_BAD_OPTION', `--days takes a number greater than 0, got "${days}"`)
   return days
 }

@@ -2,7 +2,7 @@
 import type { TraceRecord, TraceStore } from '../../framework/trace/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { Project } from '../project/project.ts'
-import { openProjectTraceStore } from './open-store.ts'
+import { noTracesYet, openExistingTraceStore } from './open-store.ts'
 
 export async function findTrace(store: TraceStore, id: string): Promise<TraceRecord> {
   const exact = await store.get(id)
@@ -17,9 +17,10 @@ export async function findTrace(store: TraceStore, id: string): Promise<TraceRec
   })
 }
 
-/** Opens the project's trace store just to read one trace. */
+/** Opens the project's trace store just to read one trace (never creating it: see openTraceStoreToRead). */
 export async function readProjectTrace(project: Project, id: string): Promise<TraceRecord> {
-  const store = await openProjectTraceStore(project)
+  const store = await openExistingTraceStore(project)
+  if (store === undefined) throw new CliError('E_TRACE_NOT_FOUND', `No trace with id "${id}"`, { hint: noTracesYet(project) })
   try {
     return await findTrace(store, id)
   } finally {

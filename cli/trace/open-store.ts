@@ -2,11 +2,17 @@
  * The project's trace store and tracer, as the CLI opens them: settings from
  * `TRACE_*` in `.env` and the environment, the store at
  * `storage/traces.sqlite` unless `TRACE_DATABASE_URL` says otherwise.
+ * Commands that only read traces open it with `openTraceStoreToRead`, which
+ * never creates the store or its folder.
  */
+import { existsSync } from 'node:fs'
+import { dirname, relative } from 'node:path'
 import { ConfigError, type AppConfig } from '../../framework/index.ts'
 import { createTracer, resolveTraceConfig, storeSink, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from '../../framework/trace/index.ts'
-import { openTraceSink, openTraceStore } from '../../framework/node/index.ts'
+import { openTraceSink, openTraceStore, traceDatabaseUrl } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
+import type { CommandIO } from '../output/io.ts'
+import { printNote } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 
@@ -23,7 +29,8 @@ export function projectTraceConfig(project: Project, config: AppConfig): TraceCo
   }
 }
 
-export async function openProjectTraceStore(project: Project, config: AppConfig = loadConfig(project), options: { busyTimeoutMs?: number } = {}): Promise<TraceStore> {
+/** The trace store, created (with its folder) when it does not exist, unless `create: false`: see `openTraceStoreToRead` for the commands that only read. */
+export async function openProjectTraceStore(project: Project, config: AppConfig = loadConfig(project), options: { busyTimeoutMs?: number; create?: boolean } = {}): Promise<TraceStore> {
   const traceConfig = projectTraceConfig(project, config)
   try {
     return await openTraceStore({
@@ -38,6 +45,54 @@ export async function openProjectTraceStore(project: Project, config: AppConfig 
       hint: 'check TRACE_DATABASE_URL (and TRACE_DATABASE_AUTH_TOKEN for a libsql:// server)',
     })
   }
+}
+
+/** The local file of the project's trace store (`file:` URLs), null for a libSQL server. */
+export function traceStoreFile(project: Project, config: AppConfig = loadConfig(project)): string | null {
+  const url = traceDatabaseUrl({ url: projectTraceConfig(project, config).databaseUrl, storageDir: project.storageDir, projectDir: project.root })
+  return url.startsWith('file:') ? url.slice('file:'.length) : null
+}
+
+/**
+ * The trace store for a command that only reads traces: never creates the
+ * store's file or folder. When the file does not exist:
+ * - the default store (`storage/traces.sqlite`, no TRACE_DATABASE_URL): the
+ *   project has not recorded a request yet; a note says so on stderr and an
+ *   empty store (in memory) is returned, so that the command prints its empty
+ *   result and `--json` stays a valid document;
+ * - a file named by TRACE_DATABASE_URL: `E_TRACE_STORE` naming the path and
+ *   the variable (a typo must not look like an empty store).
+ */
+export async function openTraceStoreToRead(io: CommandIO, project: Project, config: AppConfig = loadConfig(project)): Promise<TraceStore> {
+  const store = await openExistingTraceStore(project, config)
+  if (store !== undefined) return store
+  printNote(io, noTracesYet(project, config))
+  return openTraceStore({ url: ':memory:', storageDir: project.storageDir, projectDir: project.root })
+}
+
+/** The store if its file exists (or it is a libSQL server); undefined when the default store does not exist yet; `E_TRACE_STORE` when the file TRACE_DATABASE_URL names does not. */
+export async function openExistingTraceStore(project: Project, config: AppConfig = loadConfig(project)): Promise<TraceStore | undefined> {
+  const file = traceStoreFile(project, config)
+  if (file !== null && !existsSync(file)) {
+    const url = projectTraceConfig(project, config).databaseUrl
+    if (url !== undefined) throw missingStoreError(project, file, url)
+    return undefined
+  }
+  return openProjectTraceStore(project, config, { create: false })
+}
+
+/** What the read-only commands say when the default store does not exist yet. */
+export function noTracesYet(project: Project, config: AppConfig = loadConfig(project)): string {
+  const file = traceStoreFile(project, config) ?? 'the trace store'
+  return `No traces yet: ${relative(project.root, file) || file} does not exist (svc serve creates it when it records the first request).`
+}
+
+function missingStoreError(project: Project, file: string, url: string): CliError {
+  const folder = dirname(file)
+  const what = existsSync(folder) ? `The trace store ${file} does not exist` : `The trace store ${file} does not exist, nor its folder ${folder}`
+  return new CliError('E_TRACE_STORE', `${what} (TRACE_DATABASE_URL=${url})`, {
+    hint: `check TRACE_DATABASE_URL in ${relative(project.root, project.envFile) || project.envFile} or the environment (a file: path is relative to the project); the server creates the store when it records its first request`,
+  })
 }
 
 export interface ProjectTracer {

@@ -6,13 +6,13 @@ import { colors, printLine, table } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { parseFilters, type FilterArgs } from './filters.ts'
-import { openProjectTraceStore, projectTraceConfig } from './open-store.ts'
+import { openTraceStoreToRead, projectTraceConfig } from './open-store.ts'
 import { SUMMARY_HEADERS, summaryLine, summaryOfRecord } from './summary.ts'
 
-export async function searchTraces(project: Project, args: FilterArgs): Promise<TraceListJson> {
+export async function searchTraces(io: CommandIO, project: Project, args: FilterArgs): Promise<TraceListJson> {
   const config = loadConfig(project)
   const { filter, echo } = parseFilters(args, projectTraceConfig(project, config).slowMs)
-  const store = await openProjectTraceStore(project, config)
+  const store = await openTraceStoreToRead(io, project, config)
   try {
     const records = filter.ignore === undefined ? await store.records(filter) : await newestNotIgnored(store, filter, filter.ignore)
     return { filters: echo, traces: records.map(summaryOfRecord) }

@@ -2,12 +2,13 @@
 import type { TraceUserJson, TraceUsersJson } from '../contract/traces.ts'
 import { loadConfig, openProjectDatabase } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-import { openProjectTraceStore } from './open-store.ts'
+import type { CommandIO } from '../output/io.ts'
+import { openTraceStoreToRead } from './open-store.ts'
 import { usersById } from './sign-as.ts'
 
-export async function traceUsers(project: Project, limit: number): Promise<TraceUsersJson> {
+export async function traceUsers(io: CommandIO, project: Project, limit: number): Promise<TraceUsersJson> {
   const config = loadConfig(project)
-  const store = await openProjectTraceStore(project, config)
+  const store = await openTraceStoreToRead(io, project, config)
   const seen = new Map<string, { user_id: number | string; traces: number; last_seen: string }>()
   let scanned = 0
   try {

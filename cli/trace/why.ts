@@ -29,7 +29,8 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
   const message = exception?.message ?? `HTTP ${status}`
   const kind = failureKind(record)
   const routeMiddleware = routing?.matched?.middleware ?? []
-  const refusing = AUTH_KINDS.has(kind) ? ([...record.middleware].sort((a, b) => b.start_ms - a.start_ms)[0]?.name ?? null) : null
+  const answered = answeringLayer(record, routing, kind)
+  const refusing = answered.layer === 'middleware' ? answered.name : null
   const roles = routeMiddleware.find((name) => name.startsWith('auth:'))?.slice('auth:'.length)
   const throttleAlias = routeMiddleware.find((name) => name.startsWith('throttle:'))
   const retryAfter = headerOf(record.response.headers, 'retry-after')
@@ -57,15 +58,100 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
     exception: `The handler threw ${exception?.class ?? 'an error'}: ${message}${where}.`,
     http_error: `${status} ${message}${where}.`,
   }
+  let explanation = explanations[kind]
+  if (answered.layer === 'handler' && AUTH_KINDS.has(kind)) {
+    // Not the auth, throttle or api-key middleware: advice about the bearer token would send the user the wrong way.
+    explanation = `The route's handler${answered.name ? ` ${answered.name}` : ''} answered ${status} ${message} itself${where}, not a middleware: it refused something the handler checks (a token or key in the request body, say), not the bearer token or API key a middleware checks.`
+  } else if (answered.layer === 'unknown') {
+    explanation += ` The trace does not tell whether the route's last middleware, ${answered.middleware}, or its handler${answered.handler ? ` ${answered.handler}` : ''} answered: with APP_DEBUG=true traces keep the stack, which tells.`
+  }
   return {
     kind,
     status,
     message,
     middleware: refusing,
-    explanation: explanations[kind],
+    explanation,
     errors: exception?.errors ?? null,
     location: exception?.location ?? null,
   }
+}
+
+/** Which layer answered a traced request: a middleware (by the name in the timeline), the route's handler, the router, or unknown. */
+export type AnsweringLayer =
+  | { layer: 'middleware'; name: string }
+  | { layer: 'handler'; name: string | null }
+  | { layer: 'router' }
+  | { layer: 'unknown'; middleware: string; handler: string | null }
+
+/** Failures that middleware produce, and the names of the middleware that do (a route that declares none of them was refused by its handler). */
+const PRODUCERS: Partial<Record<FailureKind, RegExp>> = {
+  missing_token: /auth/i,
+  invalid_token: /auth/i,
+  expired_token: /auth/i,
+  token_version: /auth/i,
+  inactive: /auth/i,
+  role: /auth|role/i,
+  api_key: /api.?key/i,
+  throttle: /throttle|rate/i,
+}
+
+/** Failures only the route's endpoint produces: its input validation, the login handler, its own 404. */
+const HANDLER_KINDS = new Set<FailureKind>(['validation', 'invalid_credentials', 'not_found'])
+
+/**
+ * Who answered, from what the trace records. A middleware runs only when
+ * the one before it called next(), so the innermost one recorded either
+ * answered or passed the request to the handler; the trace does not record
+ * which, so:
+ * 1. the stack (kept with APP_DEBUG): the function just above the middleware
+ *    runner's frame is the layer that threw, a recorded middleware or else the
+ *    endpoint (the handler, with its input validation);
+ * 2. else the route's declared middleware (`routing`, for the trace's own
+ *    route): when fewer ran than it declares, the innermost one stopped the
+ *    request; when it declares none, what ran wraps every route (CORS,
+ *    public files) and the handler answered; a failure a middleware produces
+ *    (a token, a role, a key, a rate limit) is the innermost one's when the
+ *    route declares such a middleware, else the handler's;
+ * 3. else, when every declared middleware ran, it is unknown: the last one or
+ *    the handler.
+ */
+export function answeringLayer(record: TraceRecord, routing: RoutingJson | null, kind: FailureKind = failureKind(record)): AnsweringLayer {
+  if (record.route === null) return { layer: 'router' }
+  const route = routing?.outcome === 'matched' && routing.matched !== null && routing.matched.path === record.route ? routing.matched : null
+  const handler = route?.handler ?? null
+  // By start time; a tie (times are rounded to the microsecond) goes to the one that ends last, the outer one.
+  const ran = [...record.middleware].sort((a, b) => a.start_ms - b.start_ms || b.start_ms + b.duration_ms - (a.start_ms + a.duration_ms))
+  const innermost = ran.at(-1)
+  if (innermost === undefined) return { layer: 'handler', name: handler }
+  const thrower = throwingLayer(record.trace, new Set(ran.map((step) => step.name)))
+  if (thrower === 'handler') return { layer: 'handler', name: handler }
+  if (thrower !== undefined) return { layer: 'middleware', name: thrower }
+  const producer = PRODUCERS[kind]
+  if (route === null) return producer !== undefined ? { layer: 'middleware', name: innermost.name } : { layer: 'handler', name: handler }
+  if (route.middleware.length === 0) return { layer: 'handler', name: handler }
+  if (ran.length < route.middleware.length) return { layer: 'middleware', name: innermost.name }
+  if (producer !== undefined) return route.middleware.some((name) => producer.test(name)) ? { layer: 'middleware', name: innermost.name } : { layer: 'handler', name: handler }
+  if (HANDLER_KINDS.has(kind)) return { layer: 'handler', name: handler }
+  return { layer: 'unknown', middleware: innermost.name, handler }
+}
+
+/** The middleware runner's own frames (`timed`, `run`, `settle` in framework/middleware/compose). */
+const RUNNER_FRAME = /[\\/]middleware[\\/]compose\.[cm]?[jt]s:\d+/
+
+const RUNTIME_FRAME = /\((?:node:|native\)|<anonymous>\))|^at node:/
+
+/** From a recorded stack: the recorded middleware that threw, 'handler' when the endpoint did, undefined when the stack does not tell. */
+function throwingLayer(stack: readonly string[] | null, middleware: ReadonlySet<string>): string | undefined {
+  if (stack === null) return undefined
+  const frames = stack.map((line) => line.trim()).filter((line) => line.startsWith('at '))
+  const runner = frames.findIndex((frame) => RUNNER_FRAME.test(frame))
+  // The runtime's own frames (`process.processTicksAndRejections (node:internal/...)`) may sit between a layer and the runner.
+  const layer = frames.slice(0, Math.max(runner, 0)).findLast((frame) => !RUNTIME_FRAME.test(frame))
+  if (layer === undefined) return undefined
+  const name = /^at (?:async )?(?:new )?([^\s(]+) \(/.exec(layer)?.[1]?.split('.').at(-1) ?? ''
+  if (middleware.has(name) && name !== 'anonymous') return name
+  // A nameless frame may be an anonymous middleware as well as the endpoint.
+  return name === '' && middleware.has('anonymous') ? undefined : 'handler'
 }
 
 export function failureKind(record: TraceRecord): FailureKind {

@@ -3,7 +3,7 @@
  * trace writes never contend with the app's database) or any libSQL URL
  * (`TRACE_DATABASE_URL`).
  */
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createClient } from '@libsql/client'
 import { openLibsqlTraceStore } from '../database/libsql-open.ts'
@@ -23,6 +23,12 @@ export interface OpenTraceStoreOptions {
   busyTimeoutMs?: number
   /** A local file's `wal_autocheckpoint` on this connection (0: never after its own commits; see `threadTraceSink`). */
   walAutocheckpoint?: number
+  /**
+   * false: a local file is opened only if it exists, and neither it nor its
+   * folder is created (the commands that only read traces); a missing file
+   * throws an error whose `code` is `ENOENT`. Default true.
+   */
+  create?: boolean
 }
 
 export const TRACE_DATABASE_FILE = 'traces.sqlite'
@@ -33,7 +39,11 @@ export function traceDatabaseUrl(options: OpenTraceStoreOptions): string {
 
 export async function openTraceStore(options: OpenTraceStoreOptions): Promise<TraceStore> {
   const url = traceDatabaseUrl(options)
-  if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
+  if (url.startsWith('file:')) {
+    const path = url.slice('file:'.length)
+    if (options.create !== false) mkdirSync(dirname(path), { recursive: true })
+    else if (!existsSync(path)) throw Object.assign(new Error(`${path} does not exist`), { code: 'ENOENT', path })
+  }
   return openLibsqlTraceStore(createClient, {
     url,
     authToken: options.authToken,

@@ -1,9 +1,10 @@
 import type { TraceRecord } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
+import { CliError } from '../../output/cli-error.ts'
 import { projectFor } from '../../project/project.ts'
 import { findTrace } from '../../trace/find-trace.ts'
-import { openProjectTraceStore } from '../../trace/open-store.ts'
+import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
@@ -27,11 +28,13 @@ export default defineCommand({
     const project = projectFor(io, args.cwd)
     const method = args.method.toUpperCase()
     const [path, query] = args.path.split('?') as [string, string | undefined]
-    const store = await openProjectTraceStore(project)
+    const store = await openTraceStoreToRead(io, project)
     let record: TraceRecord | undefined
     try {
-      if (args.id) record = await findTrace(store, args.id)
-      else {
+      if (args.id) {
+        record = await findTrace(store, args.id)
+        refuseOtherRequest(record, method, path, query)
+      } else {
         const rows = await store.search({ method, path, limit: 50 })
         const exact = rows.find((row) => row.path === path)
         record = exact === undefined ? undefined : await store.get(exact.trace_id)
@@ -48,3 +51,16 @@ export default defineCommand({
     printWhy(io, result)
   },
 })
+
+/**
+ * `--id` names a trace of another request than the one given: analysing it
+ * silently would explain the wrong request (the routing of one, the failure
+ * of the other). The query string is compared only when one is given.
+ */
+function refuseOtherRequest(record: TraceRecord, method: string, path: string, query: string | undefined): void {
+  if (record.method === method && record.path === path && (query === undefined || record.query === query)) return
+  const traced = `${record.method} ${record.path}${query !== undefined && record.query !== '' ? `?${record.query}` : ''}`
+  throw new CliError('E_BAD_OPTION', `--id ${record.trace_id} is a trace of ${traced}, not ${method} ${path}${query !== undefined ? `?${query}` : ''}`, {
+    hint: `svc api:why ${record.method} ${record.path}${record.query !== '' ? `?${record.query}` : ''} --id ${record.trace_id}, or leave out --id to analyse the latest trace of ${method} ${path}`,
+  })
+}

@@ -2,7 +2,7 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { projectFor } from '../../project/project.ts'
-import { openProjectTraceStore } from '../../trace/open-store.ts'
+import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
@@ -16,7 +16,7 @@ export default defineCommand({
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
-    const store = await openProjectTraceStore(project)
+    const store = await openTraceStoreToRead(io, project)
     let record
     try {
       const [last] = await store.search({ status: '4xx,5xx', limit: 1 })

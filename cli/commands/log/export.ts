@@ -3,9 +3,9 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
-import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
+import { parseFilters, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
 import { findTrace } from '../../trace/find-trace.ts'
-import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
+import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
 import { postmanCollection } from '../../trace/postman.ts'
 
 /** Prints JSON with or without --json: the export is a document either way. */
@@ -21,14 +21,13 @@ export default defineCommand({
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
-    const store = await openProjectTraceStore(project, config)
+    // With an id, the filters would select nothing: refused rather than ignored.
+    if (args.id) refuseFiltersWithId(args, 'log:export')
+    const filter = args.id ? undefined : parseFilters(args, projectTraceConfig(project, config).slowMs).filter
+    const store = await openTraceStoreToRead(io, project, config)
     let traces: TraceRecord[]
     try {
-      if (args.id) traces = [await findTrace(store, args.id)]
-      else {
-        const { filter } = parseFilters(args, projectTraceConfig(project, config).slowMs)
-        traces = await store.records(filter)
-      }
+      traces = filter === undefined ? [await findTrace(store, args.id!)] : await store.records(filter)
     } finally {
       store.close()
     }

@@ -4,7 +4,7 @@ import { colors, printLine, table } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
-import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
+import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
 import { SUMMARY_HEADERS, summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
 const { slow: _slow, limit: _limit, ...filters } = traceFilterArgs
@@ -24,7 +24,7 @@ export default defineCommand({
     const slowMs = projectTraceConfig(project, config).slowMs
     const min = args.min ?? slowMs
     const { filter } = parseFilters({ ...args, slow: undefined }, slowMs)
-    const store = await openProjectTraceStore(project, config)
+    const store = await openTraceStoreToRead(io, project, config)
     try {
       const records = await store.records({ ...filter, minDurationMs: min, order: 'slowest' })
       const json = { min_ms: min, traces: records.map(summaryOfRecord) }

@@ -1,11 +1,12 @@
-import type { TraceFilter } from '../../../framework/trace/index.ts'
+import type { TraceFilter, TraceStore } from '../../../framework/trace/index.ts'
+import type { CommandIO } from '../../output/io.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
-import { projectFor } from '../../project/project.ts'
+import { projectFor, type Project } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
-import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
+import { noTracesYet, openExistingTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
 const { limit: _limit, ...filters } = traceFilterArgs
@@ -32,8 +33,16 @@ export default defineCommand({
     else if (args.type === 'slow') filter.minDurationMs = filter.minDurationMs ?? slowMs
 
     const color = colors(io)
-    const store = await openProjectTraceStore(project, config)
-    const print = (records: Awaited<ReturnType<typeof store.records>>) => {
+    // Never creates the store: before the first traced request, it waits for the server to create it.
+    let store = await openExistingTraceStore(project, config)
+    if (store === undefined) {
+      printNote(io, noTracesYet(project, config))
+      if (!args.follow) return
+      if (!args.json) printNote(io, 'Waiting for the first trace (Ctrl-C to stop)...')
+      store = await whenStoreExists(io, project, config)
+      if (store === undefined) return
+    }
+    const print = (records: Awaited<ReturnType<TraceStore['records']>>) => {
       for (const record of records) {
         const summary = summaryOfRecord(record)
         printLine(io, args.json ? JSON.stringify(summary) : summaryLine(summary, color).filter(Boolean).join('  '))
@@ -75,3 +84,22 @@ export default defineCommand({
     }
   },
 })
+
+/** Polls until the default store's file exists, then opens it; undefined when stopped first. */
+async function whenStoreExists(io: CommandIO, project: Project, config: ReturnType<typeof loadConfig>): Promise<TraceStore | undefined> {
+  while (!io.signal.aborted) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, POLL_MS)
+      io.signal.addEventListener('abort', done, { once: true })
+      function done() {
+        clearTimeout(timer)
+        io.signal.removeEventListener('abort', done)
+        resolve()
+      }
+    })
+    if (io.signal.aborted) return undefined
+    const store = await openExistingTraceStore(project, config)
+    if (store !== undefined) return store
+  }
+  return undefined
+}

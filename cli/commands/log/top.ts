@@ -5,7 +5,7 @@ import { printLine, table } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { positiveDays } from '../../trace/filters.ts'
-import { openProjectTraceStore } from '../../trace/open-store.ts'
+import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { endpointStats } from '../../trace/stats.ts'
 import { formatMs } from '../../trace/summary.ts'
 
@@ -14,14 +14,14 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    days: { type: 'number', description: 'Over the last N days', valueHint: 'n', min: 0, default: 7 },
+    days: { type: 'number', description: 'Over the last N days (more than 0)', valueHint: 'n', default: 7 },
     limit: { type: 'number', description: 'At most N endpoints', valueHint: 'n', integer: true, min: 1, default: 10 },
   },
   async run({ args, io, json: print }) {
     const project = projectFor(io, args.cwd)
     const days = positiveDays(args.days)
     const limit = args.limit
-    const store = await openProjectTraceStore(project, loadConfig(project))
+    const store = await openTraceStoreToRead(io, project, loadConfig(project))
     let json: TopJson
     try {
       const rows = await store.search({ sinceMs: Date.now() - days * 86_400_000 })

@@ -2,9 +2,9 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
-import { ignoreArg, traceFilterArgs } from '../../trace/filters.ts'
+import { ignoreArg, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
 import { findTrace } from '../../trace/find-trace.ts'
-import { openProjectTraceStore } from '../../trace/open-store.ts'
+import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { printTraceList, searchTraces } from '../../trace/search.ts'
 import { writesData } from '../../trace/row-statements.ts'
 import { summaryOfRecord } from '../../trace/summary.ts'
@@ -22,11 +22,12 @@ export default defineCommand({
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
     if (args.id === undefined || args.id === '') {
-      const list = await searchTraces(project, args)
+      const list = await searchTraces(io, project, args)
       if (args.json) return json(list)
       return printTraceList(io, list)
     }
-    const store = await openProjectTraceStore(project)
+    refuseFiltersWithId(args, 'log:trace')
+    const store = await openTraceStoreToRead(io, project)
     try {
       const record = await findTrace(store, args.id)
       if (args.json) return json({ trace: record, writes: writesData(record), summary: summaryOfRecord(record) })

@@ -8,7 +8,7 @@ export default defineCommand({
   meta: { name: 'trace:list', group: 'Debug and logs', description: 'List recent traces, one line each', json: ['TraceListJson'] },
   args: { ...cwdArg, ...jsonArg, ...traceFilterArgs, ...ignoreArg },
   async run({ args, io, json }) {
-    const list = await searchTraces(projectFor(io, args.cwd), args)
+    const list = await searchTraces(io, projectFor(io, args.cwd), args)
     if (args.json) return json(list)
     printTraceList(io, list)
   },

@@ -12,7 +12,7 @@ export default defineCommand({
     limit: { type: 'number', description: 'Read the newest N traces', valueHint: 'n', integer: true, min: 1, default: 1000 },
   },
   async run({ args, io, json }) {
-    const result = await traceUsers(projectFor(io, args.cwd), args.limit)
+    const result = await traceUsers(io, projectFor(io, args.cwd), args.limit)
     if (args.json) return json(result)
     if (result.users.length === 0) return printLine(io, `No signed-in user in the newest ${result.scanned} trace(s).`)
     const color = colors(io)
