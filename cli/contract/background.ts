@@ -62,6 +62,8 @@ export interface QueueRetryJson {
   /** The ids asked for, or `all`. */
   requested: string[] | 'all'
   retried: number
+  /** The ids asked for that named no failed job (not retried); empty with `all`. When none of them did, the command fails instead (E_NO_FAILED_JOB). */
+  missing: string[]
 }
 
 /** `schedule:list`: every task with its next run. */

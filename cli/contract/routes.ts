@@ -55,7 +55,14 @@ export interface MigrateJson {
 }
 
 export interface MigrationStatusJson {
-  migrations: Array<{ name: string; status: 'ran' | 'pending'; batch: number | null; ran_at: string | null }>
+  migrations: Array<{
+    name: string
+    status: 'ran' | 'pending'
+    batch: number | null
+    ran_at: string | null
+    /** Applied (status `ran`), but no file of that name in database/migrations/ any more: it cannot be rolled back until restored. */
+    file_missing: boolean
+  }>
 }
 
 export interface RollbackJson {

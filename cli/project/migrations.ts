@@ -1,7 +1,7 @@
 /** Finds `database/migrations/<timestamp>_<name>.ts` files and loads them as migrations. */
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
-import type { Database, Migration, MigrationEvents } from '../../framework/index.ts'
+import type { Database, Migration, MigrationError, MigrationEvents } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { createProgress, type Progress } from '../output/progress.ts'
@@ -22,12 +22,20 @@ export async function loadMigrations(project: Project, importFile: ImportFile = 
     forgetAppModules(dir)
     useModuleCache(moduleCacheDir(project.storageDir))
   }
-  const files = readdirSync(dir)
-    .filter((file) => MIGRATION_FILE.test(file))
-    .sort()
+  const entries = readdirSync(dir)
+  refuseMisnamed(entries.filter(isMisnamed))
+  const files = entries.filter((file) => MIGRATION_FILE.test(file)).sort()
   const migrations: Migration[] = []
   for (const file of files) {
-    const module = await importFile(join(dir, file))
+    let module: Record<string, unknown>
+    try {
+      module = await importFile(join(dir, file))
+    } catch (error) {
+      throw new CliError('E_MIGRATION', `Migration ${file} does not load: ${loadError(error, dir)}`, {
+        hint: `fix database/migrations/${file} (nothing ran: every migration loads before the first one runs)`,
+        cause: error,
+      })
+    }
     const up = module.up
     const down = module.down
     if (typeof up !== 'function') {
@@ -42,6 +50,42 @@ export async function loadMigrations(project: Project, importFile: ImportFile = 
   return migrations
 }
 
+/**
+ * A module in database/migrations/ that MIGRATION_FILE does not match would
+ * never run: refused rather than skipped in silence. Not counted: the bundle
+ * `migrate:bundle` writes (`index.ts`), declaration files, other kinds of
+ * file (`.sql`, `.md`), and helper modules whose name starts with `_`.
+ */
+function isMisnamed(file: string): boolean {
+  return /\.(ts|js|mjs|cjs|mts|cts)$/.test(file) && !/\.d\.[mc]?ts$/.test(file) && !/^index\.(ts|js|mjs)$/.test(file) && !file.startsWith('_') && !MIGRATION_FILE.test(file)
+}
+
+function refuseMisnamed(misnamed: string[]): void {
+  if (misnamed.length === 0) return
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14)
+  const renamed = (file: string) => {
+    const extension = /\.(ts|js|mjs)$/.exec(file)?.[0] ?? '.ts'
+    const name = file.slice(0, file.lastIndexOf('.')).replace(/^[\d_-]+/, '').replace(/[^A-Za-z0-9_]+/g, '_') || 'migration'
+    return `${stamp}_${name}${extension}`
+  }
+  const [first] = misnamed
+  throw new CliError(
+    'E_MIGRATION_NAME',
+    `${misnamed.join(', ')} in database/migrations/ ${misnamed.length === 1 ? 'is' : 'are'} not named <timestamp>_<name>.ts (like 20260101000000_create_posts_table.ts), so no migration command would run ${misnamed.length === 1 ? 'it' : 'them'}`,
+    {
+      hint: `rename it: mv database/migrations/${first} database/migrations/${renamed(first!)} (the timestamp orders the migrations; svc make:migration <name> names new ones); a helper module that is not a migration starts with _`,
+    },
+  )
+}
+
+/** The error's first line, and where it is when the message says (jiti's ParseError: `<file>:3:0` on its second line). */
+function loadError(error: unknown, dir: string): string {
+  const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error)
+  const [first, ...rest] = text.split('\n').map((line) => line.trim())
+  const where = rest.find((line) => /:\d+:\d+$/.test(line))
+  return `${first}${where === undefined ? '' : ` at ${where.replace(`${dir}/`, 'database/migrations/')}`}`
+}
+
 /** Opens the project's database with its migrations for one command, and closes it after. */
 export async function withProjectMigrations<T>(
   project: Project,
@@ -52,11 +96,26 @@ export async function withProjectMigrations<T>(
     return await work({ project, db, migrations: await loadMigrations(project) })
   } catch (error) {
     if (error instanceof Error && error.name === 'MigrationError') {
-      throw new CliError('E_MIGRATION', error.message, { hint: 'fix the migration; the ones before it stay applied' })
+      throw new CliError('E_MIGRATION', error.message, { hint: migrationHint(error as MigrationError), cause: error })
     }
     throw error
   } finally {
     db.close()
+  }
+}
+
+/** What to do about a migration that stopped a run, by what stopped it. */
+function migrationHint(error: MigrationError): string {
+  const file = `database/migrations/${error.migration}.ts`
+  switch (error.reason) {
+    case 'up':
+      return 'fix the migration and run svc migrate again; the ones before it stay applied'
+    case 'down':
+      return `fix its down() in ${file} and run svc migrate:rollback again; the ones rolled back before it stay rolled back`
+    case 'missing_file':
+      return `nothing was rolled back: restore ${file} (from version control) so that its down() can run, then svc migrate:rollback again`
+    case 'no_down':
+      return `nothing was rolled back: add export async function down(db) to ${file}, then svc migrate:rollback again`
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import type { Database } from './database.ts'
 import { collectWrites } from './collect-writes.ts'
+import { ServiceBusyError } from '../http/service-busy.ts'
 
 export interface Migration {
   /** `<timestamp>_<name>`, the sort key. */
@@ -24,12 +25,22 @@ export interface MigrationStatus {
   ran_at: string | null
 }
 
+/**
+ * Why a migration stopped a run: its `up()` or `down()` threw, or a rollback
+ * found it without a file (`missing_file`: applied, but no migration of that
+ * name was given) or without `down()` (`no_down`).
+ */
+export type MigrationFailure = 'up' | 'down' | 'missing_file' | 'no_down'
+
 export class MigrationError extends Error {
   readonly migration: string
-  constructor(migration: string, cause: unknown) {
-    super(`Migration ${migration} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  readonly reason: MigrationFailure
+  constructor(migration: string, cause: unknown, reason: MigrationFailure = 'up') {
+    const what = reason === 'missing_file' || reason === 'no_down' ? 'cannot be rolled back' : 'failed'
+    super(`Migration ${migration} ${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
     this.name = 'MigrationError'
     this.migration = migration
+    this.reason = reason
   }
 }
 
@@ -53,28 +64,77 @@ export interface MigrationEvents {
   onMigration?(event: { name: string; index: number; total: number; done: boolean }): void
 }
 
-/** Applies every pending migration as one new batch; returns the names applied. */
+/**
+ * Applies every pending migration as one new batch; returns the names applied.
+ *
+ * Safe to run from several processes at once (a deploy on several hosts, a
+ * retry): where the driver has transactions, each migration's transaction
+ * takes SQLite's write lock first (`BEGIN IMMEDIATE`; a runner that finds it
+ * taken waits, past the busy timeout too) and reads again, under the lock,
+ * whether the migration was applied meanwhile. When it was, another runner is
+ * migrating: this one stops there and leaves the rest to it (it returns what
+ * it applied itself, often nothing), instead of failing on
+ * `table ... already exists`. The batch number is read under the same lock.
+ */
 export async function migrate(db: Database, migrations: Migration[], events: MigrationEvents = {}): Promise<string[]> {
-  await db.execute(CREATE_TABLE)
+  await waitingForTheLock(() => db.execute(CREATE_TABLE))
   const applied = new Set((await appliedMigrations(db)).map((row) => row.name))
   const pending = [...migrations].sort(byName).filter((m) => !applied.has(m.name))
   if (pending.length === 0) return []
-  const batch = (await lastBatch(db)) + 1
+  let batch: number | undefined
   const ran: string[] = []
   for (const [index, migration] of pending.entries()) {
-    events.onMigration?.({ name: migration.name, index, total: pending.length, done: false })
+    const started = () => events.onMigration?.({ name: migration.name, index, total: pending.length, done: false })
+    let appliedMeanwhile = false
     try {
-      await atomically(db, (tx) => migration.up(tx), {
-        sql: 'insert into migrations (name, batch, ran_at) values (?, ?, ?)',
-        args: [migration.name, batch, new Date().toISOString()],
-      })
+      if (db.interactiveTransactions) {
+        await waitingForTheLock(() =>
+          db.transaction(async (tx) => {
+            if ((await tx.first('select 1 as applied from migrations where name = ?', [migration.name])) !== undefined) {
+              appliedMeanwhile = true
+              return
+            }
+            started()
+            batch ??= (await lastBatch(tx)) + 1
+            await migration.up(tx)
+            await tx.execute('insert into migrations (name, batch, ran_at) values (?, ?, ?)', [migration.name, batch, new Date().toISOString()])
+          }),
+        )
+      } else {
+        started()
+        batch ??= (await lastBatch(db)) + 1
+        await atomically(db, (tx) => migration.up(tx), {
+          sql: 'insert into migrations (name, batch, ran_at) values (?, ?, ?)',
+          args: [migration.name, batch, new Date().toISOString()],
+        })
+      }
     } catch (error) {
       throw new MigrationError(migration.name, error)
     }
+    if (appliedMeanwhile) break
     ran.push(migration.name)
     events.onMigration?.({ name: migration.name, index, total: pending.length, done: true })
   }
   return ran
+}
+
+/** How long a runner waits for another one's write lock (a long migration elsewhere) before it gives up. */
+const LOCK_WAIT_MS = 10 * 60_000
+
+/**
+ * `write()`, again while it fails with SQLITE_BUSY (as the ServiceBusyError
+ * the database makes of it): it waited the busy timeout for another
+ * connection's write lock and got nothing done, so trying again is safe.
+ */
+async function waitingForTheLock<T>(write: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    try {
+      return await write()
+    } catch (error) {
+      if (!(error instanceof ServiceBusyError) || Date.now() > deadline) throw error
+    }
+  }
 }
 
 /** Rolls back the last `steps` batches (default: the last one); returns the names rolled back. */
@@ -85,16 +145,19 @@ export async function rollback(db: Database, migrations: Migration[], steps = 1)
   const applied = (await appliedMigrations(db))
     .filter((row) => row.batch !== null && row.batch > top - steps)
     .sort((a, b) => b.name.localeCompare(a.name))
-  const rolledBack: string[] = []
+  // Checked before anything is rolled back: a batch is undone whole or not at all, never up to a missing file.
   for (const row of applied) {
     const migration = byMigrationName.get(row.name)
-    if (migration?.down === undefined) {
-      throw new MigrationError(row.name, new Error(migration ? 'it has no down()' : 'its file is missing'))
-    }
+    if (migration === undefined) throw new MigrationError(row.name, new Error('its file is missing'), 'missing_file')
+    if (migration.down === undefined) throw new MigrationError(row.name, new Error('it has no down()'), 'no_down')
+  }
+  const rolledBack: string[] = []
+  for (const row of applied) {
+    const migration = byMigrationName.get(row.name)!
     try {
       await atomically(db, (tx) => migration.down!(tx), { sql: 'delete from migrations where name = ?', args: [row.name] })
     } catch (error) {
-      throw new MigrationError(row.name, error)
+      throw new MigrationError(row.name, error, 'down')
     }
     rolledBack.push(row.name)
   }

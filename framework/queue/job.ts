@@ -6,8 +6,9 @@
  * @example
  * export const sendWelcome = defineJob('send-welcome', {
  *   attempts: 5,
- *   async handle(payload: { userId: number }, { db }) {
- *     const user = await db!.first('select email from users where id = ?', [payload.userId])
+ *   async handle(payload: { userId: number }, { db, mailer }) {
+ *     const user = await db.first<{ email: string }>('select email from users where id = ?', [payload.userId])
+ *     if (user) await mailer.send({ to: user.email, subject: 'Welcome', text: '...' })
  *     ...
  *   },
  * })
@@ -26,7 +27,12 @@ import type { Queue } from './queue.ts'
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined }
 
-/** What the host (the `svc` worker, or the app for the sync driver) gives every job. */
+/**
+ * What the host (the `svc` worker, or the app for the sync driver) gives every
+ * job. Optional here, for a host that has no database or mailer (a fetch
+ * runtime's `runWorker({ services })`); a job's `handle` sees them all
+ * (`JobContext`).
+ */
 export interface JobServices {
   readonly db?: Database
   /** To dispatch further jobs. */
@@ -46,14 +52,52 @@ export interface JobInfo {
   readonly maxAttempts: number
 }
 
-/** What a job's `handle` receives beside its payload. */
-export interface JobContext extends JobServices {
+/**
+ * What a job's `handle` receives beside its payload: the services, always
+ * there (the `svc` worker and the app's queue give every one), so that
+ * `{ db, mailer }` can be used as they are. A host that was not given one
+ * (`runWorker({ services })` without `mailer`) hands the job a stand-in that
+ * throws, naming the missing service, when the job uses it.
+ */
+export interface JobContext extends Required<JobServices> {
   readonly job: JobInfo
   /**
    * Aborted when the run passes its timeout or its worker loses the job's
    * lease (another worker may run it now): stop and throw.
    */
   readonly signal: AbortSignal
+}
+
+/** The services each context was made from, stand-ins left out. */
+const GIVEN = new WeakMap<JobContext, JobServices>()
+
+/** The context a run's `handle` gets: the host's services, each missing one as a stand-in that says so when used. */
+export function jobContext(services: JobServices, job: JobInfo, signal: AbortSignal): JobContext {
+  const context: JobContext = {
+    db: services.db ?? missingService('db'),
+    queue: services.queue ?? missingService('queue'),
+    mailer: services.mailer ?? missingService('mailer'),
+    config: services.config ?? missingService('config'),
+    job,
+    signal,
+  }
+  GIVEN.set(context, { db: services.db, queue: services.queue, mailer: services.mailer, config: services.config })
+  return context
+}
+
+/** The services the host really gave (undefined for a missing one): what a job hands on to code that checks (queued listeners). */
+export function givenServices(context: JobContext): JobServices {
+  return GIVEN.get(context) ?? { db: context.db, queue: context.queue, mailer: context.mailer, config: context.config }
+}
+
+function missingService<T extends object>(name: keyof JobServices): T {
+  return new Proxy({} as T, {
+    get(_, key) {
+      // Not a use: `await`, inspection and coercion look for these.
+      if (typeof key === 'symbol' || key === 'then' || key === 'toJSON') return undefined
+      throw new Error(`This job's worker was given no ${name} (services.${name}), so ${name}.${key} cannot be used here`)
+    },
+  })
 }
 
 export interface JobOptions<Payload> {

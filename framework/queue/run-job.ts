@@ -5,7 +5,7 @@
  */
 import { backoffDelay } from './backoff.ts'
 import type { JobError, Reservation } from './driver.ts'
-import type { JobDefinition, JobInfo, JobServices } from './job.ts'
+import { jobContext, type JobDefinition, type JobInfo, type JobServices } from './job.ts'
 
 /** Thrown by a job that must not run again (a payload that can never work): it fails at once, attempts left or not. */
 export class PermanentJobError extends Error {
@@ -108,7 +108,7 @@ export async function runJob(reservation: Reservation, definition: JobDefinition
 
   let failure: unknown
   try {
-    await Promise.race([definition.handle(reservation.payload as never, { ...options.services, job, signal: controller.signal }), aborted])
+    await Promise.race([definition.handle(reservation.payload as never, jobContext(options.services, job, controller.signal)), aborted])
   } catch (error) {
     failure = error
   } finally {

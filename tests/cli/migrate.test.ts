@@ -41,7 +41,7 @@ const svc = (...args: string[]) => runSvc(args, { cwd: app.dir })
 const json = <T = any>(...args: string[]) => svcJson<T>(args, { cwd: app.dir })
 
 interface StatusJson {
-  migrations: Array<{ name: string; status: 'ran' | 'pending'; batch: number | null; ran_at: string | null }>
+  migrations: Array<{ name: string; status: 'ran' | 'pending'; batch: number | null; ran_at: string | null; file_missing: boolean }>
 }
 
 async function query(sql: string): Promise<Array<Record<string, unknown>>> {
@@ -137,16 +137,91 @@ describe('svc migrate', () => {
   })
 })
 
+describe('in production, every command that changes or drops data needs --force', () => {
+  const production = { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) }
+  const inProduction = (...args: string[]) => runSvc(args, { cwd: app.dir, env: production })
+
+  it.each([
+    ['migrate:fresh', ['--seed']],
+    ['migrate:rollback', []],
+    ['db:seed', []],
+  ])('%s refuses with E_PRODUCTION and leaves the database as it was; --force runs it', async (command, extra) => {
+    await json('migrate')
+    await query("insert into posts (title, slug) values ('kept', 'kept')")
+    const before = { tables: await tables(), batches: await batches(), posts: (await query('select count(*) as n from posts'))[0]!.n }
+
+    const refused = await inProduction(command, ...extra)
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toBe(`error [E_PRODUCTION]: ${refused.stderr.slice('error [E_PRODUCTION]: '.length).split('\n')[0]}\n  fix: run svc ${command} --force when you mean it\n`)
+    expect(refused.stderr).toMatch(new RegExp(`^error \\[E_PRODUCTION\\]: APP_ENV is production: svc ${command} `))
+    expect(refused.stdout).toBe('')
+    expect({ tables: await tables(), batches: await batches(), posts: (await query('select count(*) as n from posts'))[0]!.n }).toEqual(before)
+
+    const forced = await runSvc([command, ...extra, '--force', '--json'], {
+      cwd: app.dir,
+      env: { ...production, ADMIN_PASSWORD: 'admin-password-1234', USER_PASSWORD: 'user-password-1234' },
+    })
+    expect(forced.exitCode, forced.stderr).toBe(0)
+  })
+
+  it('--help of each lists --force', async () => {
+    for (const command of ['migrate', 'migrate:fresh', 'migrate:rollback', 'db:seed']) {
+      expect((await svc(command, '--help')).stdout, command).toMatch(/--force/)
+    }
+  })
+})
+
+describe('files in database/migrations that would not run', () => {
+  it('a misnamed module is refused by every migration command and doctor, naming it and a name to give it; other files are left alone', async () => {
+    app.write('database/migrations/create_misnamed_table.ts', "export async function up() {}\n")
+    app.write('database/migrations/_helpers.ts', 'export const columns = 1\n')
+    app.write('database/migrations/README.md', 'notes\n')
+    try {
+      for (const command of ['migrate', 'migrate:status', 'migrate:rollback', 'migrate:fresh']) {
+        const { exitCode, stdout, stderr } = await svc(command)
+        expect(exitCode, command).toBe(1)
+        expect(stdout, command).toBe('')
+        expect(stderr, command).toMatch(
+          /^error \[E_MIGRATION_NAME\]: create_misnamed_table\.ts in database\/migrations\/ is not named <timestamp>_<name>\.ts .*\n  fix: rename it: mv database\/migrations\/create_misnamed_table\.ts database\/migrations\/\d{14}_create_misnamed_table\.ts /,
+        )
+      }
+      expect(await tables()).toEqual([]) // nothing ran, not even the well-named ones
+      const doctor = await svc('doctor')
+      expect(doctor.stdout).toMatch(/^fail +migrations +create_misnamed_table\.ts in database\/migrations\/ is not named/m)
+    } finally {
+      for (const file of ['create_misnamed_table.ts', '_helpers.ts', 'README.md']) rmSync(app.path('database', 'migrations', file))
+    }
+    // The helper, the notes and the bundle's index.ts alone are no migrations, and no error.
+    app.write('database/migrations/_helpers.ts', 'export const columns = 1\n')
+    try {
+      expect(await json('migrate')).toEqual({ ran: migrations })
+    } finally {
+      rmSync(app.path('database', 'migrations', '_helpers.ts'))
+    }
+  })
+
+  it('a migration that does not load (a syntax error) is E_MIGRATION with its file, where, and a fix line; nothing runs', async () => {
+    app.write(`database/migrations/${BROKEN}.ts`, "export async function up(db) {\n  await db.execute('x'\n}\n")
+    const { exitCode, stdout, stderr } = await svc('migrate')
+    expect(exitCode).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(
+      new RegExp(`^error \\[E_MIGRATION\\]: Migration ${BROKEN}\\.ts does not load: .*Unexpected token.* at database/migrations/${BROKEN}\\.ts:3:0\n  fix: fix database/migrations/${BROKEN}\\.ts \\(nothing ran`),
+    )
+    expect(await tables()).toEqual([])
+  })
+})
+
 describe('svc migrate:status', () => {
   it('--json before and after migrating; --pending lists only what has not run', async () => {
     const before = await json<StatusJson>('migrate:status')
-    expect(before.migrations).toEqual(migrations.map((name) => ({ name, status: 'pending', batch: null, ran_at: null })))
+    expect(before.migrations).toEqual(migrations.map((name) => ({ name, status: 'pending', batch: null, ran_at: null, file_missing: false })))
     expect((await json<StatusJson>('migrate:status', '--pending')).migrations.map((row) => row.name)).toEqual(migrations)
 
     await json('migrate')
     const after = await json<StatusJson>('migrate:status')
-    expect(after.migrations.map(({ name, status, batch }) => ({ name, status, batch }))).toEqual(
-      migrations.map((name) => ({ name, status: 'ran', batch: 1 })),
+    expect(after.migrations.map(({ name, status, batch, file_missing }) => ({ name, status, batch, file_missing }))).toEqual(
+      migrations.map((name) => ({ name, status: 'ran', batch: 1, file_missing: false })),
     )
     for (const row of after.migrations) expect(row.ran_at).toMatch(/^\d{4}-\d{2}-\d{2}T/)
     expect(await json<StatusJson>('migrate:status', '--pending')).toEqual({ migrations: [] })
@@ -163,6 +238,55 @@ describe('svc migrate:status', () => {
     expect(lines.at(-1)).toMatch(new RegExp(`^Pending +${EXTRA}$`))
     await json('migrate')
     expect((await svc('migrate:status', '--pending')).stdout).toBe('No pending migrations.\n')
+  })
+})
+
+describe('an applied migration whose file was deleted', () => {
+  it('migrate:status flags it (file_missing in --json, "Ran, file missing" and a note in the table); rollback refuses before rolling back anything, saying to restore it', async () => {
+    await json('migrate') // batch 1
+    addComments()
+    addMigration(BROKEN, "  await db.execute('create table extra (id integer)')", "  await db.execute('drop table extra')")
+    await json('migrate') // batch 2: comments, then BROKEN's (here a sound one)
+    const source = app.read('database', 'migrations', `${EXTRA}.ts`)
+    rmSync(app.path('database', 'migrations', `${EXTRA}.ts`))
+    try {
+      const status = await json<StatusJson>('migrate:status')
+      expect(status.migrations.filter((row) => row.file_missing)).toEqual([
+        { name: EXTRA, status: 'ran', batch: 2, ran_at: expect.stringMatching(/^\d{4}-/), file_missing: true },
+      ])
+      expect(status.migrations.filter((row) => !row.file_missing).map((row) => row.name)).toEqual([...migrations, BROKEN])
+
+      const table = await svc('migrate:status')
+      expect(table.exitCode).toBe(0)
+      expect(table.stdout).toMatch(new RegExp(`^Ran, file missing +${EXTRA} +2$`, 'm'))
+      expect(table.stdout).toMatch(new RegExp(`^Ran +${BROKEN} +2$`, 'm'))
+      expect(table.stderr).toContain(`One applied migration has no file in database/migrations/ (${EXTRA})`)
+
+      const refused = await svc('migrate:rollback')
+      expect(refused.exitCode).toBe(1)
+      expect(refused.stdout).toBe('')
+      expect(refused.stderr).toBe(
+        `error [E_MIGRATION]: Migration ${EXTRA} cannot be rolled back: its file is missing\n` +
+          `  fix: nothing was rolled back: restore database/migrations/${EXTRA}.ts (from version control) so that its down() can run, then svc migrate:rollback again\n`,
+      )
+      // The batch stays whole: BROKEN's migration, newer and with its file, was not rolled back either.
+      expect(Object.keys(await batches()).sort()).toEqual([...migrations, EXTRA, BROKEN].sort())
+      expect(await tables()).toEqual(expect.arrayContaining(['comments', 'extra']))
+    } finally {
+      app.write(`database/migrations/${EXTRA}.ts`, source)
+    }
+    expect(await json('migrate:rollback')).toEqual({ rolled_back: [BROKEN, EXTRA] })
+  })
+
+  it('a migration without down() stops a rollback with its own hint', async () => {
+    await json('migrate')
+    addMigration(EXTRA, "  await db.execute('create table comments (id integer)')", '')
+    app.write(`database/migrations/${EXTRA}.ts`, app.read('database', 'migrations', `${EXTRA}.ts`).replace(/export async function down[\s\S]*$/, ''))
+    await json('migrate')
+    const refused = await svc('migrate:rollback')
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain(`error [E_MIGRATION]: Migration ${EXTRA} cannot be rolled back: it has no down()\n`)
+    expect(refused.stderr).toContain(`fix: nothing was rolled back: add export async function down(db) to database/migrations/${EXTRA}.ts`)
   })
 })
 

@@ -133,9 +133,21 @@ describe('rollback', () => {
 
   it('refuses to roll back a migration without down(), or whose file is missing', async () => {
     const noDown: Migration = { name: comments.name, up: comments.up }
-    await expect(rollback(db, [users, posts, tags, noDown])).rejects.toThrow(/Migration 20260104000000_create_comments failed: it has no down\(\)/)
-    await expect(rollback(db, [users, posts, tags])).rejects.toThrow(/Migration 20260104000000_create_comments failed: its file is missing/)
+    await expect(rollback(db, [users, posts, tags, noDown])).rejects.toThrow(/Migration 20260104000000_create_comments cannot be rolled back: it has no down\(\)/)
+    await expect(rollback(db, [users, posts, tags])).rejects.toMatchObject({
+      message: 'Migration 20260104000000_create_comments cannot be rolled back: its file is missing',
+      migration: comments.name,
+      reason: 'missing_file',
+    })
     expect(await tableNames(db)).toContain('comments')
+  })
+
+  it('checks the whole batch first: a missing file in it rolls back nothing, not the newer ones before it', async () => {
+    await rollback(db, all(), 2) // back to batch 1: users, posts
+    await migrate(db, all()) // batch 2: tags, comments
+    await expect(rollback(db, [users, posts, comments])).rejects.toMatchObject({ migration: tags.name, reason: 'missing_file' })
+    expect(await tableNames(db)).toEqual(['comments', 'migrations', 'posts', 'tags', 'users'])
+    expect(await batches()).toEqual({ [users.name]: 1, [posts.name]: 1, [tags.name]: 2, [comments.name]: 2 })
   })
 })
 

@@ -3,7 +3,7 @@
  * in-process on a copy of the blog app with the database driver (the worker
  * processes, the race and the crash are in race.test.ts).
  */
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createQueue, databaseQueueDriver, defineJob, type Database } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
@@ -102,12 +102,12 @@ describe('queue:work', () => {
     expect(human.stdout).toMatch(/Failed jobs \(newest first\)\nID +QUEUE +JOB +ATTEMPTS +FAILED AT +ERROR\n/)
 
     const retried = await svcJson(['queue:retry', broken.id], { cwd: app.dir })
-    expect(retried).toEqual({ connection: 'database', requested: [broken.id], retried: 1 })
+    expect(retried).toEqual({ connection: 'database', requested: [broken.id], retried: 1, missing: [] })
     await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
     expect(await byKey('broken')).toEqual([1, 2, 3, 1, 2, 3])
 
     const all = await svcJson(['queue:retry', 'all'], { cwd: app.dir })
-    expect(all).toEqual({ connection: 'database', requested: 'all', retried: 2 })
+    expect(all).toEqual({ connection: 'database', requested: 'all', retried: 2, missing: [] })
     expect((await svcJson(['queue:status'], { cwd: app.dir })).totals).toEqual({ pending: 2, delayed: 0, reserved: 0, failed: 0 })
   })
 
@@ -115,10 +115,38 @@ describe('queue:work', () => {
     await dispatch({ key: 'x', fail: 'permanent' }, { queue: 'a' })
     await dispatch({ key: 'y', fail: 'permanent' }, { queue: 'b' })
     await runSvc(['queue:work', '--queue', 'a,b', '--stop-when-empty'], { cwd: app.dir })
-    const missing = await runSvc(['queue:retry', '999999'], { cwd: app.dir })
-    expect(missing.stdout).toBe('Queued 0 failed job(s) again.\n')
-    expect(missing.stderr).toContain('1 of the ids named no failed job')
+    // None of the ids names a failed job: an error, exit 1, nothing retried.
+    for (const ids of ['999999', '999998,999999']) {
+      const missing = await runSvc(['queue:retry', ids], { cwd: app.dir })
+      expect(missing.exitCode, ids).toBe(1)
+      expect(missing.stdout).toBe('')
+      expect(missing.stderr).toMatch(new RegExp(`^error \\[E_NO_FAILED_JOB\\]: No failed job has (the id|any of the ids) ${ids.replace(',', ', ')}\n  fix: svc queue:status`))
+    }
+    // Not an id at all: E_BAD_ARGUMENTS, nothing retried.
+    for (const ids of ['abc', '12,abc', '-1', '1.5', '0']) {
+      const bad = await runSvc(['queue:retry', '--', ids], { cwd: app.dir })
+      expect(bad.exitCode, ids).toBe(1)
+      expect(bad.stderr, ids).toContain("error [E_BAD_ARGUMENTS]: Not a job id: ")
+      expect(bad.stderr, ids).toContain("(a database queue's ids are a whole number)")
+    }
     expect((await runSvc(['queue:retry', ' , '], { cwd: app.dir })).stderr).toContain('error [E_BAD_ARGUMENTS]')
+    expect((await svcJson(['queue:status'], { cwd: app.dir })).totals.failed).toBe(2)
+
+    // Some exist: those are retried, the others named; exit 0.
+    const [failedA] = (await svcJson(['queue:status', '--queue', 'a'], { cwd: app.dir })).failed_jobs
+    const partial = await runSvc(['queue:retry', `${failedA.id},999999`], { cwd: app.dir })
+    expect(partial.exitCode).toBe(0)
+    expect(partial.stdout).toBe('Queued 1 failed job(s) again.\n')
+    expect(partial.stderr).toBe('No failed job has the id 999999: not retried (svc queue:status lists them).\n')
+    const [failedB] = (await svcJson(['queue:status', '--queue', 'b'], { cwd: app.dir })).failed_jobs
+    expect(await svcJson(['queue:retry', `999999,${failedB.id}`, '--json'], { cwd: app.dir })).toEqual({
+      connection: 'database',
+      requested: ['999999', failedB.id],
+      retried: 1,
+      missing: ['999999'],
+    })
+    // Both back in their queues; fail them again for queue:flush below.
+    await runSvc(['queue:work', '--queue', 'a,b', '--stop-when-empty'], { cwd: app.dir })
     expect(await svcJson(['queue:flush', '--queue', 'a'], { cwd: app.dir })).toEqual({ connection: 'database', queue: 'a', flushed: 1 })
     expect((await runSvc(['queue:flush'], { cwd: app.dir })).stdout).toBe('Deleted 1 failed job(s).\n')
     expect((await svcJson(['queue:status'], { cwd: app.dir })).failed_jobs).toEqual([])
@@ -193,10 +221,14 @@ describe('make:queue-table', () => {
       expect(missing.stderr).toContain('fix: run svc make:queue-table, then svc migrate')
       expect((await runSvc(['queue:work'], { cwd: bare.dir })).stderr).toContain('error [E_QUEUE_TABLE]')
 
+      const applied = readdirSync(bare.path('database/migrations')).filter((name) => /^\d{14}_/.test(name)).sort()
       const made = await svcJson(['make:queue-table'], { cwd: bare.dir })
-      expect(made).toEqual({ written: ['database/migrations/20260101000700_create_jobs_table.ts'], skipped: [] })
-      expect(existsSync(bare.path('database/migrations/20260101000700_create_jobs_table.ts'))).toBe(true)
-      expect(await svcJson(['make:queue-table'], { cwd: bare.dir })).toEqual({ written: [], skipped: ['database/migrations/20260101000700_create_jobs_table.ts'] })
+      // Dated now (or after the app's latest migration), as make:migration dates them: after every migration already applied.
+      expect(made).toEqual({ written: [expect.stringMatching(/^database\/migrations\/\d{14}_create_jobs_table\.ts$/)], skipped: [] })
+      const file = made.written[0] as string
+      expect(file.split('/').at(-1)! > applied.at(-1)!).toBe(true)
+      expect(existsSync(bare.path(file))).toBe(true)
+      expect(await svcJson(['make:queue-table'], { cwd: bare.dir })).toEqual({ written: [], skipped: [file] })
       await runSvc(['migrate'], { cwd: bare.dir })
       expect((await svcJson(['queue:status'], { cwd: bare.dir })).queues).toEqual([])
     } finally {

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../command/define.ts'
 import { withExistingDatabase } from '../../database/open.ts'
+import { forceArg, refuseInProduction } from '../../database/production.ts'
 import { runSeeders, seededLines, selectSeeders } from '../../database/seed.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine } from '../../output/print.ts'
@@ -11,9 +12,11 @@ export default defineCommand({
     ...cwdArg,
     ...jsonArg,
     class: { type: 'string', description: 'Run only this seeder (its file name; UserSeeder finds users.ts too)', valueHint: 'Name' },
+    ...forceArg,
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
+    refuseInProduction(project, { command: 'db:seed', does: 'writes rows into the live database', force: args.force })
     const names = selectSeeders(project, args.class)
     const result = await withExistingDatabase(project, (db) => runSeeders(project, db, io, names))
     if (args.json) return json(result)

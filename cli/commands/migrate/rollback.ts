@@ -1,5 +1,6 @@
 import { rollback } from '../../../framework/index.ts'
 import { defineCommand } from '../../command/define.ts'
+import { forceArg, refuseInProduction } from '../../database/production.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine } from '../../output/print.ts'
 import { withProjectMigrations } from '../../project/migrations.ts'
@@ -11,9 +12,12 @@ export default defineCommand({
     ...cwdArg,
     ...jsonArg,
     step: { type: 'number', description: 'How many batches to roll back', valueHint: 'n', integer: true, min: 1, default: 1 },
+    ...forceArg,
   },
   async run({ args, io, json }) {
-    const rolledBack = await withProjectMigrations(projectFor(io, args.cwd), ({ db, migrations }) => rollback(db, migrations, args.step))
+    const project = projectFor(io, args.cwd)
+    refuseInProduction(project, { command: 'migrate:rollback', does: 'runs down() on the live database (it drops tables and columns)', force: args.force })
+    const rolledBack = await withProjectMigrations(project, ({ db, migrations }) => rollback(db, migrations, args.step))
     if (args.json) return json({ rolled_back: rolledBack })
     if (rolledBack.length === 0) return printLine(io, 'Nothing to roll back.')
     for (const name of rolledBack) printLine(io, `Rolled back: ${name}`)

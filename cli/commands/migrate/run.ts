@@ -1,9 +1,8 @@
 import { migrate } from '../../../framework/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { CliError } from '../../output/cli-error.ts'
 import { printLine } from '../../output/print.ts'
-import { loadConfig } from '../../project/load-app.ts'
+import { forceArg, refuseInProduction } from '../../database/production.ts'
 import { migrationProgress, withProjectMigrations } from '../../project/migrations.ts'
 import { projectFor } from '../../project/project.ts'
 
@@ -12,15 +11,16 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    force: { type: 'boolean', description: 'Run in production too (deploy scripts say so explicitly)' },
+    ...forceArg,
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
-    if (loadConfig(project).env === 'production' && !args.force) {
-      throw new CliError('E_PRODUCTION', 'APP_ENV is production: migrations change the live database', {
-        hint: 'run svc migrate --force when you mean it (svc deploy does)',
-      })
-    }
+    refuseInProduction(project, {
+      command: 'migrate',
+      does: 'changes the live database',
+      force: args.force,
+      hint: 'run svc migrate --force when you mean it (svc deploy does)',
+    })
     const progress = migrationProgress(io, args.json)
     const ran = await withProjectMigrations(project, ({ db, migrations }) => migrate(db, migrations, progress)).finally(() => progress.done())
     if (args.json) return json({ ran })
