@@ -38,7 +38,7 @@ export interface CrudOptions {
 
 export async function makeCrud(project: Project, input: string, options: CrudOptions = {}): Promise<MakeJson> {
   const plan = await planCrud(new Generator(project, options.now), input, options)
-  return writePlan(project, plan, options.force === true)
+  return await writePlan(project, plan, options.force === true)
 }
 
 export async function planCrud(generator: Generator, input: string, options: CrudOptions): Promise<Plan> {
@@ -65,6 +65,7 @@ export async function planCrud(generator: Generator, input: string, options: Cru
   const routes = resourceRoutes(names, auth)
   return {
     files,
+    whole: `make:crud ${names.input}`,
     edits: [{ path: appPaths.apiRoutes, what: `the ${names.plural.words} routes`, apply: (source) => registerResourceRoutes(source, routes) }],
   }
 }

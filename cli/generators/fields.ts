@@ -21,6 +21,16 @@ export const DEFAULT_CRUD_FIELDS = 'name:string,description:text?'
 
 const RESERVED_COLUMNS = new Set(['id', 'created_at', 'updated_at'])
 
+/**
+ * Names a column cannot have because generated code uses it as a property
+ * of plain objects (`casts: { constructor: 'boolean' }`): whatever
+ * `Object.prototype` has, and `prototype`. SQL keywords are fine: every
+ * generated statement quotes its identifiers (`sqlName`).
+ */
+export function isObjectMember(name: string): boolean {
+  return name in Object.prototype || name === 'prototype'
+}
+
 export function parseFields(spec: string | undefined): Field[] {
   if (spec === undefined || spec.trim() === '') return []
   const fields: Field[] = []
@@ -34,11 +44,19 @@ export function parseFields(spec: string | undefined): Field[] {
     }
     const name = match[1]!
     if (RESERVED_COLUMNS.has(name)) throw new CliError('E_BAD_FIELDS', `--fields: ${name} is added to every table already`)
+    if (isObjectMember(name)) {
+      throw new CliError('E_BAD_FIELDS', `--fields: ${name} is a property every JavaScript object has, not a column name generated code can use`, {
+        hint: `name the column after what it holds (${name}_name, ${name}_type...)`,
+      })
+    }
     if (fields.some((field) => field.name === name)) throw new CliError('E_BAD_FIELDS', `--fields: ${name} is given twice`)
     fields.push({ name, type: type!, optional: match[3] === '?' })
   }
   return fields
 }
+
+/** What the model's row type says after a `date` field (a string to TypeScript), so that generators reading the model know it. */
+export const DATE_MARK = '// ISO 8601 date'
 
 /** The TypeScript type of the stored value. */
 export function tsType(field: Field): string {
@@ -46,10 +64,15 @@ export function tsType(field: Field): string {
   return field.optional ? `${base} | null` : base
 }
 
+/** An identifier (table, column) quoted for SQL: `"order"`, so that keywords (order, group, values) are names too. */
+export function sqlName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`
+}
+
 /** The column in `create table`. */
 export function columnSql(field: Field): string {
   const type = field.type === 'integer' || field.type === 'boolean' ? 'integer' : field.type === 'number' ? 'real' : 'text'
-  return `${field.name} ${type}${field.optional ? '' : ' not null'}`
+  return `${sqlName(field.name)} ${type}${field.optional ? '' : ' not null'}`
 }
 
 /** The valibot schema of the field in a request body. */

@@ -4,15 +4,17 @@
  * lacks (a repository's model), and the edits that wire them in (a listener
  * into app/listeners/index.ts). `writePlan` then checks and writes it all.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Project } from '../project/project.ts'
+import { checkBindings } from './bindings.ts'
 import { addListener } from './codemods/listeners.ts'
 import { modelFields } from './codemods/model-fields.ts'
 import { observeModel } from './codemods/model-observer.ts'
 import { addLangFile, useTranslatedValidation } from './codemods/translations.ts'
 import { parseFields, type Field } from './fields.ts'
 import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
+import { migrationTimestamp } from './migration-timestamp.ts'
 import { appPaths, identifiers, importPath } from './paths.ts'
 import type { GeneratedFile, TemplateKind, TemplateOptions } from './template.ts'
 import { templateFor } from './templates.ts'
@@ -32,7 +34,9 @@ export class Generator {
 
   /** Renders one file of `kind` with the app's stub, if it has one. */
   async render<K extends TemplateKind>(kind: K, names: Names, options: TemplateOptions[K]): Promise<GeneratedFile> {
-    return (await templateFor(this.project.appDir, kind))({ kind, names, options })
+    const file = (await templateFor(this.project.appDir, kind))({ kind, names, options })
+    checkBindings(file, names)
+    return file
   }
 
   /** Whether the app has this file (relative to the app folder). */
@@ -59,13 +63,14 @@ export class Generator {
   }
 
   async controller(input: string, options: { resource?: boolean; fields?: string }): Promise<Plan> {
-    const names = deriveNames(input, 'Controller')
+    // The singular as the base, as make:crud: `make:controller Products --resource` imports ProductRequest from product-request.ts.
+    const names = singular(deriveNames(input, 'Controller'))
     if (options.resource !== true) return { files: [await this.render('controller', names, { resource: false, layered: false, fields: [] })] }
     const fields = this.fieldsOf(names, options.fields)
     return {
       files: [
         await this.render('controller', names, { resource: true, layered: false, fields }),
-        await this.render('request', singular(names), { fields, list: true }),
+        await this.render('request', names, { fields, list: true }),
         await this.render('resource', names, { fields, model: true }),
         ...(await this.missingModel(names, fields)),
       ],
@@ -109,8 +114,14 @@ export class Generator {
     const id = identifiers(names)
     const modelPath = appPaths.model(names)
     const observerPath = appPaths.observer(names)
+    // Registered by an edit of the model's file: without a model there is nothing to observe (an empty model would not migrate).
+    if (!this.has(modelPath)) {
+      throw new CliError('E_NO_MODEL', `make:observer ${input}: the app has no model ${id.model} (${modelPath})`, {
+        hint: `create it first (svc make:model ${names.input} --fields=... --migration, or svc make:crud ${names.input}), or name a model the app has`,
+      })
+    }
     return {
-      files: [await this.render('observer', names, {}), ...(await this.missingModel(names, []))],
+      files: [await this.render('observer', names, {})],
       edits: [
         {
           path: modelPath,
@@ -140,6 +151,14 @@ export class Generator {
         },
       ],
     }
+  }
+
+  async job(input: string): Promise<Plan> {
+    return { files: [await this.render('job', deriveNames(input, 'Job'), {})] }
+  }
+
+  async mail(input: string): Promise<Plan> {
+    return { files: [await this.render('mail', deriveNames(input, 'Mail'), {})] }
   }
 
   async test(input: string): Promise<Plan> {
@@ -206,32 +225,14 @@ export function singular(names: Names): Names {
   return { ...names, base: names.singular }
 }
 
-/** `create_posts_table` as typed, or derived from a model name (`Post` → `create_posts_table`). */
-function migrationName(input: string): string {
+/**
+ * `create_posts_table` as typed; Laravel's `CreatePostsTable` or `AddSlugToPostsTable` in snake case (a name
+ * ending in Table is a migration's); else derived from a model name (`Post` → `create_posts_table`).
+ */
+export function migrationName(input: string): string {
   const trimmed = input.trim().replace(/\.ts$/, '')
   if (/^[a-z][a-z0-9_]*$/.test(trimmed) && trimmed.includes('_')) return trimmed
   const names = deriveNames(trimmed)
+  if (names.base.snake.endsWith('_table')) return names.base.snake
   return /^[A-Z]/.test(trimmed) ? `create_${names.table}_table` : names.base.snake
-}
-
-/**
- * `20260115103000` for now, or one second after the app's latest migration
- * when that is not earlier: migrations run in file-name order, and one
- * written in the same second as another must still run after it.
- */
-export function migrationTimestamp(dir: string, now: Date): string {
-  const latest = existsSync(dir)
-    ? readdirSync(dir)
-        .map((file) => /^(\d{14})_/.exec(file)?.[1])
-        .filter((prefix): prefix is string => prefix !== undefined)
-        .sort()
-        .at(-1)
-    : undefined
-  let at = now
-  if (latest !== undefined) {
-    const [, year, month, day, hour, minute, second] = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(latest)!
-    const after = new Date(Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +second! + 1))
-    if (after > at) at = after
-  }
-  return at.toISOString().replace(/\D/g, '').slice(0, 14)
 }

@@ -40,10 +40,11 @@ export interface Names {
   routePath: string
 }
 
-// Identifiers generated code declares (`export const Product`, `export interface Product`): never one the code also uses.
+// Globals generated code uses, which a declaration of the same name would shadow (`export const Response` breaks
+// `new Response(null, ...)`). What the templates import is checked on each rendered file instead (bindings.ts).
 const TAKEN = new Set([
-  'Array', 'BigInt', 'Boolean', 'Context', 'Database', 'Date', 'Error', 'Function', 'Headers', 'JSON', 'Map', 'Math', 'Model',
-  'Number', 'Object', 'Page', 'Promise', 'Proxy', 'Record', 'Reflect', 'RegExp', 'Request', 'Response', 'Set', 'String', 'Symbol',
+  'Array', 'BigInt', 'Boolean', 'Date', 'Error', 'Function', 'Headers', 'JSON', 'Map', 'Math', 'Model',
+  'Number', 'Object', 'Promise', 'Proxy', 'Record', 'Reflect', 'RegExp', 'Request', 'Response', 'Set', 'String', 'Symbol',
   'URL', 'WeakMap', 'WeakSet',
 ])
 const RESERVED = new Set([

@@ -3,9 +3,10 @@ import type { MakeJson } from '../contract/index.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, printLine, printNote } from '../output/print.ts'
 
-export function printMade(io: CommandIO, result: MakeJson, next: readonly string[] = []): void {
+/** `overwritten`: the written files that existed (`--force`), shown as such. */
+export function printMade(io: CommandIO, result: MakeJson, next: readonly string[] = [], overwritten: readonly string[] = []): void {
   const color = colors(io)
-  for (const path of result.written) printLine(io, `${color.green('Created')} ${path}`)
+  for (const path of result.written) printLine(io, overwritten.includes(path) ? `${color.yellow('Overwrote')} ${path}` : `${color.green('Created')} ${path}`)
   for (const { path, identical } of result.skipped) {
     printLine(io, `${color.dim('Exists ')} ${path} ${color.dim(identical ? '(unchanged)' : '(differs; --force overwrites it)')}`)
   }

@@ -4,7 +4,7 @@ import type { CommandIO } from '../output/io.ts'
 import { projectFor, type Project } from '../project/project.ts'
 import { Generator } from './generator.ts'
 import { printMade } from './report.ts'
-import { writePlan, type Plan } from './write-plan.ts'
+import { carryOutPlan, type Plan } from './write-plan.ts'
 
 export interface GeneratorArgs {
   cwd: string | undefined
@@ -25,7 +25,7 @@ export async function runGenerator(
   next: readonly string[] = [],
 ): Promise<void> {
   const project = generatorProject(io, args.cwd)
-  const result = writePlan(project, await plan(new Generator(project)), args.force)
+  const { json: result, overwritten } = await carryOutPlan(project, await plan(new Generator(project)), args.force)
   if (args.json) return json(result)
-  printMade(io, result, next)
+  printMade(io, result, next, overwritten)
 }

@@ -6,8 +6,10 @@
  * cannot be made safely leaves its file untouched and says what to add.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import type { MakeEditJson, MakeJson } from '../contract/index.ts'
+import { CliError } from '../output/cli-error.ts'
+import { appliedMigrations } from './applied-migrations.ts'
 import type { Project } from '../project/project.ts'
 import type { GeneratedFile } from './template.ts'
 
@@ -25,19 +27,38 @@ export type EditOutcome =
   | { status: 'changed'; contents: string }
   | { status: 'unchanged' }
   | { status: 'manual'; reason: string; lines: string[] }
+  /** The file has something in the way (another resource's routes on the same paths): the plan cannot be carried out. */
+  | { status: 'conflict'; reason: string }
 
 export interface Plan {
   files: GeneratedFile[]
   edits?: SourceEdit[]
+  /**
+   * The files only work together (make:crud: the routes, the controller, the tests): a file that exists and
+   * differs (without `force`) refuses the whole plan instead of being skipped. The command, for the message.
+   */
+  whole?: string
 }
 
 const MIGRATION = /^database\/migrations\/\d+_(.+\.ts)$/
 
-export function writePlan(project: Project, plan: Plan, force: boolean): MakeJson {
+/** What a plan did: the `MakeJson` document, and which of its written files existed before (`--force`). */
+export interface PlanOutcome {
+  json: MakeJson
+  overwritten: string[]
+}
+
+export async function writePlan(project: Project, plan: Plan, force: boolean): Promise<MakeJson> {
+  return (await carryOutPlan(project, plan, force)).json
+}
+
+export async function carryOutPlan(project: Project, plan: Plan, force: boolean): Promise<PlanOutcome> {
   const shown = (absolute: string) => relative(project.root, absolute).split(sep).join('/')
   const result: MakeJson = { written: [], skipped: [], edits: [] }
+  const overwritten: string[] = []
   const writes: Array<{ absolute: string; contents: string }> = []
   const seen = new Set<string>()
+  const migrationsToOverwrite: string[] = []
 
   for (const file of plan.files) {
     const absolute = resolve(project.appDir, existingMigration(project.appDir, file.path) ?? file.path)
@@ -50,16 +71,32 @@ export function writePlan(project: Project, plan: Plan, force: boolean): MakeJso
         result.skipped.push({ path: shown(absolute), identical })
         continue
       }
+      overwritten.push(shown(absolute))
+      if (MIGRATION.test(relative(project.appDir, absolute).split(sep).join('/'))) migrationsToOverwrite.push(absolute)
     }
     writes.push({ absolute, contents: file.contents })
     result.written.push(shown(absolute))
   }
 
+  // --force rewrites a migration only while it has not run: the database would not follow the new text.
+  const applied = await appliedMigrations(project, migrationsToOverwrite.map((absolute) => basename(absolute).replace(/\.ts$/, '')))
+  if (applied.size > 0) {
+    const files = migrationsToOverwrite.filter((absolute) => applied.has(basename(absolute).replace(/\.ts$/, ''))).map(shown)
+    throw new CliError('E_MIGRATION_APPLIED', `--force would rewrite ${files.join(', ')}, which the database has already run; nothing was written`, {
+      hint: 'change the table with a new migration (svc make:migration add_<column>_to_<table>_table --fields=...), or svc migrate:rollback first, then run this again',
+    })
+  }
+
+  const conflicts: string[] = plan.whole === undefined ? [] : result.skipped.filter((file) => !file.identical).map((file) => `${file.path} exists and differs`)
   for (const edit of plan.edits ?? []) {
     const absolute = resolve(project.appDir, edit.path)
     const pending = writes.find((write) => write.absolute === absolute)
     const current = pending?.contents ?? (existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined)
     const outcome = edit.apply(current)
+    if (outcome.status === 'conflict') {
+      conflicts.push(outcome.reason)
+      continue
+    }
     const entry: MakeEditJson = { path: shown(absolute), what: edit.what, status: outcome.status === 'changed' && current === undefined ? 'created' : outcome.status }
     if (outcome.status === 'changed') {
       if (pending !== undefined) pending.contents = outcome.contents
@@ -71,11 +108,17 @@ export function writePlan(project: Project, plan: Plan, force: boolean): MakeJso
     result.edits.push(entry)
   }
 
+  if (conflicts.length > 0) {
+    const files = conflicts.every((conflict) => conflict.endsWith('exists and differs'))
+    throw new CliError('E_EXISTS', `${plan.whole} would leave a resource that does not work, so it wrote nothing:\n${conflicts.map((line) => `  ${line}`).join('\n')}`, {
+      hint: files ? 'add --force to overwrite those files, or pick another name' : 'pick another name (or move the routes that are in the way)',
+    })
+  }
   for (const { absolute, contents } of writes) {
     mkdirSync(dirname(absolute), { recursive: true })
     writeFileSync(absolute, contents)
   }
-  return result
+  return { json: result, overwritten }
 }
 
 /** A migration the app already has under another timestamp (`<any>_create_products_table.ts`): the same migration. */

@@ -19,7 +19,7 @@ export function migrationTableCommand(options: { name: string; description: stri
       force: { type: 'boolean', description: 'Overwrite the migration if the app already has it' },
     },
     run({ args, io, json }) {
-      const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), options.sources, options.name, args.force)
+      const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), options.sources, options.name, args.force, new Date())
       if (args.json) return json(result)
       for (const file of result.written) printLine(io, `Created ${file}`)
       for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)

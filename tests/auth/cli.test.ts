@@ -72,8 +72,11 @@ describe('svc make:apikey-table and make:apikey', () => {
   })
 
   it('writes the migration, and make:apikey prints a key once and stores its hash', async () => {
+    const before = readdirSync(app.path('database', 'migrations')).filter((name) => /^\d{14}_/.test(name)).sort()
     const table = await json('make:apikey-table')
-    expect(table.written).toEqual(['database/migrations/20260101000600_create_api_keys_table.ts'])
+    // Dated now (or after the app's latest migration), as make:migration dates them: it sorts after every one the app has.
+    expect(table.written).toEqual([expect.stringMatching(/^database\/migrations\/\d{14}_create_api_keys_table\.ts$/)])
+    expect(table.written[0].split('/').at(-1) > before.at(-1)!).toBe(true)
     await json('migrate')
     const created = await json('make:apikey', 'billing', 'posts:read,posts:write', '30')
     expect(created).toMatchObject({ name: 'billing', scopes: ['posts:read', 'posts:write'], id: expect.any(Number) })

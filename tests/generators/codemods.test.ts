@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest'
 import { defineRoutes } from 'svc'
 import { addListener } from '../../cli/generators/codemods/listeners.ts'
 import { modelFields } from '../../cli/generators/codemods/model-fields.ts'
+import { parseFields } from '../../cli/generators/fields.ts'
+import { builtinTemplate } from '../../cli/generators/templates.ts'
+import '../../cli/generators/index.ts'
 import { observeModel } from '../../cli/generators/codemods/model-observer.ts'
 import { registerResourceRoutes, routesPlacement } from '../../cli/generators/codemods/routes.ts'
 import { addLangFile, useTranslatedValidation } from '../../cli/generators/codemods/translations.ts'
@@ -138,9 +141,12 @@ export default defineRoutes(function (r) {
     expect(routePaths(result)).toContain('PUT /api/products/{id}')
   })
 
-  it('does not add routes the file already has (at that place), and reuses an import it has', () => {
+  it('does not add routes the file already has (the five, at that place), and reuses an import it has', () => {
+    const all = changed(registerResourceRoutes(`import { defineRoutes } from 'svc'\nexport default defineRoutes((r) => {\n})\n`, products))
+    expect(registerResourceRoutes(all, products)).toEqual({ status: 'unchanged' })
+    // Some other route on the resource's paths: a conflict, not "already there" (make:crud then refuses).
     const has = `import { defineRoutes } from 'svc'\nimport * as catalogue from '../app/controllers/products.ts'\nexport default defineRoutes((r) => {\n  r.get('/products', catalogue.listProducts)\n})\n`
-    expect(registerResourceRoutes(has, products)).toEqual({ status: 'unchanged' })
+    expect(registerResourceRoutes(has, products)).toEqual({ status: 'conflict', reason: 'routes/api.ts already has GET /api/products, not the five routes of this resource' })
     const importOnly = changed(registerResourceRoutes(`import { defineRoutes } from 'svc'\nimport * as catalogue from '../app/controllers/products.ts'\nexport default defineRoutes((r) => {\n})\n`, products))
     expect(importOnly).toContain("r.get('/products', catalogue.listProducts)")
     expect(importOnly.match(/controllers\/products\.ts/g)).toHaveLength(1)
@@ -242,5 +248,23 @@ describe('the other edits', () => {
       { name: 'active', type: 'boolean', optional: false },
     ])
     expect(modelFields(source, 'Other')).toBeUndefined()
+  })
+
+  it('keeps the date type: marked by the model generator, or named so (published_on); the request and factory follow it', async () => {
+    const names = deriveNames('Book')
+    const model = (await builtinTemplate('model'))({ kind: 'model', names, options: { fields: parseFields('title:string,released:date,status:string?') } })
+    expect(modelFields(model.contents, 'Book')).toEqual([
+      { name: 'title', type: 'string', optional: false },
+      { name: 'released', type: 'date', optional: false },
+      { name: 'status', type: 'string', optional: true },
+    ])
+    // A model written before the mark (the user's books): the name says it.
+    const older = `export interface Book {\n  id: number\n  title: string\n  published_on: string | null\n  read_at: string\n  created_at: string\n}\n`
+    const fields = modelFields(older, 'Book')!
+    expect(fields.map((field) => field.type)).toEqual(['string', 'date', 'date'])
+    const request = (await builtinTemplate('request'))({ kind: 'request', names, options: { fields, list: true } }).contents
+    expect(request).toContain('published_on: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp()))),')
+    const factory = (await builtinTemplate('factory'))({ kind: 'factory', names, options: { fields } }).contents
+    expect(factory).toContain('published_on: new Date(Date.UTC(2026, 0, n)).toISOString(),')
   })
 })

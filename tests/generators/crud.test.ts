@@ -23,6 +23,7 @@ let second: MakeJson
 let before: Map<string, string>
 let after: Map<string, string>
 let tags: MakeJson
+let keywords: MakeJson[]
 
 const make = (...args: string[]) => svcJson<MakeJson>(args, { cwd: app.dir })
 
@@ -34,6 +35,11 @@ beforeAll(async () => {
   second = await make('make:crud', 'Product', '--seed')
   after = appFiles(app)
   tags = await make('make:crud', 'Tag', '--simple', '--public', '--fields=label:string,weight:integer?')
+  // SQL keywords as names: the table `values`, the columns order, group, default, key.
+  keywords = [
+    await make('make:crud', 'Widget', '--public', '--fields=order:integer,group:string,default:string?,key:boolean'),
+    await make('make:crud', 'Value', '--public', '--simple'),
+  ]
 }, 120_000)
 afterAll(() => app?.remove())
 
@@ -87,19 +93,50 @@ describe('make:crud Product --seed', () => {
     expect(app.read('routes', 'api.ts')).toContain("r.delete('/tags/{id}', tags.deleteTag).where('id', /\\d+/).response(null, { status: 204 })\n")
   })
 
-  it('keeps a file that differs unless --force, and says so', async () => {
+  it('refuses, writing nothing, when a file it writes exists and differs; --force overwrites it', async () => {
     const model = app.path('app', 'models', 'tag.ts')
     const original = readFileSync(model, 'utf8')
     writeFileSync(model, `${original}// mine\n`)
-    const kept = await runSvc(['make:crud', 'Tag', '--simple', '--public', '--fields=label:string,weight:integer?'], { cwd: app.dir })
-    expect(kept.exitCode).toBe(0)
-    expect(kept.stdout).toContain('Exists  app/models/tag.ts (differs; --force overwrites it)')
-    expect(kept.stdout).toContain('Exists  app/controllers/tags.ts (unchanged)')
-    expect(kept.stdout).toContain('Exists  routes/api.ts (already has the tags routes)')
-    expect(readFileSync(model, 'utf8')).toBe(`${original}// mine\n`)
-    const forced = await make('make:crud', 'Tag', '--simple', '--public', '--fields=label:string,weight:integer?', '--force')
-    expect(forced.written).toEqual(['app/models/tag.ts'])
+    const files = appFiles(app)
+    const refused = await runSvc(['make:crud', 'Tag', '--simple', '--public', '--fields=label:string,weight:integer?'], { cwd: app.dir })
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain('E_EXISTS')
+    expect(refused.stderr).toContain('app/models/tag.ts exists and differs')
+    expect(refused.stderr).toContain('--force')
+    expect(refused.stderr).not.toContain('Next:')
+    expect(appFiles(app)).toEqual(files)
+    const forced = await runSvc(['make:crud', 'Tag', '--simple', '--public', '--fields=label:string,weight:integer?', '--force'], { cwd: app.dir })
+    expect(forced.exitCode).toBe(0)
+    expect(forced.stdout).toContain('Overwrote app/models/tag.ts\n')
+    expect(forced.stdout).not.toContain('Created')
+    expect(forced.stdout).toContain('Exists  app/controllers/tags.ts (unchanged)')
+    expect(forced.stdout).toContain('Exists  routes/api.ts (already has the tags routes)')
     expect(readFileSync(model, 'utf8')).toBe(original)
+  })
+
+  it('refuses a name whose controller and routes the app already has (its own posts), even with --force, writing nothing', async () => {
+    const files = appFiles(app)
+    for (const force of [[], ['--force']]) {
+      const refused = await runSvc(['make:crud', 'Post', ...force], { cwd: app.dir })
+      expect(refused.exitCode).toBe(1)
+      expect(refused.stderr).toContain('E_EXISTS')
+      expect(refused.stderr).toContain('wrote nothing')
+      if (force.length === 0) expect(refused.stderr).toContain('app/controllers/posts.ts exists and differs')
+      expect(refused.stderr).toContain('routes/api.ts already has GET /api/v2/posts, POST /api/v2/posts, GET /api/v2/posts/{id}')
+      expect(refused.stderr).toContain('pick another name')
+      expect(appFiles(app)).toEqual(files)
+    }
+  })
+
+  it('quotes every identifier in the SQL it writes: SQL keywords are names like any other, and svc migrate runs them', async () => {
+    const [widgets, values] = keywords.map((result) => app.read(result.written.find((path) => path.includes('/migrations/'))!))
+    expect(widgets).toContain('"order" integer not null,\n    "group" text not null,\n    "default" text,\n    "key" integer not null,')
+    expect(values).toContain('create table "values" (')
+    expect(values).toContain(`await db.execute('drop table "values"')`)
+    const migrated = await runSvc(['migrate'], { cwd: app.dir })
+    expect(migrated.stderr).not.toContain('SQLITE_ERROR')
+    expect(migrated.exitCode).toBe(0)
+    expect((await runSvc(['db:show', 'widgets'], { cwd: app.dir })).stdout).toMatch(/\bgroup\b/)
   })
 
   it('refuses a bad name or bad fields before writing anything', async () => {
@@ -191,6 +228,16 @@ describe('the endpoints, after migrate and seed', () => {
     expect((await client.delete(`${base}/5`, { token })).status).toBe(404)
   })
 
+  it('--force never rewrites a migration the database has run: it refuses, writing nothing', async () => {
+    const files = appFiles(app)
+    const refused = await runSvc(['make:crud', 'Product', '--seed', '--fields=name:string,price:number', '--force'], { cwd: app.dir })
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain('E_MIGRATION_APPLIED')
+    expect(refused.stderr).toMatch(/database\/migrations\/\d{14}_create_products_table\.ts, which the database has already run/)
+    expect(refused.stderr).toContain('svc make:migration add_')
+    expect(appFiles(app)).toEqual(files)
+  })
+
   it('requires a token; the --public resource does not', async () => {
     expect((await client.get(base)).status).toBe(401)
     expect((await client.post(base, { json: { name: 'x' } })).status).toBe(401)
@@ -213,6 +260,8 @@ describe('what make:crud wrote, as a project', () => {
     // The generated files (products, and tags made earlier), beside the example's own tests/unit and tests/feature.
     expect(result.output).toMatch(/✓ tests\/products\.test\.ts/)
     expect(result.output).toMatch(/✓ tests\/tags\.test\.ts/)
+    expect(result.output).toMatch(/✓ tests\/widgets\.test\.ts/)
+    expect(result.output).toMatch(/✓ tests\/values\.test\.ts/)
     expect(result.output).toMatch(/Test Files\s+\d+ passed \(\d+\)/)
     expect(result.output).toMatch(/Tests\s+\d+ passed/)
     expect(result.code).toBe(0)

@@ -110,7 +110,7 @@ describe('each generator', () => {
     const human = await runSvc(['make:rule', 'Slug'], { cwd: app.dir })
     expect(human.stdout).toBe('Exists  app/rules/slug.ts (differs; --force overwrites it)\n')
     const forced = await runSvc(['make:rule', 'Slug', '--force'], { cwd: app.dir })
-    expect(forced.stdout).toBe('Created app/rules/slug.ts\n')
+    expect(forced.stdout).toBe('Overwrote app/rules/slug.ts\n')
     expect(forced.stderr).toContain('Next: use it in a schema')
     expect(app.read('app', 'rules', 'slug.ts')).toContain("name: 'slug'")
   })
@@ -128,6 +128,7 @@ describe('each generator', () => {
       [['make:model', 'Promise'], 'E_BAD_NAME'],
       [['make:lang', 'French', 'validation'], 'E_BAD_NAME'],
       [['make:listener', 'Orphan'], 'E_BAD_ARGUMENTS'],
+      [['make:observer', 'Ghost'], 'E_NO_MODEL'],
       [['make:model', 'Gadget', '--fields=price:money'], 'E_BAD_FIELDS'],
       [['make:modle', 'Gadget'], 'E_UNKNOWN_COMMAND'],
     ] as const) {

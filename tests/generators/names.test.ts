@@ -1,6 +1,7 @@
 /** The names generators derive from their argument, and `--fields`. */
 import { describe, expect, it } from 'vitest'
 import { deriveNames, parseFields } from '../../cli/generators/index.ts'
+import { migrationName } from '../../cli/generators/generator.ts'
 import { appPaths, identifiers } from '../../cli/generators/paths.ts'
 
 describe('deriveNames', () => {
@@ -50,6 +51,20 @@ describe('deriveNames', () => {
   })
 })
 
+describe('migrationName', () => {
+  it.each([
+    ['create_foos_table', 'create_foos_table'],
+    ['CreateFoosTable', 'create_foos_table'],
+    ['AddSlugToPostsTable', 'add_slug_to_posts_table'],
+    ['create-foos-table', 'create_foos_table'],
+    ['Post', 'create_posts_table'],
+    ['BlogPost', 'create_blog_posts_table'],
+    ['backfill_prices', 'backfill_prices'],
+  ])('%s is %s', (input, name) => {
+    expect(migrationName(input)).toBe(name)
+  })
+})
+
 describe('parseFields', () => {
   it('reads name:type pairs, ? for optional', () => {
     expect(parseFields('title:string, body:text?,views:integer,price:number,published:boolean,due_at:date?')).toEqual([
@@ -71,6 +86,8 @@ describe('parseFields', () => {
     ['id:integer', /added to every table/],
     ['a:string,a:text', /given twice/],
     ['drop table x:string', /is not/],
+    ['constructor:boolean', /every JavaScript object has/],
+    ['prototype:string', /every JavaScript object has/],
   ])('refuses %j (E_BAD_FIELDS)', (spec, message) => {
     let caught: unknown
     try {

@@ -57,6 +57,15 @@ describe('built-in templates', () => {
     await expect(`// ${file.path}\n${file.contents}`).toMatchFileSnapshot(`golden/${label}.ts.txt`)
   })
 
+  it('the tests it writes close the app only if beforeAll made one (a failed beforeAll is reported alone)', async () => {
+    const render = await builtinTemplate('test')
+    for (const options of [{}, { resource: { fields, basePath: '/api/products', auth: true } }]) {
+      const { contents } = render({ kind: 'test', names: product, options })
+      expect(contents).toContain('afterAll(() => t?.close())')
+      expect(contents).not.toContain('t.close()')
+    }
+  })
+
   it('a kind is the file of its name', async () => {
     await expect(builtinTemplate('nothing' as TemplateKind)).rejects.toThrow(/No built-in template "nothing"/)
   })

@@ -1,6 +1,5 @@
 import { defineCommand } from '../../command/define.ts'
 import { generatorArgs, nameArg } from '../../generators/args.ts'
-import { deriveNames } from '../../generators/names.ts'
 import { runGenerator } from '../../generators/run.ts'
 
 export default defineCommand({
@@ -10,7 +9,7 @@ export default defineCommand({
     ...generatorArgs,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, async (generator) => ({ files: [await generator.render('mail', deriveNames(String(args.name), 'Mail'), {})] }), [
+    return runGenerator(io, args, json, (generator) => generator.mail(String(args.name)), [
       'await c.mailer.send(<mail>.to(address, data))',
     ])
   },

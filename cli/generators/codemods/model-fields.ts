@@ -3,10 +3,13 @@
  * (`export interface Product { id: number; name: string; ... }`), so that
  * `make:resource Product` without `--fields` fits the model. TypeScript
  * types say less than `--fields`: `string` is read as `string`, `number` as
- * `number`, `| null` as optional.
+ * `number`, `| null` as optional. A `string` is a `date` when the model
+ * generator marked it so (`// ISO 8601 date`) or, for models written before
+ * or by hand, when its name says so (`published_at`, `due_on`, `birth_date`).
  */
 import type { Field } from '../fields.ts'
-import { parseModule, statements, type Node } from './source.ts'
+import { DATE_MARK } from '../fields.ts'
+import { lineEnd, parseModule, statements, type Node } from './source.ts'
 
 const KEYWORDS: Record<string, Field['type']> = { TSStringKeyword: 'string', TSNumberKeyword: 'number', TSBooleanKeyword: 'boolean' }
 const ADDED = new Set(['id', 'created_at', 'updated_at'])
@@ -25,7 +28,10 @@ export function modelFields(source: string, model: string): Field[] | undefined 
       const types = annotation.type === 'TSUnionType' ? (annotation.types as Node[]) : [annotation]
       const optional = member.optional === true || types.some((type) => type.type === 'TSNullKeyword' || type.type === 'TSUndefinedKeyword')
       const type = types.map((each) => KEYWORDS[each.type]).find((each) => each !== undefined)
-      if (type !== undefined) fields.push({ name, type, optional })
+      if (type === undefined) continue
+      const comment = source.slice(member.end, lineEnd(source, member.end))
+      const date = type === 'string' && (comment.includes(DATE_MARK) || /(^|_)(at|on|date)$/.test(name))
+      fields.push({ name, type: date ? 'date' : type, optional })
     }
     return fields
   }

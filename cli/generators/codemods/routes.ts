@@ -3,7 +3,8 @@
  * `defineRoutes((r) => { ... })` callback, in its current (highest) version
  * group when it has one (`r.version(2, (r) => { ... })`), before its
  * fallback, with the controller's and schemas' imports. Routes the file
- * already has (the same path in that place) are not added again. A file
+ * already has (the five, in that place) are not added again; other routes
+ * on the resource's paths are a conflict (the resource cannot be added). A file
  * whose shape is not that one is left untouched, and the lines to add are
  * printed instead.
  */
@@ -67,8 +68,14 @@ export function registerResourceRoutes(source: string | undefined, routes: Resou
   if (target === undefined) return manual('routes/api.ts has no `export default defineRoutes((r) => { ... })` with a block body')
 
   const full = joinPaths(target.prefix, routes.path)
-  const existing = parseRouteFile(source, API_PREFIX).routes
-  if (existing.some((route) => route.path === full || route.path === `${full}/{id}`)) return { status: 'unchanged' }
+  const existing = parseRouteFile(source, API_PREFIX).routes.filter((route) => route.path === full || route.path === `${full}/{id}`)
+  if (existing.length > 0) {
+    // All five: the resource is registered (a second run). Some other route on its paths: another resource's, or the app's own.
+    const wanted = [`GET ${full}`, `GET ${full}/{id}`, `POST ${full}`, `PUT ${full}/{id}`, `DELETE ${full}/{id}`]
+    const found = new Set(existing.map((route) => `${route.method} ${route.path}`))
+    if (wanted.every((route) => found.has(route))) return { status: 'unchanged' }
+    return { status: 'conflict', reason: `routes/api.ts already has ${[...found].join(', ')}, not the five routes of this resource` }
+  }
 
   const taken = topLevelNames(program)
   const insertions: Insertion[] = []

@@ -182,6 +182,8 @@ export const adminSeeder: ProjectTemplate = () => ({
  *
  *   ADMIN_EMAIL=you@example.com ADMIN_PASSWORD='a long passphrase' npx svc db:seed --class=admin
  *
+ * (With APP_ENV=production, add --force: svc refuses to seed a live database without it.)
+ *
  * (An existing user becomes an admin without a seeder: npx svc user:role you@example.com admin.)
  */
 import { createPasswordHasher, type Database } from 'svc'
@@ -279,7 +281,8 @@ describe('the API', () => {
 
 const ENV_TEMPLATE = (s: ProjectSettings, secret: string, databaseUrl: string) => `# Read by every svc command and by the server; the process environment wins over this file.
 APP_ENV=development
-APP_DEBUG=true
+# Empty: on in development, off otherwise (error responses with exception messages and stacks).
+APP_DEBUG=
 PORT=8080
 HOST=127.0.0.1
 # Empty: the embedded SQLite file storage/database.sqlite. Or file:<path>, or libsql://... with DATABASE_AUTH_TOKEN.

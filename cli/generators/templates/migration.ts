@@ -1,4 +1,4 @@
-import { columnSql } from '../fields.ts'
+import { columnSql, sqlName } from '../fields.ts'
 import { appPaths } from '../paths.ts'
 import { defineTemplate, indent, type WithFields } from '../template.ts'
 
@@ -22,17 +22,24 @@ const NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
 
 /** `database/migrations/<timestamp>_<name>.ts`: `up(db)` and `down(db)`. */
 export default defineTemplate('migration', ({ options }) => {
-  const { table, fields } = options
+  const { fields } = options
+  // Quoted: a table or column may be an SQL keyword (values, order, group).
+  const table = options.table === undefined ? undefined : sqlName(options.table)
   let up: string[]
   let down: string[]
   if (options.action === 'create') {
-    const columns = ['id integer primary key autoincrement', ...fields.map(columnSql), `created_at text not null default ${NOW}`, `updated_at text not null default ${NOW}`]
+    const columns = [
+      `${sqlName('id')} integer primary key autoincrement`,
+      ...fields.map(columnSql),
+      `${sqlName('created_at')} text not null default ${NOW}`,
+      `${sqlName('updated_at')} text not null default ${NOW}`,
+    ]
     up = ['await db.execute(`create table ' + table + ' (', ...columns.map((column, i) => `  ${column}${i < columns.length - 1 ? ',' : ''}`), ')`)']
     down = [`await db.execute('drop table ${table}')`]
   } else if (options.action === 'alter' && fields.length > 0) {
     // SQLite adds a NOT NULL column only with a default: added columns may be null.
     up = fields.map((field) => `await db.execute('alter table ${table} add column ${columnSql({ ...field, optional: true })}')`)
-    down = [...fields].reverse().map((field) => `await db.execute('alter table ${table} drop column ${field.name}')`)
+    down = [...fields].reverse().map((field) => `await db.execute('alter table ${table} drop column ${sqlName(field.name)}')`)
   } else {
     up = [table === undefined ? "// await db.execute('create table ...')" : `// await db.execute('alter table ${table} add column ...')`]
     down = ['// undo what up() did']

@@ -1,4 +1,4 @@
-import { castOf, tsType, type Field } from '../fields.ts'
+import { castOf, DATE_MARK, tsType, type Field } from '../fields.ts'
 import { appPaths, identifiers } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
@@ -23,7 +23,7 @@ import { defineModel } from 'svc'
 
 export interface ${id.model} {
   id: number
-${fields.map((field) => `  ${field.name}: ${tsType(field)}`).join('\n')}${fields.length > 0 ? '\n' : ''}  created_at: string
+${fields.map((field) => `  ${field.name}: ${tsType(field)}${field.type === 'date' ? ` ${DATE_MARK}` : ''}`).join('\n')}${fields.length > 0 ? '\n' : ''}  created_at: string
   updated_at: string
 }
 

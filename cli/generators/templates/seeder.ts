@@ -1,3 +1,4 @@
+import { sqlName } from '../fields.ts'
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate } from '../template.ts'
 
@@ -28,7 +29,7 @@ export default defineTemplate('seeder', ({ names, options }) => {
 import type { Database } from 'svc'
 
 export async function run(db: Database): Promise<void> {
-  // await db.execute('insert into ${names.table} (name) values (?)', ['First'])
+  // await db.execute('insert into ${sqlName(names.table)} (${sqlName('name')}) values (?)', ['First'])
 }
 `,
     }

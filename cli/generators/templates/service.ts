@@ -1,3 +1,4 @@
+import { sqlName } from '../fields.ts'
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate } from '../template.ts'
 
@@ -26,7 +27,7 @@ export class ${id.service} {
   constructor(private readonly db: Database) {}
 
   async count(): Promise<number> {
-    const row = await this.db.first<{ total: number }>('select count(*) as total from ${names.table}')
+    const row = await this.db.first<{ total: number }>('select count(*) as total from ${sqlName(names.table)}')
     return row?.total ?? 0
   }
 }

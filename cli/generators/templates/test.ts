@@ -21,6 +21,7 @@ declare module '../template.ts' {
 
 /** `tests/<name>.test.ts`: a vitest file that builds the app in process (`projectTestApp`, a fresh database). */
 export default defineTemplate('test', ({ names, options }) => {
+  // `t?.close()`: when beforeAll fails, vitest reports that failure, not a TypeError from afterAll on top of it.
   const header = `import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectTestApp, type ProjectTestApp } from 'svc/testing/project'
 `
@@ -34,7 +35,7 @@ let t: ProjectTestApp
 beforeAll(async () => {
   t = await projectTestApp()
 })
-afterAll(() => t.close())
+afterAll(() => t?.close())
 
 describe('${names.base.words}', () => {
   it('answers the liveness probe', async () => {
@@ -85,7 +86,7 @@ let t: ProjectTestApp${auth ? '\nlet token: string' : ''}
 beforeAll(async () => {
   t = await projectTestApp()${auth ? "\n  token = await t.tokenFor({ role: 'user' })" : ''}
 })
-afterAll(() => t.close())
+afterAll(() => t?.close())
 
 describe('${names.plural.words}', () => {
   it('creates (201), shows, updates and deletes (204) a ${names.singular.words}', async () => {

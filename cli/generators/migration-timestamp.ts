@@ -1,0 +1,24 @@
+/** The prefix of a new migration file: the one rule every command that writes migrations follows. */
+import { existsSync, readdirSync } from 'node:fs'
+
+/**
+ * `20260115103000` for now, or one second after the app's latest migration
+ * when that is not earlier: migrations run in file-name order, and one
+ * written in the same second as another must still run after it.
+ */
+export function migrationTimestamp(dir: string, now: Date): string {
+  const latest = existsSync(dir)
+    ? readdirSync(dir)
+        .map((file) => /^(\d{14})_/.exec(file)?.[1])
+        .filter((prefix): prefix is string => prefix !== undefined)
+        .sort()
+        .at(-1)
+    : undefined
+  let at = now
+  if (latest !== undefined) {
+    const [, year, month, day, hour, minute, second] = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(latest)!
+    const after = new Date(Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +second! + 1))
+    if (after > at) at = after
+  }
+  return at.toISOString().replace(/\D/g, '').slice(0, 14)
+}
