@@ -38,7 +38,8 @@ export function resolveKeyMaterial(config: AppConfig, files: JwtKeyMaterial = {}
     if (config.jwtSecret === undefined) {
       throw new ConfigError(
         'JWT_SECRET',
-        'is required to sign tokens with HS256 (at least 32 characters); run `svc key:generate` to write one to .env',
+        'is required to sign tokens with HS256 (at least 32 characters)',
+        'run `svc key:generate` to write one to .env',
       )
     }
     return {}

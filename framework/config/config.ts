@@ -68,7 +68,7 @@ export function resolveConfig(vars: EnvRecord = {}): AppConfig {
 function secret(vars: EnvRecord, name: string): string | undefined {
   const value = text(vars, name)
   if (value !== undefined && value.length < 32) {
-    throw new ConfigError(name, `must be at least 32 characters (got ${value.length}); run \`svc key:generate\``)
+    throw new ConfigError(name, `must be at least 32 characters (got ${value.length})`, 'run `svc key:generate`')
   }
   return value
 }

@@ -16,7 +16,9 @@
  */
 import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
+import { ConfigError } from '../config/config-error.ts'
 import type { ExecutionContextLike } from '../context/context.ts'
+import { errorEnvelope, jsonResponse } from '../http/response.ts'
 
 export { d1Database, d1Driver, type D1DatabaseBinding, type D1PreparedStatementBinding, type D1ResultBinding } from './d1.ts'
 
@@ -39,10 +41,41 @@ export function workersHandler<Env extends object>(build: (env: Env) => Promise<
           built = undefined
           throw error
         })
-      const { app } = await built
+      let app: WorkerApp['app']
+      try {
+        ;({ app } = await built)
+      } catch (error) {
+        return buildFailed(error)
+      }
       return app.fetch(request, { ...env, [CONN_INFO]: workersConnInfo(request) }, ctx)
     },
   }
+}
+
+/**
+ * A build that threw (a missing JWT_SECRET, a failed migration) answers the
+ * JSON envelope, 500, without a stack: a configuration error says which
+ * variable and where a Worker gets it (.dev.vars, `wrangler secret put`,
+ * `[vars]`); anything else says only that the app could not start. The whole
+ * error goes to the Worker's log (`wrangler tail`, the dashboard).
+ */
+function buildFailed(error: unknown): Response {
+  console.error('svc: the app could not be built:', error)
+  const message =
+    error instanceof ConfigError
+      ? `Configuration error: ${workersConfigMessage(error)}`
+      : "The app could not start; the Worker's log (wrangler tail) says why."
+  return jsonResponse(errorEnvelope(500, message), 500, { 'cache-control': 'no-store' })
+}
+
+/** The ConfigError's problem, its fix said the Workers way (there is no .env to write to, no CLI beside the Worker). */
+function workersConfigMessage(error: ConfigError): string {
+  const name = error.variable
+  const fix = /SECRET|KEY|PASSWORD|TOKEN/.test(name)
+    ? `put it in .dev.vars for \`wrangler dev\`; for a deployed Worker, \`wrangler secret put ${name}\``
+    : `set it in .dev.vars for \`wrangler dev\`; for a deployed Worker, under [vars] in wrangler.toml`
+  const generate = error.cliFix?.includes('svc key:generate') === true ? ' (`svc key:generate --show` prints one)' : ''
+  return `${name}: ${error.problem}. On Workers: ${fix}${generate}.`
 }
 
 /** The client as Cloudflare saw it: `CF-Connecting-IP`, which its edge sets on every request (a client's own is replaced). */

@@ -14,6 +14,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { conformance } from './conformance.ts'
+import { stopChild, waitForOutput } from '../helpers/child-process.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const JWT_SECRET = 'conformance-suite-secret-0123456789abcdef'
@@ -94,7 +95,7 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example app on 
       try {
         ;({ traceIds } = await conformance(server.url))
       } finally {
-        await stop(server.child)
+        await stopChild(server.child)
       }
       // Stopped: the traces were flushed (Node, Deno, Bun: on SIGTERM; workerd: through waitUntil, per request).
       const stored = new Set(leg.readTraces(storage).map((row) => row.trace_id))
@@ -128,36 +129,7 @@ async function start(leg: Leg, storage: string): Promise<{ child: ChildProcess; 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let output = ''
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${leg.name} did not start in 120 s:\n${output}`)), 120_000)
-    function fail(error: Error) {
-      clearTimeout(timer)
-      child.kill('SIGKILL')
-      reject(error)
-    }
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        resolvePromise({ child, url: match[1]! })
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.on('exit', (code) => fail(new Error(`${leg.name} exited (${code}) before listening:\n${output}`)))
-  })
+  const { match } = await waitForOutput(child, /(http:\/\/127\.0\.0\.1:\d+)/, leg.name, 120_000)
+  return { child, url: match[1]! }
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve()
-  return new Promise((resolvePromise) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.on('exit', () => {
-      clearTimeout(killer)
-      resolvePromise()
-    })
-    child.kill('SIGTERM')
-  })
-}

@@ -4,19 +4,21 @@
  *   --allow-ffi --allow-sys=cpus,networkInterfaces,hostname examples/blog/runtimes/deno.ts
  * (the permissions: docs/runtimes.md, "Deno")
  */
+import { resolveConfig } from 'svc'
 import { openDatabase, openTraceStore, readEnv, serve } from 'svc/deno'
-import { storeSink } from 'svc/trace'
+import { resolveTraceConfig, storeSink } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
-const env = readEnv()
-const database = await openDatabase({ url: env.DATABASE_URL ?? 'file:storage/database.sqlite' })
-const traces = await openTraceStore({ url: env.TRACE_DATABASE_URL ?? 'file:storage/traces.sqlite' })
+// Read as svc serve reads it: a blank value (`DATABASE_URL=` in the .env `npm start` writes) is unset.
+const config = resolveConfig(readEnv())
+const database = await openDatabase({ url: config.databaseUrl ?? 'file:storage/database.sqlite', authToken: config.databaseAuthToken })
+const traces = await openTraceStore({ url: resolveTraceConfig(config.vars).databaseUrl ?? 'file:storage/traces.sqlite' })
 // The runtime's libSQL client is asynchronous: the traces are written from this thread, between requests.
-const { app, tracer } = await blogApp(env, database, storeSink(traces))
+const { app, tracer } = await blogApp(config, database, storeSink(traces))
 
 const server = serve(app, {
-  port: Number(env.PORT ?? 8080),
-  host: env.HOST ?? '127.0.0.1',
+  port: config.port,
+  host: config.host,
   // On SIGINT/SIGTERM, after the in-flight requests: every accepted trace is written, then the stores close.
   onClose: async () => {
     await tracer.close()

@@ -2,22 +2,29 @@
  * The blog on Node, by hand (`npm start`, i.e. `svc serve --migrate`, does
  * the same for any app): node --import jiti/register examples/blog/runtimes/node.ts
  */
-import { loadEnv, openDatabase, openTraceSink, serve } from 'svc/node'
+import { resolveConfig, resolveMailSettings, resolveQueueSettings } from 'svc'
+import { loadEnv, openDatabase, openMailer, openQueueDriver, openTraceSink, serve } from 'svc/node'
 import { resolveTraceConfig } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
-const env = loadEnv('.env')
-const database = await openDatabase({ url: env.DATABASE_URL, storageDir: 'storage', projectDir: '.' })
+const config = resolveConfig(loadEnv('.env'))
+const traceConfig = resolveTraceConfig(config.vars)
+const database = await openDatabase({ url: config.databaseUrl, authToken: config.databaseAuthToken, storageDir: 'storage', projectDir: '.' })
 // As svc serve writes them (TRACE_WRITER): from a worker thread, or between requests where the process has one CPU.
-const sink = await openTraceSink({ url: env.TRACE_DATABASE_URL, storageDir: 'storage', projectDir: '.' }, resolveTraceConfig(env).writer)
-const { app, tracer } = await blogApp(env, database, sink)
+const sink = await openTraceSink({ url: traceConfig.databaseUrl, storageDir: 'storage', projectDir: '.' }, traceConfig.writer)
+// What only Node has: the log and SMTP mailers (MAIL_MAILER), and the redis queue driver (QUEUE_CONNECTION).
+const mailer = await openMailer(resolveMailSettings(config), 'storage/logs')
+const queueDriver = await openQueueDriver(resolveQueueSettings(config), database)
+const { app, tracer } = await blogApp(config, database, sink, { mailer, queueDriver })
 
 const server = await serve(app, {
-  port: Number(env.PORT ?? 8080),
-  host: env.HOST ?? '127.0.0.1',
+  port: config.port,
+  host: config.host,
   onClose: async () => {
     await tracer.close()
     await sink.close()
+    await mailer.close?.()
+    await queueDriver.close()
     database.close()
   },
 })

@@ -1,0 +1,111 @@
+/**
+ * The example on Deno and Bun as a user runs it: after `npm start` wrote `.env`
+ * from `.env.example` (blank `DATABASE_URL=`, `APP_URL=`, ...), with nothing in
+ * the process environment, through `scripts/runtime.sh` as `npm run start:<runtime>`.
+ * Each run is in a copy of the repository's layout (framework/, scripts/, the
+ * example; node_modules linked), so that the defaults (storage/database.sqlite)
+ * land in a temporary folder. runtimes.test.ts runs the conformance suite with
+ * every setting in the environment; this one covers the `.env` a user has.
+ */
+import { createClient } from '@libsql/client'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { stopChild, waitForOutput } from '../helpers/child-process.ts'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const installed = spawnSync('bash', ['scripts/install-runtimes.sh', '--installed'], { cwd: ROOT }).status === 0
+const SECRET = 'first-run-secret-0123456789abcdef0123456789'
+
+const sandboxes: string[] = []
+afterAll(() => {
+  for (const dir of sandboxes) rmSync(dir, { recursive: true, force: true })
+})
+
+/** The repository's layout, with `.env` as `npm start` writes it (a fresh JWT_SECRET), `changes` applied. */
+function sandbox(changes: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-first-run-'))
+  sandboxes.push(dir)
+  for (const entry of ['framework', 'scripts', 'deno.json', 'package.json', 'tsconfig.json']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true })
+  cpSync(join(ROOT, 'examples/blog'), join(dir, 'examples/blog'), { recursive: true, filter: (source) => !source.includes('/storage/') })
+  mkdirSync(join(dir, 'storage'))
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+  const values: Record<string, string> = { JWT_SECRET: SECRET, PORT: '0', MAIL_MAILER: 'console', ...changes }
+  const env = readFileSync(join(ROOT, 'examples/blog/.env.example'), 'utf8').replace(/^([A-Z_]+)=.*$/gm, (line, name: string) =>
+    name in values ? `${name}=${values[name]}` : line,
+  )
+  expect(env).toMatch(/^DATABASE_URL=$/m)
+  writeFileSync(join(dir, '.env'), env)
+  return dir
+}
+
+/** The process environment without any variable the app reads from `.env`: only the file speaks. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const names = [...readFileSync(join(ROOT, 'examples/blog/.env.example'), 'utf8').matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]!)
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
+  for (const name of [...names, 'TRACE_DATABASE_URL', 'WORKERD_STORAGE']) delete env[name]
+  return env
+}
+
+async function start(dir: string, runtime: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn('bash', ['scripts/runtime.sh', runtime], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+  const { match, output } = await waitForOutput(child, /svc blog on \w+: (http:\/\/\S+)/, runtime, 60_000)
+  return { child, url: match[1]!, output }
+}
+
+async function json(response: Response): Promise<{ data?: Record<string, unknown> }> {
+  return (await response.json()) as { data?: Record<string, unknown> }
+}
+
+describe.skipIf(!installed && process.env.CI === undefined)('the example after `npm start` wrote .env', () => {
+  for (const runtime of ['deno', 'bun']) {
+    it(`${runtime}: blank values mean unset (storage/database.sqlite), and POST /api/v2/posts queues the author's mail`, async () => {
+      const dir = sandbox()
+      const server = await start(dir, runtime)
+      try {
+        expect((await fetch(`${server.url}/health/live`)).status).toBe(200)
+        const email = `first-run-${runtime}@example.com`
+        const password = 'correct-horse-42'
+        const registered = await fetch(`${server.url}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Ada', email, password, password_confirmation: password }),
+        })
+        expect(registered.status).toBe(201)
+        const { token } = (await json(registered)).data as { token: string }
+        const created = await fetch(`${server.url}/api/v2/posts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `first-run-${runtime}` },
+          body: JSON.stringify({ title: 'Queued', body: 'Mailed later' }),
+        })
+        expect(created.status).toBe(201)
+      } finally {
+        await stopChild(server.child)
+      }
+      // The default database, where `svc serve` and `svc queue:work` (Node) find it too: one job, the author's mail.
+      const file = join(dir, 'storage/database.sqlite')
+      expect(existsSync(file)).toBe(true)
+      const client = createClient({ url: `file:${file}` })
+      try {
+        const jobs = await client.execute('select name, payload from jobs')
+        expect(jobs.rows.map((row) => row.name)).toEqual(['svc.listener'])
+        expect(String(jobs.rows[0]!.payload)).toContain('mail-author')
+      } finally {
+        client.close()
+      }
+    }, 120_000)
+  }
+
+  it('deno: HOST=localhost in .env (not in the environment) is the address --allow-net allows', async () => {
+    const dir = sandbox({ HOST: 'localhost' })
+    const server = await start(dir, 'deno')
+    try {
+      expect(server.output()).not.toMatch(/NotCapable/)
+      expect((await fetch(`${server.url}/health/live`)).status).toBe(200)
+    } finally {
+      await stopChild(server.child)
+    }
+  }, 120_000)
+})
