@@ -17,12 +17,17 @@
  *   the container (`docker run --env-file .env.production`).
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { Project } from '../project/project.ts'
 
 export interface DockerFiles {
   dockerfile: string
   dockerignore: string
+  /**
+   * Dependencies installed from a path outside the project (`"svc": "file:../svc"`, as `svc new` writes it in a
+   * checkout): outside the build context, the image cannot install them. Name and spec.
+   */
+  outsideContext: Array<{ name: string; spec: string }>
 }
 
 export const NODE_IMAGE = 'node:20-bookworm-slim'
@@ -32,8 +37,10 @@ export function dockerFiles(project: Project, port: number): DockerFiles {
   const lock = existsSync(join(project.root, 'package-lock.json'))
   const install = lock ? 'npm ci' : 'npm install'
   const hasBuild = typeof manifest.scripts?.build === 'string'
-  // A workspace's package.json lists folders npm needs before it installs: copy everything first then.
-  const copyAllFirst = manifest.workspaces !== undefined
+  const local = localDependencies(manifest, project.root)
+  // A workspace's package.json lists folders npm needs before it installs, and a dependency installed from a path
+  // in the project (a packed svc-0.1.0.tgz) must be there too: copy everything first then.
+  const copyAllFirst = manifest.workspaces !== undefined || local.some((dependency) => dependency.inside)
   const storage = posix(relative(project.root, project.storageDir)) || 'storage'
   const bin = svcBinary(manifest)
 
@@ -77,7 +84,7 @@ coverage
 Dockerfile
 .dockerignore
 `
-  return { dockerfile, dockerignore }
+  return { dockerfile, dockerignore, outsideContext: local.filter((dependency) => !dependency.inside).map(({ name, spec }) => ({ name, spec })) }
 }
 
 interface Manifest {
@@ -85,6 +92,24 @@ interface Manifest {
   scripts?: Record<string, unknown>
   workspaces?: unknown
   bin?: unknown
+  dependencies?: Record<string, unknown>
+  devDependencies?: Record<string, unknown>
+  optionalDependencies?: Record<string, unknown>
+}
+
+/** Dependencies npm installs from a path (`file:…`, `./…`, `../…`, `/…`), and whether that path is in the project. */
+function localDependencies(manifest: Manifest, root: string): Array<{ name: string; spec: string; inside: boolean }> {
+  const found: Array<{ name: string; spec: string; inside: boolean }> = []
+  for (const group of [manifest.dependencies, manifest.devDependencies, manifest.optionalDependencies]) {
+    for (const [name, spec] of Object.entries(group ?? {})) {
+      if (typeof spec !== 'string') continue
+      const path = spec.startsWith('file:') ? spec.slice('file:'.length) : /^(\.{1,2}\/|\/)/.test(spec) ? spec : undefined
+      if (path === undefined) continue
+      const from = relative(root, resolve(root, path))
+      found.push({ name, spec, inside: from !== '' && !from.startsWith('..') && !isAbsolute(from) })
+    }
+  }
+  return found
 }
 
 function readManifest(root: string): Manifest {

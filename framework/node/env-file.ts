@@ -30,7 +30,7 @@ export function ensureEnvFile(path: string, examplePath?: string): boolean {
   const template =
     examplePath !== undefined && existsSync(examplePath)
       ? readFileSync(examplePath, 'utf8')
-      : 'APP_ENV=development\nAPP_DEBUG=true\nJWT_SECRET=\n'
+      : 'APP_ENV=development\nJWT_SECRET=\n'
   writeFileSync(path, setEnvValue(template, 'JWT_SECRET', generateSecret()), { mode: 0o600 })
   return true
 }

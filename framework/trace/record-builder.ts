@@ -215,16 +215,17 @@ function exceptionOf(error: NonNullable<RawTrace['error']>, status: number, reda
 
 const PASSWORD_HASH = /^\$(argon2(id|i|d)|2[aby]|scrypt|pbkdf2[-\w]*)\$/
 
-const FRAMEWORK_DIR = (() => {
+/** svc's own code: the framework and, beside it, the CLI (whose development server wraps the app's fetch). */
+const SVC_DIRS = ['../', '../../cli/'].flatMap((relative) => {
   try {
-    return decodeURIComponent(new URL('../', import.meta.url).pathname)
+    return [decodeURIComponent(new URL(relative, import.meta.url).pathname)]
   } catch {
-    return undefined
+    return []
   }
-})()
+})
 const FRAME = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/
 
-/** The first stack frame outside the framework, node_modules and the runtime: where the app threw. */
+/** The first stack frame outside svc, node_modules and the runtime: where the app threw. */
 export function appFrame(stack: string | undefined): TraceSourceLocation | null {
   if (stack === undefined) return null
   for (const line of stack.split('\n').slice(1)) {
@@ -233,7 +234,7 @@ export function appFrame(stack: string | undefined): TraceSourceLocation | null 
     let file = match[1]!
     if (file.startsWith('file://')) file = decodeURIComponent(new URL(file).pathname)
     if (file.startsWith('node:') || file.includes('/node_modules/') || !file.includes('/')) continue
-    if (FRAMEWORK_DIR !== undefined && file.startsWith(FRAMEWORK_DIR)) continue
+    if (SVC_DIRS.some((dir) => file.startsWith(dir))) continue
     return { file, line: Number(match[2]), column: Number(match[3]) }
   }
   return null

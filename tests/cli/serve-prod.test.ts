@@ -232,10 +232,42 @@ describe('svc serve:prod --docker', () => {
     expect(dockerfile).not.toMatch(/JWT_SECRET|API_KEY|PASSWORD/)
     for (const entry of ['.env', '.env.*', '!.env.example', 'node_modules', 'storage/*', '.git']) expect(ignore).toContain(entry)
 
+    // The example has no package.json of its own: no dependency from a path, no warning.
+    expect(result.stderr).not.toContain('outside the build context')
+
     const again = await runSvc(['serve:prod', '--docker'], { cwd: app.dir })
     expect(again.exitCode).toBe(1)
     expect(again.stderr).toContain('error [E_EXISTS]')
     expect((await runSvc(['serve:prod', '--docker', '--force'], { cwd: app.dir })).exitCode).toBe(0)
+  })
+})
+
+describe('svc serve:prod --docker with dependencies from a path', () => {
+  const dockerFor = async (dependencies: Record<string, string>) => {
+    const project = copyExampleApp()
+    try {
+      writeFileSync(project.path('package.json'), JSON.stringify({ name: 'my-api', private: true, dependencies }))
+      const result = await runSvc(['serve:prod', '--docker'], { cwd: project.dir })
+      return { ...result, dockerfile: readFileSync(project.path('Dockerfile'), 'utf8') }
+    } finally {
+      project.remove()
+    }
+  }
+
+  it('a path outside the project (svc new in a checkout: file:../svc) is a warning naming it and the fix', async () => {
+    const outside = await dockerFor({ svc: 'file:../svc', valibot: '^1.0.0' })
+    expect(outside.exitCode).toBe(0)
+    expect(outside.stderr).toContain('warning: svc is installed from "file:../svc", outside the build context: docker build cannot install it.')
+    expect(outside.stderr).toContain('npm pack')
+    expect(outside.stderr).not.toContain('valibot')
+  })
+
+  it('a packed tarball in the project is copied before the install', async () => {
+    const inside = await dockerFor({ svc: 'file:vendor/svc-0.1.0.tgz' })
+    expect(inside.stderr).not.toContain('outside the build context')
+    const build = inside.dockerfile.split('\n')
+    expect(build.indexOf('COPY . .')).toBeGreaterThan(-1)
+    expect(build.indexOf('COPY . .')).toBeLessThan(build.findIndex((line) => /^RUN npm (ci|install)$/.test(line)))
   })
 })
 

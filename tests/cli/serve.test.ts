@@ -63,6 +63,11 @@ describe('svc serve', () => {
       expect((await ready.json()).data.checks.database.status).toBe('ok')
       const posts = await fetch(`${url}/api/v1/posts`)
       expect(await posts.json()).toEqual({ success: true, data: [] })
+      // The request log redacts the query parameters the trace redacts: a secret in a URL stays out of the terminal.
+      const logged = waitForLine(child.stdout, /^GET \/api\/v1\/posts\?(\S*) 200 [\d.]+ ms /)
+      await (await fetch(`${url}/api/v1/posts?token=QuerySecret123&page=1`)).arrayBuffer()
+      const [, query] = await logged
+      expect(query).toBe('token=[REDACTED]&page=1')
 
       const slow = fetch(`${url}/slow`)
       await waitForLine(child.stderr, /^slow: started$/)
@@ -125,12 +130,41 @@ describe('svc serve', () => {
     expect((await lines([], { APP_ENV: 'production', JWT_SECRET: 'q'.repeat(40) })).output).toEqual([])
   })
 
+  it('production with APP_DEBUG on says so at start; without it, debug follows APP_ENV (off)', async () => {
+    const start = async (env: Record<string, string>) => {
+      const server = startInProcess(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 'q'.repeat(40), ...env } })
+      try {
+        await server.waitFor(/^svc listening on /)
+        return { stderr: server.output.stderr }
+      } finally {
+        await server.stop()
+      }
+    }
+    const debug = await start({ APP_DEBUG: 'true' })
+    expect(debug.stderr).toContain('APP_DEBUG is on with APP_ENV=production: error responses carry exception messages and stack traces.')
+    // The .env a first run writes (from .env.example) leaves APP_DEBUG empty, so production turns it off.
+    expect(app.read('.env.example')).toMatch(/^APP_DEBUG=$/m)
+    const quiet = await start({})
+    expect(quiet.stderr).not.toContain('APP_DEBUG is on')
+  })
+
   it('--port takes a port number: anything else fails before the app loads', async () => {
     for (const port of ['http', '70000', '-1']) {
       const { exitCode, stderr } = await runSvc(['serve', `--port=${port}`], { cwd: app.dir })
       expect(exitCode, port).toBe(1)
       expect(stderr).toContain(`error [E_BAD_OPTION]: --port takes a whole number from 0 to 65535, got "${port}"`)
     }
+  })
+
+  it('--migrate with a database server out of reach: E_DATABASE naming DATABASE_URL, exit 1', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as { port: number }).port
+    await new Promise((resolve) => closed.close(resolve))
+    const { exitCode, stderr } = await runSvc(['serve', '--migrate', '--port', '0'], { cwd: app.dir, env: { DATABASE_URL: `http://127.0.0.1:${port}` } })
+    expect(exitCode).toBe(1)
+    expect(stderr).toContain('error [E_DATABASE]: Cannot migrate the database: ')
+    expect(stderr).toContain('fix: check DATABASE_URL')
   })
 
   it('a busy port: E_LISTEN with the fix, exit 1', async () => {

@@ -6,6 +6,7 @@ import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { printLine, printNote } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
+import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
 import { projectFor } from '../../project/project.ts'
 import { WorkerCluster, WorkerStartError } from '../../server/cluster.ts'
 import { dockerFiles } from '../../server/docker.ts'
@@ -43,6 +44,12 @@ export default defineCommand({
       writeFileSync(targets[0]!, files.dockerfile)
       writeFileSync(targets[1]!, files.dockerignore)
       for (const file of targets) printLine(io, `Wrote ${file}`)
+      for (const { name, spec } of files.outsideContext) {
+        printNote(
+          io,
+          `warning: ${name} is installed from "${spec}", outside the build context: docker build cannot install it. Pack it into the project (npm pack <its folder>, then npm install ./<the .tgz>; docs/getting-started.md) and build again.`,
+        )
+      }
       printNote(io, 'docker build -t app . && docker run --env-file .env.production -p 8080:8080 app (secrets stay out of the image).')
       return
     }
@@ -55,6 +62,7 @@ export default defineCommand({
     }
 
     if (config.env !== 'production') printNote(io, `APP_ENV is ${config.env}: set APP_ENV=production for production (debug off, secure defaults).`)
+    else if (config.debug) printNote(io, DEBUG_IN_PRODUCTION)
     const host = args.host ?? config.host
     const size = args.workers ?? availableParallelism()
     const workers = new WorkerCluster({

@@ -8,7 +8,9 @@ import { printLine, printNote } from '../../output/print.ts'
 import { loadApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor } from '../../project/project.ts'
+import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
 import { withRequestLog } from '../../server/request-log.ts'
+import { projectTraceConfig } from '../../trace/open-store.ts'
 import { DRAIN } from '../../server/worker.ts'
 
 export default defineCommand({
@@ -28,15 +30,27 @@ export default defineCommand({
       }
     }
     const loaded = await loadApp(project, { serving: true })
+    if (loaded.config.env === 'production' && loaded.config.debug) printNote(io, DEBUG_IN_PRODUCTION)
     if (args.migrate) {
-      const ran = await migrate(loaded.database!, await loadMigrations(project))
+      let ran: string[]
+      try {
+        ran = await migrate(loaded.database!, await loadMigrations(project))
+      } catch (error) {
+        await loaded.close()
+        if (error instanceof CliError) throw error
+        // A libSQL server out of reach says only "fetch failed": which database, and where to look, is said here.
+        if (error instanceof Error && error.name === 'MigrationError') throw new CliError('E_MIGRATION', error.message, { hint: 'fix the migration and run svc serve --migrate again; the ones before it stay applied', cause: error })
+        throw new CliError('E_DATABASE', `Cannot migrate the database: ${(error as Error).message}`, {
+          hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server); svc doctor checks the connection',
+        })
+      }
       if (ran.length > 0) printNote(io, `Migrated: ${ran.join(', ')}`)
     }
     const port = args.port ?? loaded.config.port
     const logged = !args.quiet && loaded.config.env === 'development'
     let server
     try {
-      server = await serve(logged ? withRequestLog(loaded.app, io) : loaded.app, { port, host: args.host ?? loaded.config.host, onClose: loaded.close })
+      server = await serve(logged ? withRequestLog(loaded.app, io, projectTraceConfig(project, loaded.config)) : loaded.app, { port, host: args.host ?? loaded.config.host, onClose: loaded.close })
     } catch (error) {
       await loaded.close()
       throw new CliError('E_LISTEN', `Cannot listen on port ${port}: ${(error as Error).message}`, {
