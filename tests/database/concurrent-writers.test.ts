@@ -7,13 +7,13 @@
  * `SQLITE_BUSY: database is locked` on every statement and none of its 300
  * rows were in the file. With the default 5 s timeout all 600 are there.
  */
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../helpers/cli.ts'
 import { tempDir } from '../helpers/app.ts'
+import { startReportingChild } from '../helpers/child-process.ts'
 
 const NODE_ENTRY = join(REPO_ROOT, 'dist', 'framework', 'node', 'index.js')
 const WRITER = join(REPO_ROOT, 'tests', 'database', 'concurrent-writer.mjs')
@@ -26,24 +26,7 @@ interface WriterReport {
 }
 
 function startWriter(file: string, tag: string, timeoutMs?: number) {
-  const args = [WRITER, NODE_ENTRY, file, tag, String(ROWS), ...(timeoutMs === undefined ? [] : [String(timeoutMs)])]
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  let onReady: () => void
-  const ready = new Promise<void>((resolve) => (onReady = resolve))
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk
-    if (stdout.startsWith('ready\n')) onReady()
-  })
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const done = new Promise<WriterReport>((resolve, reject) => {
-    child.once('close', (code) => {
-      if (code !== 0) return reject(new Error(`writer ${tag} exited ${code}: ${stderr}`))
-      resolve(JSON.parse(stdout.split('\n')[1]!) as WriterReport)
-    })
-  })
-  return { ready, done, go: () => child.stdin.write('go\n') }
+  return startReportingChild<WriterReport>([WRITER, NODE_ENTRY, file, tag, String(ROWS), ...(timeoutMs === undefined ? [] : [String(timeoutMs)])], `writer ${tag}`)
 }
 
 describe('two processes writing to one file database', () => {
