@@ -43,6 +43,8 @@ export interface ReplayParams {
   header?: string[]
   /** `--url`: send to this server (an environment's base URL) instead of the app in process. */
   url?: string
+  /** `--send-redacted`: send `[REDACTED]` where the trace redacted a body field (otherwise E_REPLAY_REDACTED). */
+  sendRedacted?: boolean
 }
 
 /** `api:why <method> <path> --id <id>`: why a traced request failed. */

@@ -141,6 +141,7 @@ export function replayArgs(params: ReplayParams): string[] {
   if (params.force) args.push('--force')
   if (params.format) args.push(`--format=${params.format}`)
   if (params.test) args.push('--test')
+  if (params.sendRedacted) args.push('--send-redacted')
   if (typeof params.as === 'string' && params.as.trim() !== '') args.push(`--as=${params.as.trim()}`)
   for (const header of strings(params.header)) args.push(`--header=${header}`)
   if (typeof params.url === 'string' && params.url.trim() !== '') args.push(`--url=${params.url.trim()}`)

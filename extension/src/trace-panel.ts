@@ -23,7 +23,7 @@ import type { Environment } from './environments.ts'
 import { isTraceWebviewMessage, type EditableRequest, type TraceAction, type TracePanelMessage, type TraceWebviewMessage } from './messages.ts'
 import { createPagePanel } from './page-panel.ts'
 import type { ResponseDocuments } from './response-documents.ts'
-import { describeError, type SvcClient } from './svc-client.ts'
+import { describeError, SvcError, type SvcClient } from './svc-client.ts'
 import type { PinnedTraces } from './traces-view.ts'
 import { requestTarget } from './trace-format.ts'
 
@@ -245,7 +245,23 @@ export class TraceDetailPanel implements vscode.Disposable {
       const answer = await vscode.window.showWarningMessage(`svc: ${trace.method} ${requestTarget(trace)} wrote to the database: replaying it writes again${auth ? ` (${describeAuth(auth)})` : ''}.`, go, 'Cancel')
       if (answer !== go) return undefined
     }
-    let result = await this.replay(id, params)
+    let result: ReplayJson
+    try {
+      result = await this.replay(id, params)
+    } catch (error) {
+      if (!(error instanceof SvcError) || error.code !== 'E_REPLAY_REDACTED') throw error
+      // The trace kept [REDACTED] for a password or token: sending that is never the request recorded (a login
+      // replayed so counts as a failed attempt). The request page lets the user type the value.
+      const edit = 'Edit and send'
+      const placeholders = 'Send [REDACTED]'
+      const answer = await vscode.window.showWarningMessage(`svc: ${error.message}`, { modal: true, detail: 'Fill in the values in the request page, or send the placeholders as they are.' }, edit, placeholders)
+      if (answer === edit) {
+        await this.perform('editAndSend', id)
+        return undefined
+      }
+      if (answer !== placeholders) return undefined
+      result = await this.replay(id, { ...params, sendRedacted: true })
+    }
     if (result.dry_run) {
       this.post({ type: 'replayResult', replay: result })
       const force = 'Replay with --force'

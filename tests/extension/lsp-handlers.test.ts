@@ -331,6 +331,7 @@ describe('custom request arguments', () => {
     expect(traceListArgs({ error: true, since: '1h' })).toEqual(['log:trace', '--error', '--since=1h'])
     expect(replayArgs({ id: 'svc_abc', diff: true, force: true })).toEqual(['replay', 'svc_abc', '--diff', '--force'])
     expect(replayArgs({ id: 'svc_abc', format: 'curl' })).toEqual(['replay', 'svc_abc', '--format=curl'])
+    expect(replayArgs({ id: 'svc_abc', sendRedacted: true })).toEqual(['replay', 'svc_abc', '--send-redacted'])
     expect(() => replayArgs({ id: '--force' })).toThrow(/trace id/)
     expect(traceListArgs({ ignore: ['/health/*', '', 3 as unknown as string] })).toEqual(['trace:list', '--ignore=/health/*'])
     // Values that look like options stay values: each is written --name=value.
