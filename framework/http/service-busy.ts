@@ -18,3 +18,13 @@ export class ServiceBusyError extends HttpError {
     this.name = 'ServiceBusyError'
   }
 }
+
+export const DATABASE_UNREACHABLE_MESSAGE = 'The database cannot be reached; try again in a moment.'
+
+/** 503: a database server (`libsql://`, `http://`) out of reach. The network error stays in `cause`. */
+export class DatabaseUnreachableError extends HttpError {
+  constructor(cause?: unknown) {
+    super(503, DATABASE_UNREACHABLE_MESSAGE, { headers: { 'Retry-After': '5' }, cause })
+    this.name = 'DatabaseUnreachableError'
+  }
+}
