@@ -117,6 +117,15 @@ function configVariables(project: Project): EnvRecord {
       }),
     )
   }
+  // A snapshot by design; yet `PORT=9000 svc serve` silently on the cached port would leave its user guessing.
+  const ignored = Object.keys(cached.cache.vars).filter((name) => project.env[name] !== undefined && project.env[name] !== cached.cache.vars[name])
+  if (ignored.length > 0) {
+    project.report?.(
+      new CliError('E_CONFIG_CACHE_OVERRIDE', `the environment sets ${ignored.sort().join(', ')}, ignored: the config cache holds the settings this start uses`, {
+        hint: 'svc config:cache takes the environment again, or svc config:clear goes back to reading .env and the environment',
+      }),
+    )
+  }
   return cached.cache.vars
 }
 

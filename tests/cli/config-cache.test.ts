@@ -68,6 +68,16 @@ describe('svc config:cache', () => {
     expect(stderr.match(/E_CONFIG_CACHE_STALE/g)).toHaveLength(1)
   })
 
+  it('a variable the environment sets differently is ignored, and said so (names only, never values)', async () => {
+    await svcJson(['config:cache'], { cwd: app.dir })
+    const { config, stderr } = startingConfig({ TRACE_PREFIX: 'overridden' })
+    expect(config.tracePrefix).toBe('fromenv')
+    expect(stderr).toContain('error [E_CONFIG_CACHE_OVERRIDE]: the environment sets TRACE_PREFIX, ignored: the config cache holds the settings this start uses')
+    expect(stderr).not.toContain('overridden')
+    // The same values as the cache's: nothing to say.
+    expect(startingConfig({ TRACE_PREFIX: 'fromenv' }).stderr).not.toContain('E_CONFIG_CACHE_OVERRIDE')
+  })
+
   it.each([
     ['altered', (cache: any) => ({ ...cache, vars: { ...cache.vars, TRACE_PREFIX: 'evil', APP_DEBUG: 'true' } }), 'was altered after it was signed'],
     ['unsigned', ({ signature: _signature, ...cache }: any) => cache, 'is not signed'],
