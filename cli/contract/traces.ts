@@ -339,10 +339,12 @@ export interface RegressionResultJson {
 }
 
 export interface RegressionJson {
+  /** Traces replayed: same + changed + errors (the skipped ones are not in it; `results` lists every trace, skipped too). */
   total: number
   same: number
   changed: number
   errors: number
+  /** Traces not replayed, each with its reason in `results` (a body the trace did not keep whole, redacted values, a request Node refused). */
   skipped: number
   results: RegressionResultJson[]
 }
