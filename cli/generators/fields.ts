@@ -75,11 +75,19 @@ export function columnSql(field: Field): string {
   return `${sqlName(field.name)} ${type}${field.optional ? '' : ' not null'}`
 }
 
+/**
+ * svc's text rules a request schema calls: a one-line string refuses control and invisible characters
+ * (`visibleText`, as the auth fields do), a text refuses NUL (`withoutNul`: libSQL reads text back cut at a NUL).
+ */
+export function requestRules(fields: readonly Field[]): string[] {
+  return [...(fields.some((field) => field.type === 'string') ? ['visibleText'] : []), ...(fields.some((field) => field.type === 'text') ? ['withoutNul'] : [])]
+}
+
 /** The valibot schema of the field in a request body. */
 export function requestSchema(field: Field): string {
   const inner = {
-    string: field.optional ? 'v.pipe(v.string(), v.trim(), v.maxLength(255))' : 'v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(255))',
-    text: 'v.pipe(v.string(), v.maxLength(65535))',
+    string: field.optional ? 'v.pipe(v.string(), v.trim(), visibleText(), v.maxLength(255))' : 'v.pipe(v.string(), v.trim(), v.nonEmpty(), visibleText(), v.maxLength(255))',
+    text: 'v.pipe(v.string(), withoutNul(), v.maxLength(65535))',
     integer: 'v.pipe(v.number(), v.integer())',
     number: 'v.number()',
     boolean: 'v.boolean()',

@@ -19,7 +19,7 @@ export interface ValidationIssue {
   label: string
   /**
    * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
-   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `timestamp`, an app's own rule's
+   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `without_nul`, `timestamp`, an app's own rule's
    * name (`defineRule`), or `invalid` (anything else).
    */
   rule: string

@@ -61,6 +61,8 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `The ${label} does not match.`
     case 'visible':
       return `${field} must not contain control or invisible characters.`
+    case 'without_nul':
+      return `${field} must not contain a NUL character.`
     default: {
       // An app's rule (defineRule) has its own message; valibot's wording for any other would read "Invalid hexadecimal: Received ...".
       const own = ruleMessage(issue.rule)

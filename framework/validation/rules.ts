@@ -7,6 +7,7 @@
  * Schema conversion treat them as the built-in ones.
  */
 import * as v from 'valibot'
+import { namedCheck } from './issues.ts'
 
 /** `v.object(entries)` that refuses a list (valibot's own takes `[...]` as an object with missing keys). */
 export function jsonObject<const E extends v.ObjectEntries>(entries: E): v.ObjectSchema<E, undefined> {
@@ -61,4 +62,13 @@ function characters(value: string): number {
   let count = 0
   for (const _ of value) count++
   return count
+}
+
+/**
+ * Refuses a NUL character (rule `without_nul`): libSQL stores such text whole
+ * but reads it back cut at the NUL. For multi-line text, where `visibleText()`
+ * (no control characters at all) would refuse the line breaks.
+ */
+export function withoutNul() {
+  return v.check(namedCheck('without_nul', (text: string) => !text.includes('\0')))
 }

@@ -210,6 +210,20 @@ describe('the endpoints, after migrate and seed', () => {
     expect((await client.post(base, { body: '{"name":', headers: { 'content-type': 'application/json' }, token })).status).toBe(400)
   })
 
+  it('store: text is kept as sent or refused, never cut (libSQL reads text back cut at a NUL)', async () => {
+    const nul = await client.post(base, { json: { name: 'Lamp\u0000 (hidden)', description: 'a\u0000b' }, token })
+    expect(nul.status).toBe(422)
+    expect(nul.body.errors).toEqual({
+      name: ['The name field must not contain control or invisible characters.'],
+      description: ['The description field must not contain a NUL character.'],
+    })
+    // A description may run over several lines; what is stored is what reads back.
+    const multiline = await client.post(base, { json: { name: 'Desk', description: 'line one\nline two\ttabbed' }, token })
+    expect(multiline.status).toBe(201)
+    const shown = await client.get(`${base}/${multiline.body.data.id}`, { token })
+    expect(shown.body.data.description).toBe('line one\nline two\ttabbed')
+  })
+
   it('update: 200, 404, 422', async () => {
     const updated = await client.put(`${base}/2`, { json: { name: 'Renamed', description: 'New' }, token })
     expect(updated.status).toBe(200)

@@ -1,4 +1,4 @@
-import { isSearchable, requestSchema } from '../fields.ts'
+import { isSearchable, requestRules, requestSchema } from '../fields.ts'
 import { appPaths, identifiers } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
@@ -24,6 +24,7 @@ export default defineTemplate('request', ({ names, options }) => {
   const body = fields.length === 0 ? ['  // title: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200)),'] : fields.map((field) => `  ${field.name}: ${requestSchema(field)},`)
   const sortable = ['id', ...fields.map((field) => field.name), 'created_at', 'updated_at']
   const searchable = fields.filter(isSearchable)
+  const fromSvc = [...(options.list ? ['paginationQuery'] : []), ...requestRules(fields)].sort()
   const list = `
 
 /**
@@ -39,7 +40,7 @@ export const ${id.listQuery} = v.intersect([
   return {
     path: appPaths.request(names),
     contents: `/** What a client sends${options.list ? ` to create or update a ${names.singular.words}, and the list's query string` : ''}. Messages: docs/validation.md. */
-import * as v from 'valibot'${options.list ? "\nimport { paginationQuery } from 'svc'" : ''}
+import * as v from 'valibot'${fromSvc.length > 0 ? `\nimport { ${fromSvc.join(', ')} } from 'svc'` : ''}
 
 export const ${id.request} = v.object({
 ${body.join('\n')}
