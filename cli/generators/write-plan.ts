@@ -87,14 +87,15 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
     })
   }
 
-  const conflicts: string[] = plan.whole === undefined ? [] : result.skipped.filter((file) => !file.identical).map((file) => `${file.path} exists and differs`)
+  const differing: string[] = plan.whole === undefined ? [] : result.skipped.filter((file) => !file.identical).map((file) => `${file.path} exists and differs`)
+  const inTheWay: string[] = []
   for (const edit of plan.edits ?? []) {
     const absolute = resolve(project.appDir, edit.path)
     const pending = writes.find((write) => write.absolute === absolute)
     const current = pending?.contents ?? (existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined)
     const outcome = edit.apply(current)
     if (outcome.status === 'conflict') {
-      conflicts.push(outcome.reason)
+      inTheWay.push(outcome.reason)
       continue
     }
     const entry: MakeEditJson = { path: shown(absolute), what: edit.what, status: outcome.status === 'changed' && current === undefined ? 'created' : outcome.status }
@@ -108,10 +109,11 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
     result.edits.push(entry)
   }
 
+  const conflicts = [...differing, ...inTheWay]
   if (conflicts.length > 0) {
-    const files = conflicts.every((conflict) => conflict.endsWith('exists and differs'))
     throw new CliError('E_EXISTS', `${plan.whole} would leave a resource that does not work, so it wrote nothing:\n${conflicts.map((line) => `  ${line}`).join('\n')}`, {
-      hint: files ? 'add --force to overwrite those files, or pick another name' : 'pick another name (or move the routes that are in the way)',
+      // --force overwrites files; it cannot move another resource's routes.
+      hint: inTheWay.length === 0 ? 'add --force to overwrite those files, or pick another name' : 'pick another name (or move the routes that are in the way)',
     })
   }
   for (const { absolute, contents } of writes) {
