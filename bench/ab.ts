@@ -9,6 +9,9 @@
  *
  *   node --import jiti/register bench/ab.ts HEAD~1 --only trace/json-on [--rounds 20] [--duration 2]
  *
+ * A window disturbed by another guest or process is measured again, as in
+ * `npm run bench` (lib/disturbance.ts).
+ *
  * The ref is built from `git archive` in a temporary folder with this
  * checkout's node_modules; each side runs its own bench servers.
  */
@@ -18,7 +21,8 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { numberFlag, parseFlags, withFlags } from './lib/flags.ts'
-import { measureServer, type Sample } from './lib/load.ts'
+import { DISTURBANCE_OPTIONS, DISTURBANCE_USAGE, describeWindows, disturbanceLimits, newWindowCounts, type WatchedCpus } from './lib/disturbance.ts'
+import { measureServer, measureUndisturbed, type Sample } from './lib/load.ts'
 import type { RunningBenchServer } from './lib/processes.ts'
 import { pinProcess } from './lib/processes.ts'
 import { median } from './lib/stats.ts'
@@ -27,9 +31,10 @@ import { scenarios, type Scenario, type ServerSpec } from './scenarios.ts'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 const USAGE = `npm run bench:ab -- <git-ref> --only <scenario>[,...] [--rounds n] [--duration s] [--connections n]
+  ${DISTURBANCE_USAGE}
 Scenarios: ${scenarios.map((s) => s.name).join(', ')}`
 
-const { flags, positionals, rounds, duration, connections } = withFlags(USAGE, () => {
+const { flags, positionals, rounds, duration, connections, limits } = withFlags(USAGE, () => {
   const { values, positionals } = parseFlags({
     allowPositionals: true,
     options: {
@@ -37,6 +42,7 @@ const { flags, positionals, rounds, duration, connections } = withFlags(USAGE, (
       rounds: { type: 'string', default: '20' },
       duration: { type: 'string', default: '2' },
       connections: { type: 'string', default: '10' },
+      ...DISTURBANCE_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -46,6 +52,7 @@ const { flags, positionals, rounds, duration, connections } = withFlags(USAGE, (
     rounds: Math.max(1, Math.round(numberFlag('rounds', values.rounds, 'positive'))),
     duration: numberFlag('duration', values.duration, 'positive'),
     connections: Math.max(1, Math.round(numberFlag('connections', values.connections, 'positive'))),
+    limits: disturbanceLimits(values),
   }
 })
 
@@ -85,13 +92,21 @@ interface Side {
   samples: Sample[]
 }
 
+/** Set once this process is pinned: only pinned CPUs can be watched. */
+let watched: WatchedCpus | undefined
+const windows = newWindowCounts()
+
 function measure(side: Side, scenario: Scenario, seconds: number): Promise<Sample> {
-  return measureServer(side.server, scenario, { connections, duration: seconds })
+  return measureServer(side.server, scenario, { connections, duration: seconds }, watched)
+}
+
+function measureRound(side: Side, scenario: Scenario): Promise<Sample> {
+  return measureUndisturbed(() => measure(side, scenario, duration), watched === undefined ? undefined : limits, windows, log)
 }
 
 async function main(): Promise<void> {
   const serverCpu = availableParallelism() >= 2 ? 1 : undefined
-  if (serverCpu !== undefined) pinProcess(process.pid, 0)
+  if (serverCpu !== undefined && pinProcess(process.pid, 0)) watched = { server: serverCpu, load: 0 }
   log(`Building ${ref}...`)
   const refTree = buildRef(ref!)
   const running: RunningBenchServer[] = []
@@ -106,11 +121,12 @@ async function main(): Promise<void> {
       running.push(...sides.map((side) => side.server))
       for (const side of sides) await measure(side, scenario, 1)
       for (let round = 0; round < rounds; round++) {
-        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) side.samples.push(await measure(side, scenario, duration))
+        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) side.samples.push(await measureRound(side, scenario))
       }
       report(scenario, sides[0]!, sides[1]!)
       await Promise.all(sides.map((side) => side.server.stop()))
     }
+    if (watched !== undefined) console.log(`\n${describeWindows(windows, limits)}`)
   } finally {
     await Promise.all(running.map((server) => server.stop()))
     rmSync(refTree, { recursive: true, force: true })
@@ -120,13 +136,14 @@ async function main(): Promise<void> {
 function report(scenario: Scenario, base: Side, subject: Side): void {
   const rps = (side: Side) => side.samples.map((s) => s.rps)
   const cpu = (side: Side) => side.samples.map((s) => s.cpuPerRequest!)
+  const p99 = (side: Side) => side.samples.map((s) => s.p99)
   const paired = (a: number[], b: number[]) => median(b.map((value, i) => value / a[i]!))
   console.log(`\n${scenario.name} (${scenario.method ?? 'GET'} ${scenario.path}), ${rounds} rounds x ${duration} s, ${connections} connections`)
-  console.log(`| build | req/s (median) | CPU us/req (median) |`)
-  console.log(`| --- | ---: | ---: |`)
-  for (const side of [base, subject]) console.log(`| ${side.label} | ${Math.round(median(rps(side)))} | ${median(cpu(side)).toFixed(1)} |`)
+  console.log(`| build | req/s (median) | CPU us/req (median) | p99 ms (median) |`)
+  console.log(`| --- | ---: | ---: | ---: |`)
+  for (const side of [base, subject]) console.log(`| ${side.label} | ${Math.round(median(rps(side)))} | ${median(cpu(side)).toFixed(1)} | ${median(p99(side)).toFixed(2)} |`)
   console.log(
-    `working tree vs ${base.label}: req/s ${paired(rps(base), rps(subject)).toFixed(3)}x, CPU/req ${paired(cpu(base), cpu(subject)).toFixed(3)}x (medians of the per-round ratios)`,
+    `working tree vs ${base.label}: req/s ${paired(rps(base), rps(subject)).toFixed(3)}x, CPU/req ${paired(cpu(base), cpu(subject)).toFixed(3)}x, p99 ${paired(p99(base), p99(subject)).toFixed(3)}x (medians of the per-round ratios)`,
   )
 }
 

@@ -6,6 +6,11 @@
  *
  *   node --import jiti/register bench/run.ts [--duration 2] [--rounds 5]
  *     [--connections 10] [--warmup 1] [--rewarm 4] [--only json,param/svc,startup] [--no-write]
+ *     [--max-steal 2] [--max-others 5] [--retries 3]
+ *
+ * A measured window during which the hypervisor gave a bench CPU to another
+ * guest (steal) or another process used the server's CPU, beyond those
+ * percentages, is measured again, up to --retries times (lib/disturbance.ts).
  *
  * A run of every scenario (no --only) rewrites the results section of
  * docs/benchmarks.md; --write forces it, --no-write prevents it.
@@ -14,7 +19,8 @@ import { availableParallelism, cpus, loadavg, release, type } from 'node:os'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { checkAnswer, send } from './lib/check.ts'
-import { measureServer, type Sample } from './lib/load.ts'
+import { measureServer, measureUndisturbed, type Sample } from './lib/load.ts'
+import { DISTURBANCE_OPTIONS, DISTURBANCE_USAGE, disturbanceLimits, newWindowCounts, type WatchedCpus } from './lib/disturbance.ts'
 import { numberFlag, parseFlags, withFlags } from './lib/flags.ts'
 import { hasTaskset, pinProcess, serverKey, startServer, type RunningBenchServer } from './lib/processes.ts'
 import { compare, renderMarkdown, summarise, writeResults, type ComparisonResult, type ScenarioResult } from './lib/report.ts'
@@ -28,9 +34,10 @@ const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 
 const USAGE = `npm run bench -- [--duration s] [--rounds n] [--connections n] [--warmup s] [--rewarm s] [--startup-runs n]
                    [--only <group|scenario|startup>[,...]] [--write | --no-write]
+                   ${DISTURBANCE_USAGE}
 Groups: ${[...new Set(scenarios.map((s) => s.name.split('/')[0]))].join(', ')}, startup, memory`
 
-const { flags, duration, rounds, connections, warmup, rewarm, startupRuns } = withFlags(USAGE, () => {
+const { flags, duration, rounds, connections, warmup, rewarm, startupRuns, limits } = withFlags(USAGE, () => {
   const { values } = parseFlags({
     options: {
       duration: { type: 'string', default: '2' },
@@ -39,6 +46,7 @@ const { flags, duration, rounds, connections, warmup, rewarm, startupRuns } = wi
       warmup: { type: 'string', default: '1' },
       rewarm: { type: 'string', default: '4' },
       'startup-runs': { type: 'string', default: '20' },
+      ...DISTURBANCE_OPTIONS,
       only: { type: 'string', multiple: true },
       write: { type: 'boolean' },
       'no-write': { type: 'boolean' },
@@ -58,6 +66,7 @@ const { flags, duration, rounds, connections, warmup, rewarm, startupRuns } = wi
     // code during a long idle: docs/benchmarks.md, "Ninth pass"), where 1 s, the default until then, covered the peer's.
     rewarm: numberFlag('rewarm', values.rewarm, 'non-negative'),
     startupRuns: Math.round(numberFlag('startup-runs', values['startup-runs'], 'positive')),
+    limits: disturbanceLimits(values),
   }
 })
 
@@ -84,6 +93,9 @@ const multiCore = cpuCount >= 2
 const loadCpu = 0
 const serverCpu = multiCore ? 1 : undefined
 const pinned = multiCore && pinProcess(process.pid, loadCpu)
+// Only pinned CPUs can be watched: unpinned, the server's work spreads over every CPU.
+const watched: WatchedCpus | undefined = pinned && serverCpu !== undefined && hasTaskset ? { server: serverCpu, load: loadCpu } : undefined
+const windows = newWindowCounts()
 const loadBefore = loadavg()
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -122,7 +134,7 @@ async function main(): Promise<number> {
     for (let round = 1; round <= rounds; round++) {
       for (const scenario of selected) {
         if (rewarm > 0) await measure(scenario, rewarm)
-        const sample = await measure(scenario, duration)
+        const sample = await measureUndisturbed(() => measure(scenario, duration), watched === undefined ? undefined : limits, windows, log)
         samples.get(scenario.name)!.push(sample)
         log(`round ${round}/${rounds}  ${scenario.name.padEnd(22)} ${Math.round(sample.rps).toString().padStart(7)} req/s  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  cpu ${sample.cpuPerRequest!.toFixed(1)} us/req${sample.non2xx + sample.errors > 0 ? `  (${sample.non2xx} non-2xx, ${sample.errors} errors)` : ''}`)
       }
@@ -181,6 +193,7 @@ async function main(): Promise<number> {
         (pinned && serverCpu !== undefined ? `servers on CPU ${serverCpu}, load generator on CPU ${loadCpu} (taskset)` : 'no CPU pinning'),
       loadBefore,
       loadAfter: loadavg(),
+      ...(watched === undefined || windows.kept === 0 ? {} : { windows, limits }),
     },
     results,
     compared,
@@ -201,7 +214,7 @@ function measure(scenario: Scenario, seconds: number): Promise<Sample> {
   const options = scenario.slow === undefined
     ? { connections, duration: seconds }
     : { connections: Math.min(connections, scenario.slow.connections), duration: Math.max(seconds, scenario.slow.minDuration) }
-  return measureServer(servers.get(serverKey(scenario.server))!, scenario, options)
+  return measureServer(servers.get(serverKey(scenario.server))!, scenario, options, watched)
 }
 
 main().then(

@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon'
 import type { Scenario } from '../scenarios.ts'
+import { describeDisturbance, disturbanceBetween, isDisturbed, readCpuTicks, type Disturbance, type DisturbanceLimits, type WatchedCpus, type WindowCounts } from './disturbance.ts'
 import { quantileSorted } from './stats.ts'
 
 /** In a scenario's body: replaced by a fresh id on every request (e.g. a new email for each registration). */
@@ -27,6 +28,8 @@ export interface Sample {
   requests: number
   /** The server process's CPU time per response, in microseconds (filled by the caller). */
   cpuPerRequest?: number
+  /** What else had the bench's CPUs meanwhile, where that can be read (measureServer with the CPUs it pins). */
+  disturbance?: Disturbance
 }
 
 export function runLoad(url: string, scenario: Scenario, serverHeaders: Record<string, string>, options: LoadOptions): Promise<Sample> {
@@ -82,11 +85,43 @@ export interface MeasuredServer {
   cpuTime(): Promise<number>
 }
 
-/** One run of load against a server, with the server's CPU time per response. */
-export async function measureServer(server: MeasuredServer, scenario: Scenario, options: LoadOptions): Promise<Sample> {
+/** One run of load against a server, with the server's CPU time per response and, given the pinned CPUs, what else had them. */
+export async function measureServer(server: MeasuredServer, scenario: Scenario, options: LoadOptions, watch?: WatchedCpus): Promise<Sample> {
   const cpuBefore = await server.cpuTime()
+  const ticksBefore = watch === undefined ? undefined : readCpuTicks()
   const sample = await runLoad(server.url, scenario, server.headers, options)
+  const ticksAfter = ticksBefore === undefined ? undefined : readCpuTicks()
+  const serverMicroseconds = (await server.cpuTime()) - cpuBefore
   // The requests still in flight when autocannon stops are few beside the thousands counted.
-  sample.cpuPerRequest = ((await server.cpuTime()) - cpuBefore) / Math.max(1, sample.requests)
+  sample.cpuPerRequest = serverMicroseconds / Math.max(1, sample.requests)
+  if (watch !== undefined && ticksBefore !== undefined && ticksAfter !== undefined) {
+    const disturbance = disturbanceBetween(ticksBefore, ticksAfter, watch, serverMicroseconds)
+    if (disturbance !== undefined) sample.disturbance = disturbance
+  }
   return sample
+}
+
+/**
+ * Measures a window again while another guest or process had the CPUs
+ * beyond the limits, up to `limits.retries` times; then keeps the last one
+ * and counts it. Without limits (or where /proc/stat is not read), the
+ * first window is kept.
+ */
+export async function measureUndisturbed(
+  measureOnce: () => Promise<Sample>,
+  limits: DisturbanceLimits | undefined,
+  counts: WindowCounts,
+  log: (line: string) => void,
+): Promise<Sample> {
+  for (let attempt = 0; ; attempt++) {
+    const sample = await measureOnce()
+    const disturbed = limits !== undefined && isDisturbed(sample.disturbance, limits)
+    if (!disturbed || attempt >= limits.retries) {
+      counts.kept++
+      if (disturbed) counts.keptDisturbed++
+      return sample
+    }
+    counts.remeasured++
+    log(`  measured again: ${describeDisturbance(sample.disturbance!)} (${Math.round(sample.rps)} req/s, p99 ${sample.p99.toFixed(2)} ms)`)
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import type { Comparison, Scenario } from '../scenarios.ts'
+import { describeWindows, type DisturbanceLimits, type WindowCounts } from './disturbance.ts'
 import type { Sample } from './load.ts'
 import { median } from './stats.ts'
 import { NODE_BASELINE, type StartupResult } from './startup.ts'
@@ -54,6 +55,9 @@ export interface RunInfo {
   settings: string
   loadBefore: number[]
   loadAfter: number[]
+  /** Where the pinned CPUs were watched: the measured windows kept and measured again, and the limits. */
+  windows?: WindowCounts
+  limits?: DisturbanceLimits
 }
 
 export function summarise(scenario: Scenario, samples: Sample[]): ScenarioResult {
@@ -136,6 +140,7 @@ export function renderMarkdown(
     `- Load average (1, 5, 15 min) before: ${info.loadBefore.map((l) => l.toFixed(2)).join(', ')}; after: ${info.loadAfter.map((l) => l.toFixed(2)).join(', ')}` +
       (busy > 0.5 ? ' (other processes were using the CPUs while this ran: absolute figures are low and noisy; ratios within a round are the fairer reading)' : ''),
   )
+  if (info.windows !== undefined && info.limits !== undefined) lines.push(`- ${describeWindows(info.windows, info.limits)}`)
   lines.push('')
 
   const judged = comparisons.filter((c) => c.met !== undefined)
