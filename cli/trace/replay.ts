@@ -120,12 +120,16 @@ const PARSER_REFUSALS = new Set([400, 408, 431])
 
 /**
  * A trace of bytes Node's HTTP parser refused (framework/node/client-error.ts,
- * through `app.reject`): its request is built from the request line alone,
- * so it has no header at all (a request the app was given has at least Host,
- * which Node requires of HTTP/1.1), and no middleware ran, no route matched.
- * Structure, not the message's wording, tells them apart.
+ * through `app.reject`), as its record says (`refused_before_app`).
+ *
+ * A record written before svc marked them is judged by its shape: its request
+ * is built from the request line alone, so it has no header at all, and no
+ * middleware ran, no route matched. That is a guess (an HTTP/1.0 request may
+ * come without any header, and an app without global middleware runs none
+ * before the router's own 400), kept only for those records.
  */
 export function refusedBeforeTheApp(record: TraceRecord): boolean {
+  if (record.refused_before_app !== undefined) return record.refused_before_app
   return (
     Object.keys(record.headers).length === 0 &&
     record.middleware.length === 0 &&

@@ -273,6 +273,7 @@ export function createApp(options: AppOptions = {}): App {
     const c = new Context({ request, traceId, connInfo, ip, config, db: database, queue, mailer, env, executionCtx: undefined, validationMessage })
     const recorder = tracer?.begin(c)
     if (recorder !== undefined) setRecorder(c, recorder)
+    recorder?.recordRefusal?.()
     setError(c, error)
     return finish(c, errorResponse(error, { [TRACE_HEADER]: traceId }, config.debug), recorder)
   }

@@ -239,6 +239,8 @@ function patchFields(p: TraceRecord, r: TraceRecord): string {
   if (p.queries !== r.queries) json += queriesField(p.queries, r.queries)
   if (!sameJson(p.middleware, r.middleware)) json += `,"middleware":${JSON.stringify(r.middleware)}`
   if (!sameJson(p.exception, r.exception)) json += `,"exception":${JSON.stringify(r.exception)}`
+  // Records of one batch are all built by one svc: a record without the mark never follows one with it.
+  if (p.refused_before_app !== r.refused_before_app) json += `,"refused_before_app":${r.refused_before_app === true}`
   if (!sameJson(p.trace, r.trace)) json += `,"trace":${JSON.stringify(r.trace)}`
   if (p.duration_ms !== r.duration_ms) json += durationField(r.duration_ms)
   if (p.memory_mb !== r.memory_mb) json += `,"memory_mb":${jsonValue(r.memory_mb)}`
@@ -318,7 +320,7 @@ function jsonValue(value: unknown): string {
 }
 
 // patchFields must compare every field: one left out would silently take the previous record's value.
-type ComparedField = 'trace_id' | 'method' | 'path' | 'query' | 'route' | 'status_code' | 'headers' | 'body' | 'queries' | 'middleware' | 'exception' | 'trace' | 'duration_ms' | 'memory_mb' | 'n_plus_one' | 'ip' | 'timestamp' | 'user_id' | 'response'
+type ComparedField = 'trace_id' | 'method' | 'path' | 'query' | 'route' | 'status_code' | 'headers' | 'body' | 'queries' | 'middleware' | 'exception' | 'refused_before_app' | 'trace' | 'duration_ms' | 'memory_mb' | 'n_plus_one' | 'ip' | 'timestamp' | 'user_id' | 'response'
 const everyFieldCompared: [Exclude<keyof TraceRecord, ComparedField>] extends [never] ? true : never = true
 void everyFieldCompared
 

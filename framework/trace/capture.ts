@@ -22,6 +22,8 @@ export class RequestCapture implements RequestRecorder {
   private middlewareList: MiddlewareTiming[] | undefined
   /** How many times each statement text was sent so far (query-site.ts). */
   private sent: Map<string, number> | undefined
+  /** Set by `recordRefusal` (`app.reject`). */
+  refusedBeforeApp = false
 
   /** With `sites`, each statement gets its call site (`QueryRecord.caller`), for the trace to link its line. */
   constructor(
@@ -51,6 +53,10 @@ export class RequestCapture implements RequestRecorder {
 
   recordMiddleware(timing: MiddlewareTiming): void {
     ;(this.middlewareList ??= []).push(timing)
+  }
+
+  recordRefusal(): void {
+    this.refusedBeforeApp = true
   }
 }
 
@@ -172,6 +178,7 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
       queries: capture.queries.length === 0 ? capture.queries : capture.queries.slice(),
       middleware: capture.middleware,
       error: error === undefined ? null : rawError(error),
+      refused_before_app: capture.refusedBeforeApp,
     },
     requestBody,
     requestBodyParsed: parsed !== undefined,
@@ -314,6 +321,8 @@ export interface RawTrace {
   queries: readonly QueryRecord[]
   middleware: readonly MiddlewareTiming[]
   error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
+  /** The runtime refused the request before the app saw it (`app.reject`). */
+  refused_before_app: boolean
 }
 
 /** Waits for the bodies still being read; everything else was copied by `snapshot`. */

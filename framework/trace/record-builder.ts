@@ -75,6 +75,7 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
       // Shared, never altered (records are read-only once built); sorted by start when there are several.
       middleware: raw.middleware.length < 2 ? (raw.middleware as TraceMiddleware[]) : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
       exception: raw.error === null ? null : exceptionOf(raw.error, raw.status, redactor),
+      refused_before_app: raw.refused_before_app,
       trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => redactor.text(line.trim())) : null,
       duration_ms: round(raw.duration_ms),
       memory_mb: memoryMb,

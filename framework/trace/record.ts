@@ -102,6 +102,13 @@ export interface TraceRecord {
   queries: TraceQuery[]
   middleware: TraceMiddleware[]
   exception: TraceException | null
+  /**
+   * True when the server's HTTP parser refused the request before the app saw
+   * it (bad framing, headers too large, too slow: `app.reject`): the method
+   * and path are what could be read of its request line, not a request that
+   * was sent. Absent in records written before svc recorded it.
+   */
+  refused_before_app?: boolean
   /** The stack, one line per entry; only in debug mode, else null. */
   trace: string[] | null
   duration_ms: number

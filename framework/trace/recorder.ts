@@ -21,6 +21,12 @@ export interface RequestRecorder {
   recordQuery(query: QueryRecord): void
   recordMiddleware(timing: MiddlewareTiming): void
   /**
+   * Called by `app.reject`: the runtime refused the request before the app
+   * saw it (Node's HTTP parser), so its trace holds only what could be read
+   * of it. Replay reads the mark instead of guessing from the record's shape.
+   */
+  recordRefusal?(): void
+  /**
    * Called as a statement is sent, in its caller's stack; what it returns comes
    * back as the statement's `caller` (svc's tracer: the call site, for the line).
    */

@@ -78,6 +78,7 @@ export function rawTrace(n: number, overrides: Partial<RawTrace> = {}): RawTrace
     queries: [],
     middleware: [],
     error: null,
+    refused_before_app: false,
     ...overrides,
   }
 }
@@ -114,6 +115,7 @@ export function traceRecord(n: number, overrides: Partial<TraceRecord> = {}): Tr
     queries: [],
     middleware: [],
     exception: null,
+    refused_before_app: false,
     trace: null,
     duration_ms: 1.5 + n,
     memory_mb: 50,
