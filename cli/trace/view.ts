@@ -45,7 +45,8 @@ export function traceView(record: TraceRecord, color: Colors): string {
     const offset = Math.min(BAR_WIDTH - 1, Math.round((step.start_ms / total) * BAR_WIDTH))
     const width = Math.max(1, Math.min(BAR_WIDTH - offset, Math.round((step.duration_ms / total) * BAR_WIDTH)))
     const bar = ' '.repeat(offset) + '█'.repeat(width) + ' '.repeat(BAR_WIDTH - offset - width)
-    lines.push(`  +${formatMs(step.start_ms).padStart(9)}  ${color.cyan(bar)}  ${step.name} ${color.dim(formatMs(step.duration_ms))}`)
+    const answered = step.called_next === false ? color.dim('  answered (did not call next())') : ''
+    lines.push(`  +${formatMs(step.start_ms).padStart(9)}  ${color.cyan(bar)}  ${step.name} ${color.dim(formatMs(step.duration_ms))}${answered}`)
   }
 
   if (record.exception !== null) {

@@ -101,8 +101,12 @@ const HANDLER_KINDS = new Set<FailureKind>(['validation', 'invalid_credentials',
 /**
  * Who answered, from what the trace records. A middleware runs only when
  * the one before it called next(), so the innermost one recorded either
- * answered or passed the request to the handler; the trace does not record
- * which, so:
+ * answered or passed the request to the handler. The timeline says which
+ * (`called_next`): the middleware that did not call next() answered; when
+ * every one did, the handler answered, unless the stack shows a middleware
+ * throwing after its next() returned.
+ *
+ * Records written before `called_next` existed do not say, so for them:
  * 1. the stack (kept with APP_DEBUG): the function just above the middleware
  *    runner's frame is the layer that threw, a recorded middleware or else the
  *    endpoint (the handler, with its input validation);
@@ -124,6 +128,11 @@ export function answeringLayer(record: TraceRecord, routing: RoutingJson | null,
   const innermost = ran.at(-1)
   if (innermost === undefined) return { layer: 'handler', name: handler }
   const thrower = throwingLayer(record.trace, new Set(ran.map((step) => step.name)))
+  if (innermost.called_next !== undefined) {
+    const stopped = ran.findLast((step) => step.called_next === false)
+    if (stopped !== undefined) return { layer: 'middleware', name: stopped.name }
+    return thrower !== undefined && thrower !== 'handler' ? { layer: 'middleware', name: thrower } : { layer: 'handler', name: handler }
+  }
   if (thrower === 'handler') return { layer: 'handler', name: handler }
   if (thrower !== undefined) return { layer: 'middleware', name: thrower }
   const producer = PRODUCERS[kind]

@@ -6,8 +6,7 @@
 import { errorAnswer, type ErrorAnswer } from '../app/on-error.ts'
 import type { Context } from '../context/context.ts'
 import { HttpError } from '../http/http-error.ts'
-import type { Handler, Middleware, Next } from '../router/types.ts'
-import type { RequestRecorder } from '../trace/recorder.ts'
+import type { Handler, Middleware } from '../router/types.ts'
 
 /**
  * Answers synchronously when nothing on the way was asynchronous (a handler
@@ -38,7 +37,23 @@ export function compose(middleware: readonly Middleware[], endpoint: Handler, fa
         const response = run(c, index + 1)
         return response instanceof Promise ? response : Promise.resolve(response)
       }
-      const response = c.recorder === undefined ? await layer(c, next) : await timed(c, c.recorder, layer, next)
+      const recorder = c.recorder
+      let response: Response
+      if (recorder === undefined) response = await layer(c, next)
+      else {
+        const started = performance.now()
+        try {
+          response = await layer(c, next)
+        } finally {
+          // `called_next`: a middleware that did not pass the request on answered it (api:why names it, stack or not).
+          recorder.recordMiddleware({
+            name: layer.name || 'anonymous',
+            start_ms: round(started - recorder.startedAt),
+            duration_ms: round(performance.now() - started),
+            called_next: called,
+          })
+        }
+      }
       if (!(response instanceof Response)) {
         throw new Error(`Middleware ${layer.name || 'anonymous'} returned no Response (did it forget \`return next()\`?)`)
       }
@@ -63,19 +78,6 @@ export function compose(middleware: readonly Middleware[], endpoint: Handler, fa
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
-}
-
-async function timed(c: Context, recorder: RequestRecorder, layer: Middleware, next: Next): Promise<Response> {
-  const started = performance.now()
-  try {
-    return await layer(c, next)
-  } finally {
-    recorder.recordMiddleware({
-      name: layer.name || 'anonymous',
-      start_ms: round(started - recorder.startedAt),
-      duration_ms: round(performance.now() - started),
-    })
-  }
 }
 
 function round(ms: number): number {

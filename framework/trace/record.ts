@@ -33,6 +33,12 @@ export interface TraceMiddleware {
   start_ms: number
   /** Including everything it awaited (`next()` among it). */
   duration_ms: number
+  /**
+   * Whether it called `next()`: the one that did not answered the request
+   * itself (refused it, or served it). Absent in records written before svc
+   * recorded it.
+   */
+  called_next?: boolean
 }
 
 export interface TraceSourceLocation {

@@ -13,6 +13,8 @@ export interface MiddlewareTiming {
   start_ms: number
   /** Including everything the middleware awaited (its `next()` among it). */
   duration_ms: number
+  /** Whether it called `next()`: one that did not answered the request itself. */
+  called_next: boolean
 }
 
 export interface RequestRecorder {

@@ -17,7 +17,7 @@ function everythingChanged(n: number): TraceRecord {
     headers: { host: 'example.test', 'x-request': 'other' },
     body: { content: { title: 'T' }, size: 13, truncated: false, incomplete: false },
     queries: [{ sql: 'select 1', args: [1], duration_ms: 0.1, rows: 1, start_ms: 0.2, last_insert_rowid: null, error: null, source: { file: '/app/x.ts', line: 2, column: 5 } }],
-    middleware: [{ name: 'auth', start_ms: 0.01, duration_ms: 0.5 }],
+    middleware: [{ name: 'auth', start_ms: 0.01, duration_ms: 0.5, called_next: true }],
     exception: { class: 'TypeError', message: 'kaput', status: 500, errors: null, location: { file: '/app/x.ts', line: 3, column: 9 } },
     refused_before_app: true,
     trace: ['TypeError: kaput', 'at x (/app/x.ts:3:9)'],
