@@ -8,6 +8,7 @@
 import type { Client, InArgs, ResultSet } from '@libsql/client'
 import { asBusyError, isSqliteBusy } from './busy-error.ts'
 import { isDatabaseDriver, libsqlDriver, type DatabaseDriver, type DriverTransaction, type SqlStatement } from './driver.ts'
+import { nulArgument, NulTextError } from './nul-text.ts'
 import { isReadOnly, WriteGate } from './write-gate.ts'
 
 export type { ResultSet } from '@libsql/client'
@@ -171,6 +172,8 @@ class ObservedDatabase implements Database {
   execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
     const caller = this.observer?.started?.(stmt.sql)
+    const nul = nulArgument(stmt.args)
+    if (nul !== undefined) return this.refuse(stmt, new NulTextError(nul, stmt.sql), caller)
     // Inside a transaction, `transaction()` maps a busy lock.
     if (this.tx !== undefined) return this.observe(stmt, () => this.tx!.executor.execute(stmt), caller)
     const run = () => this.onClient((client) => this.observe(stmt, () => client.execute(stmt), caller))
@@ -191,6 +194,11 @@ class ObservedDatabase implements Database {
   batch(statements: Statement[]): Promise<ResultSet[]> {
     const stmts = statements.map((statement) => toStatement(statement))
     const caller = this.observer?.started?.(stmts[0]?.sql ?? '')
+    // One refused statement refuses the batch: it is all or nothing.
+    for (const stmt of stmts) {
+      const nul = nulArgument(stmt.args)
+      if (nul !== undefined) return this.refuse(stmt, new NulTextError(nul, stmt.sql), caller)
+    }
     if (this.tx !== undefined) return this.runBatch(stmts, (s) => this.tx!.executor.batch(s), caller)
     const run = () => this.onClient((client) => this.runBatch(stmts, (s) => client.batch(s), caller))
     return this.gate.busy ? this.gate.exclusive(run) : run()
@@ -259,6 +267,12 @@ class ObservedDatabase implements Database {
       this.connection.recover(error, client)
       throw asBusyError(error, this.gate.waitMs)
     })
+  }
+
+  /** A statement refused before it was sent: reported (a trace shows it with its error), then rejected. */
+  private refuse(stmt: SqlStatement, error: Error, caller: unknown): Promise<never> {
+    this.report(stmt, performance.now(), 0, 0, error, undefined, caller)
+    return Promise.reject(error)
   }
 
   private async observe(stmt: { sql: string; args?: InArgs }, run: () => Promise<ResultSet>, caller: unknown): Promise<ResultSet> {

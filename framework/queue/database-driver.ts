@@ -13,6 +13,7 @@
  * cannot complete or fail a job another worker now holds.
  */
 import type { Database } from '../database/database.ts'
+import { storableText } from '../database/nul-text.ts'
 import type { FailedJob, JobError, QueueCounts, QueueDriver, Reservation } from './driver.ts'
 import type { JsonValue } from './job.ts'
 
@@ -62,7 +63,7 @@ export function databaseQueueDriver(db: Database, options: DatabaseQueueOptions 
       {
         sql: `insert into failed_jobs (job_id, queue, name, payload, attempts, max_attempts, backoff, timeout_ms, error, stack, failed_at)
           select id, queue, name, payload, attempts, max_attempts, backoff, timeout_ms, ?, ?, ? from jobs where id = ? and reserved_by = ?`,
-        args: [error.message, error.stack ?? null, new Date(now()).toISOString(), id, token],
+        args: [storableText(error.message), error.stack === undefined ? null : storableText(error.stack), new Date(now()).toISOString(), id, token],
       },
       { sql: 'delete from jobs where id = ? and reserved_by = ?', args: [id, token] },
     ]

@@ -7,6 +7,7 @@
  * a run whose host died releases it when the lock expires (`lockMinutes`).
  */
 import type { Database } from '../database/database.ts'
+import { storableText } from '../database/nul-text.ts'
 import type { JobServices } from '../queue/job.ts'
 import { isDue, minuteOf } from './due.ts'
 import type { ScheduledTask } from './schedule.ts'
@@ -96,7 +97,7 @@ async function runTask(task: ScheduledTask, options: RunScheduleOptions & { now:
   await db.execute(
     `update schedule_locks set locked_until = 0, finished_at = ?, last_status = ?, last_error = ?
       where task = ? and owner = ? and run_key = ?`,
-    [Date.now(), error === undefined ? 'ran' : 'failed', error ?? null, task.name, owner, runKey],
+    [Date.now(), error === undefined ? 'ran' : 'failed', error === undefined ? null : storableText(error), task.name, owner, runKey],
   )
   return error === undefined ? { task: task.name, status: 'ran', durationMs } : { task: task.name, status: 'failed', durationMs, error }
 }
