@@ -38,7 +38,7 @@ export {
   type ResultSet,
   type Statement,
 } from './database/database.ts'
-export { NulTextError } from './database/nul-text.ts'
+export { NulTextError, NumberArgumentError } from './database/argument-check.ts'
 export type { DatabaseDriver, DriverTransaction, SqlStatement } from './database/driver.ts'
 export {
   migrate,

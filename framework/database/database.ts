@@ -8,7 +8,7 @@
 import type { Client, InArgs, ResultSet } from '@libsql/client'
 import { asBusyError, isSqliteBusy } from './busy-error.ts'
 import { isDatabaseDriver, libsqlDriver, type DatabaseDriver, type DriverTransaction, type SqlStatement } from './driver.ts'
-import { nulArgument, NulTextError } from './nul-text.ts'
+import { refusedArgument } from './argument-check.ts'
 import { isReadOnly, WriteGate } from './write-gate.ts'
 
 export type { ResultSet } from '@libsql/client'
@@ -172,8 +172,8 @@ class ObservedDatabase implements Database {
   execute(statement: Statement, args?: InArgs): Promise<ResultSet> {
     const stmt = toStatement(statement, args)
     const caller = this.observer?.started?.(stmt.sql)
-    const nul = nulArgument(stmt.args)
-    if (nul !== undefined) return this.refuse(stmt, new NulTextError(nul, stmt.sql), caller)
+    const refused = refusedArgument(stmt.args, stmt.sql)
+    if (refused !== undefined) return this.refuse(stmt, refused, caller)
     // Inside a transaction, `transaction()` maps a busy lock.
     if (this.tx !== undefined) return this.observe(stmt, () => this.tx!.executor.execute(stmt), caller)
     const run = () => this.onClient((client) => this.observe(stmt, () => client.execute(stmt), caller))
@@ -196,8 +196,8 @@ class ObservedDatabase implements Database {
     const caller = this.observer?.started?.(stmts[0]?.sql ?? '')
     // One refused statement refuses the batch: it is all or nothing.
     for (const stmt of stmts) {
-      const nul = nulArgument(stmt.args)
-      if (nul !== undefined) return this.refuse(stmt, new NulTextError(nul, stmt.sql), caller)
+      const refused = refusedArgument(stmt.args, stmt.sql)
+      if (refused !== undefined) return this.refuse(stmt, refused, caller)
     }
     if (this.tx !== undefined) return this.runBatch(stmts, (s) => this.tx!.executor.batch(s), caller)
     const run = () => this.onClient((client) => this.runBatch(stmts, (s) => client.batch(s), caller))

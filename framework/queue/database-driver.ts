@@ -13,7 +13,7 @@
  * cannot complete or fail a job another worker now holds.
  */
 import type { Database } from '../database/database.ts'
-import { storableText } from '../database/nul-text.ts'
+import { storableText } from '../database/argument-check.ts'
 import type { FailedJob, JobError, QueueCounts, QueueDriver, Reservation } from './driver.ts'
 import type { JsonValue } from './job.ts'
 

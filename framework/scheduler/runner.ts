@@ -7,7 +7,7 @@
  * a run whose host died releases it when the lock expires (`lockMinutes`).
  */
 import type { Database } from '../database/database.ts'
-import { storableText } from '../database/nul-text.ts'
+import { storableText } from '../database/argument-check.ts'
 import type { JobServices } from '../queue/job.ts'
 import { isDue, minuteOf } from './due.ts'
 import type { ScheduledTask } from './schedule.ts'

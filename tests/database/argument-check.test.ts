@@ -6,10 +6,14 @@
  * (a hand-written schema, `c.body()` with none); what svc stores itself
  * without validating it (traces, a failed job's error, a task's error) is
  * still stored.
+ *
+ * A number no column can hold (NaN, Infinity, a bigint beyond 64 bits) made
+ * libSQL throw a RangeError, a 500: `Number(c.params.id)` on `/notes/abc`.
+ * It is refused the same way (NumberArgumentError, 422).
  */
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, defineRoutes, everyMinute, migrate, NulTextError, runSchedule, type Database, type QueryRecord } from 'svc'
+import { createApp, defineRoutes, everyMinute, migrate, NulTextError, NumberArgumentError, runSchedule, type Database, type QueryRecord } from 'svc'
 import { createQueue, databaseQueueDriver, defineJob, jobRegistry, queueMigration, runWorker, type JobDefinition } from '../../framework/queue/index.ts'
 import { testConfig } from '../helpers/app.ts'
 import { startServer, type RunningServer } from '../helpers/server.ts'
@@ -17,6 +21,7 @@ import { recordOf, request, tracedApp } from '../trace/helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 const NUL = 'abc\u0000def'
+const NUMBER_REFUSED = /^A number the database cannot hold \(NaN, Infinity, or an integer beyond 64 bits\) was given to a query\. Check the number where it comes from the request/
 const REFUSED = /^Text containing a NUL character \(U\+0000\) cannot be stored: the database would read it back cut at the NUL\. Refuse it in the request schema with withoutNul\(\) or visibleText\(\) from svc, or store the bytes as a blob/
 
 let t: TestDatabase
@@ -65,6 +70,29 @@ describe('the database module', () => {
     expect(new TextDecoder().decode(row!.data)).toBe(NUL)
   })
 
+  it('refuses a number no column can hold (NaN, Infinity, a bigint beyond 64 bits), in execute and batch, writing nothing', async () => {
+    await db.execute('delete from notes')
+    for (const [value, position] of [[Number.NaN, 1], [Number.POSITIVE_INFINITY, 1], [-(2n ** 63n) - 1n, 1], [2n ** 63n, 1]] as const) {
+      const refused = await db.execute('select * from notes where id = ?', [value]).catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(NumberArgumentError)
+      expect(refused).toMatchObject({ status: 422, argument: position, sql: 'select * from notes where id = ?' })
+      expect((refused as Error).message).toMatch(NUMBER_REFUSED)
+    }
+    await expect(db.execute({ sql: 'select * from notes where id = :id', args: { id: Number.NaN } })).rejects.toMatchObject({ status: 422, argument: 'id' })
+    await expect(
+      db.batch([
+        { sql: 'insert into notes (body) values (?)', args: ['first'] },
+        { sql: 'insert into notes (id, body) values (?, ?)', args: [Number.NEGATIVE_INFINITY, 'second'] },
+      ]),
+    ).rejects.toMatchObject({ status: 422, argument: 1 })
+    expect(await bodies()).toEqual([])
+    // The edges of what a column holds are taken as they are.
+    await db.execute('insert into notes (id, body) values (?, ?)', [2n ** 63n - 1n, 'largest'])
+    await db.execute('insert into notes (id, body) values (?, ?)', [-(2n ** 63n), 'smallest'])
+    await db.execute('insert into notes (body, data) values (?, ?)', ['real', Number.MAX_VALUE])
+    expect(await bodies()).toEqual(['smallest', 'real', 'largest'])
+  })
+
   it('reports the refused statement to the observer, with its error', async () => {
     const seen: QueryRecord[] = []
     await expect(db.withObserver((query) => seen.push(query)).execute('select * from notes where body = ?', [NUL])).rejects.toBeInstanceOf(NulTextError)
@@ -110,6 +138,11 @@ describe('over HTTP', () => {
     const post = await send('POST', '/raw', { body: NUL })
     expect(post).toEqual({ status: 422, body: { success: false, code: 422, error: expect.stringMatching(REFUSED) } })
     expect(await bodies()).toEqual(before)
+  })
+
+  it('a number parameter that is not a number (Number("abc") is NaN): 422 in the envelope, not a 500', async () => {
+    expect(await send('GET', '/notes/abc')).toEqual({ status: 422, body: { success: false, code: 422, error: expect.stringMatching(NUMBER_REFUSED) } })
+    expect(await send('GET', '/notes/1e999')).toEqual({ status: 422, body: { success: false, code: 422, error: expect.stringMatching(NUMBER_REFUSED) } })
   })
 
   it('ordinary and multi-line text is stored and read back as sent', async () => {
