@@ -11,7 +11,7 @@ import { CliError } from '../output/cli-error.ts'
 const DEFAULT_LIMIT = 50
 
 export const traceFilterArgs = {
-  path: { type: 'string', description: 'Path contains this text, or matches this glob (/api/*/posts/*)', valueHint: 'text|glob' },
+  path: { type: 'string', description: 'Path contains this text, or matches this glob (* one segment, ** any: /api/*/posts/**)', valueHint: 'text|glob' },
   status: { type: 'string', description: 'Status or class, comma-separated: 401, 4xx, 401,5xx', valueHint: 'code' },
   method: { type: 'string', description: 'HTTP method', valueHint: 'GET' },
   ip: { type: 'string', description: 'Client address', valueHint: 'address' },
@@ -25,14 +25,75 @@ export const traceFilterArgs = {
 
 /** Only for the lists (trace:list, log:trace without an id): paths to leave out, as the editor's Traces view does with /health/*. */
 export const ignoreArg = {
-  ignore: { type: 'string', description: 'Leave out paths containing this text or matching this glob (/health/*)', valueHint: 'text|glob', multiple: true },
+  ignore: { type: 'string', description: 'Leave out paths containing this text or matching this glob (/health/*, /static/**)', valueHint: 'text|glob', multiple: true },
 } as const satisfies ArgsDef
 
 /** The filters as a command received them (any of them may be left out). */
 export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs & typeof ignoreArg>>
 
-/** The store's filter, and the paths a list leaves out. */
+/**
+ * The store's filter, and the paths a list leaves out. `path` and `ignore`
+ * are this module's patterns (pathMatcher), not the store's: read with
+ * `readTraces` (search.ts), never by handing this to the store.
+ */
 export type ListFilter = TraceFilter & { ignore?: string[] }
+
+/** A pattern is a glob when it has one of these; otherwise a substring. */
+const GLOB_CHARS = /[*?[]/
+
+/**
+ * `--path` / `--ignore`: a substring of the path, or a glob over the whole
+ * path. In a glob a `*` stays within one segment, as in a route pattern or a
+ * shell glob; `**` crosses segments (and a whole `**` segment may be none);
+ * `?` is one character and `[...]` (`[!...]`) one of (not of) a set, none of
+ * them a `/`. Case-sensitive. The query string is stored apart: never matched.
+ */
+export function pathMatcher(pattern: string): (path: string) => boolean {
+  if (!GLOB_CHARS.test(pattern)) return (path) => path.includes(pattern)
+  const glob = globToRegExp(pattern)
+  return (path) => glob.test(path)
+}
+
+function globToRegExp(glob: string): RegExp {
+  let source = ''
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i]!
+    if (char === '*') {
+      let end = i
+      while (glob[end + 1] === '*') end++
+      if (end === i) source += '[^/]*'
+      // `/**/` is zero or more whole segments, so that `/api/**/posts` is also `/api/posts`.
+      else if (glob[i - 1] === '/' && glob[end + 1] === '/') {
+        source = `${source.slice(0, -1)}(?:/.*)?`
+      } else source += '.*'
+      i = end
+    } else if (char === '?') source += '[^/]'
+    else if (char === '[') {
+      const end = glob.indexOf(']', i + 2)
+      if (end === -1) source += '\\['
+      else {
+        const negated = glob[i + 1] === '!' || glob[i + 1] === '^'
+        const set = glob.slice(negated ? i + 2 : i + 1, end).replace(/[\\\]^]/g, '\\$&')
+        source += negated ? `[^/${set}]` : `(?!/)[${set}]`
+        i = end
+      }
+    } else source += char.replace(/[.+^${}()|\\\]]/g, '\\$&')
+  }
+  return new RegExp(`^${source}$`)
+}
+
+/**
+ * A pattern written with a query string (`/search?q=x`) would match no path
+ * (`?` is one character there, and the query is stored apart): refused, not
+ * left to find nothing.
+ */
+function checkPathPattern(option: string, pattern: string): void {
+  const query = /\?[^/]*=/.exec(pattern)
+  if (query === null) return
+  throw new CliError('E_BAD_OPTION', `${option} matches the path alone, without its query string, and "${pattern}" has one ("${pattern.slice(query.index)}")`, {
+    hint: `leave out "${pattern.slice(query.index)}": ${option} '${pattern.slice(0, query.index)}' (in a pattern, ? is any one character)`,
+  })
+}
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
@@ -113,8 +174,14 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     limit,
     ignore: args.ignore ?? [],
   }
-  if (args.path) filter.path = args.path
-  if (args.ignore !== undefined && args.ignore.length > 0) filter.ignore = args.ignore
+  if (args.path) {
+    checkPathPattern('--path', args.path)
+    filter.path = args.path
+  }
+  if (args.ignore !== undefined && args.ignore.length > 0) {
+    for (const pattern of args.ignore) checkPathPattern('--ignore', pattern)
+    filter.ignore = args.ignore
+  }
   if (args.status) {
     try {
       statusRanges(args.status)

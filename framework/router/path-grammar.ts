@@ -88,11 +88,13 @@ export function unanchorConstraint(source: string): string {
 
 /**
  * `/api/v1/posts/{id}` => `/api/v1/posts/*`: the `--path` glob of the trace
- * commands that matches the route's requests (an optional last parameter: `*` after the prefix).
+ * commands that matches the route's requests (`*` is one segment, as a
+ * parameter is; an optional last parameter: `**` after the prefix, which
+ * covers the path with it and without it).
  */
 export function pathGlob(path: string): string {
   if (!path.includes('{')) return path
-  return path.replace(/\/\{[A-Za-z_][A-Za-z0-9_]*\?\}$/, '*').replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, '*')
+  return path.replace(/\/\{[A-Za-z_][A-Za-z0-9_]*\?\}$/, '**').replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, '*')
 }
 
 /** Checks a route path and compiles it to the regular expression of the route table. */

@@ -70,7 +70,7 @@ describe('routes view grouping', () => {
   it('turns a route pattern into the trace path filter', () => {
     expect(pathGlob('/api/v1/posts')).toBe('/api/v1/posts')
     expect(pathGlob('/api/v1/posts/{id}')).toBe('/api/v1/posts/*')
-    expect(pathGlob('/api/v1/posts/archive/{year?}')).toBe('/api/v1/posts/archive*')
+    expect(pathGlob('/api/v1/posts/archive/{year?}')).toBe('/api/v1/posts/archive**')
   })
 })
 

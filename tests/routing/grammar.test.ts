@@ -57,7 +57,7 @@ describe('the routing grammar', () => {
   it('turns a route into the trace commands\' path glob', () => {
     expect(pathGlob('/api/v1/posts')).toBe('/api/v1/posts')
     expect(pathGlob('/api/v1/posts/{id}')).toBe('/api/v1/posts/*')
-    expect(pathGlob('/api/v1/posts/archive/{year?}')).toBe('/api/v1/posts/archive*')
+    expect(pathGlob('/api/v1/posts/archive/{year?}')).toBe('/api/v1/posts/archive**')
   })
 })
 
