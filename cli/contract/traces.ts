@@ -191,15 +191,26 @@ export interface StatusClassCountsJson {
   '5xx': number
 }
 
+/** The `route` of the entry that counts, per method, the requests that matched no route. */
+export const NO_ROUTE = '(no route)'
+
 export interface EndpointStatsJson {
   method: string
-  /** The route pattern, or the path when no route matched. */
+  /** The route pattern; `(no route)` (NO_ROUTE) for the requests of this method that matched no route, all in this one entry. */
   route: string
   count: number
   errors: number
   avg_ms: number
   p95_ms: number
   max_ms: number
+  /** `(no route)`: its most frequent paths (at most 5), most frequent first; null for a route. */
+  paths: EndpointPathJson[] | null
+}
+
+/** A path of the requests that matched no route, and how many there were. */
+export interface EndpointPathJson {
+  path: string
+  count: number
 }
 
 export interface StatsJson {

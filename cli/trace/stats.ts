@@ -1,6 +1,6 @@
 /** Percentiles and per-endpoint aggregates over trace rows (log:stats, log:top). */
 import type { TraceRow } from '../../framework/trace/index.ts'
-import type { EndpointStatsJson, StatsBucketJson, StatusClassCountsJson } from '../contract/traces.ts'
+import { NO_ROUTE, type EndpointPathJson, type EndpointStatsJson, type StatsBucketJson, type StatusClassCountsJson } from '../contract/traces.ts'
 
 /** Nearest-rank percentile of sorted values; 0 for none. */
 export function percentile(sorted: readonly number[], p: number): number {
@@ -37,19 +37,28 @@ export function statusClasses(rows: readonly TraceRow[]): StatusClassCountsJson 
   return counts
 }
 
-/** One entry per method and route pattern (the path when no route matched), slowest p95 first. */
+/** The paths an unmatched entry names, most frequent first. */
+const TOP_PATHS = 5
+
+/**
+ * One entry per method and route pattern, slowest p95 first. The requests
+ * that matched no route make one entry per method (`NO_ROUTE`, with their
+ * most frequent paths): a scan of random paths would otherwise make a row
+ * per path and bury the app's routes.
+ */
 export function endpointStats(rows: readonly TraceRow[]): EndpointStatsJson[] {
-  const groups = new Map<string, { method: string; route: string; durations: number[]; errors: number }>()
+  const groups = new Map<string, { method: string; route: string; durations: number[]; errors: number; paths: Map<string, number> | null }>()
   for (const row of rows) {
-    const route = row.route ?? row.path
+    const route = row.route ?? NO_ROUTE
     const key = `${row.method} ${route}`
     let group = groups.get(key)
-    if (group === undefined) groups.set(key, (group = { method: row.method, route, durations: [], errors: 0 }))
+    if (group === undefined) groups.set(key, (group = { method: row.method, route, durations: [], errors: 0, paths: row.route === null ? new Map() : null }))
     group.durations.push(Number(row.duration_ms))
     if (Number(row.status_code) >= 500) group.errors++
+    group.paths?.set(row.path, (group.paths.get(row.path) ?? 0) + 1)
   }
   return [...groups.values()]
-    .map(({ method, route, durations, errors }) => {
+    .map(({ method, route, durations, errors, paths }) => {
       const sorted = durations.sort((a, b) => a - b)
       return {
         method,
@@ -59,9 +68,24 @@ export function endpointStats(rows: readonly TraceRow[]): EndpointStatsJson[] {
         avg_ms: round(sorted.reduce((sum, d) => sum + d, 0) / sorted.length),
         p95_ms: percentile(sorted, 95),
         max_ms: round(sorted[sorted.length - 1]!),
+        paths: paths === null ? null : topPaths(paths),
       }
     })
     .sort((a, b) => b.p95_ms - a.p95_ms || b.count - a.count)
+}
+
+function topPaths(counts: Map<string, number>): EndpointPathJson[] {
+  return [...counts]
+    .map(([path, count]) => ({ path, count }))
+    .sort((a, b) => b.count - a.count || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .slice(0, TOP_PATHS)
+}
+
+/** The route cell of a human table: an unmatched entry also names its most frequent paths. */
+export function routeCell(entry: EndpointStatsJson): string {
+  if (entry.paths === null || entry.paths.length === 0) return entry.route
+  const more = entry.count - entry.paths.reduce((sum, path) => sum + path.count, 0)
+  return `${entry.route}: ${entry.paths.map((path) => `${path.path} (${path.count})`).join(', ')}${more > 0 ? `, ${more} more` : ''}`
 }
 
 const MINUTE = 60_000

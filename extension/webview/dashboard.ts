@@ -91,6 +91,11 @@ function errorRates(endpoints: EndpointStatsJson[]): HTMLElement {
 }
 
 function routeLink(endpoint: EndpointStatsJson): HTMLElement {
+  // The requests that matched no route have no route to open the traces of: their paths are named instead (an older svc gives no paths).
+  if (endpoint.paths !== null && endpoint.paths !== undefined) {
+    const paths = endpoint.paths.map((path) => `${path.path} (${path.count})`).join('\n')
+    return h('span', { class: 'no-route', title: paths }, `${endpoint.method} ${endpoint.route}`)
+  }
   return actionLink(`${endpoint.method} ${endpoint.route}`, { class: 'route-link' }, () => vscode.postMessage({ type: 'openRoute', method: endpoint.method, route: endpoint.route }))
 }
 

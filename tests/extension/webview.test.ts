@@ -341,8 +341,9 @@ describe('dashboard page', () => {
   const top: TopJson = {
     days: 7,
     endpoints: [
-      { method: 'GET', route: '/boom', count: 1, errors: 1, avg_ms: 5, p95_ms: 5, max_ms: 5 },
-      { method: 'GET', route: '/api/v1/posts', count: 8, errors: 0, avg_ms: 3, p95_ms: 9, max_ms: 12 },
+      { method: 'GET', route: '/boom', count: 1, errors: 1, avg_ms: 5, p95_ms: 5, max_ms: 5, paths: null },
+      { method: 'GET', route: '/api/v1/posts', count: 8, errors: 0, avg_ms: 3, p95_ms: 9, max_ms: 12, paths: null },
+      { method: 'GET', route: '(no route)', count: 3, errors: 0, avg_ms: 1, p95_ms: 1, max_ms: 1, paths: [{ path: '/wp-login.php', count: 2 }, { path: '/.env', count: 1 }] },
     ],
   }
 
@@ -363,7 +364,10 @@ describe('dashboard page', () => {
     const p95 = await page.locator('#latency-chart [data-series="p95"] circle').evaluateAll((circles) => circles.map((circle) => [Number(circle.getAttribute('cx')), Number(circle.getAttribute('cy'))]))
     expect(p95[0]![0]).toBeLessThan(p95[1]![0]!)
     expect(p95[1]![1]).toBeLessThan(p95[2]![1]!)
-    expect(await page.locator('#error-rates tr').allTextContents()).toEqual(['GET /boom100% (1/1)', 'GET /api/v1/posts0% (0/8)'])
+    expect(await page.locator('#error-rates tr').allTextContents()).toEqual(['GET /boom100% (1/1)', 'GET /api/v1/posts0% (0/8)', 'GET (no route)0% (0/3)'])
+    // The requests that matched no route have no traces of a route to open: their paths instead.
+    expect(await page.locator('#error-rates .route-link').count()).toBe(2)
+    expect(await page.getAttribute('#error-rates .no-route', 'title')).toBe('/wp-login.php (2)\n/.env (1)')
     await page.screenshot({ path: join(results, 'webview-dashboard.png'), fullPage: true })
     await page.click('#error-rates .route-link >> nth=0')
     expect(await lastPosted(page)).toEqual({ type: 'openRoute', method: 'GET', route: '/boom' })

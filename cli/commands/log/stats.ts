@@ -6,7 +6,7 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { positiveDays } from '../../trace/filters.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
-import { endpointStats, percentile, round, statusClasses, timeline } from '../../trace/stats.ts'
+import { endpointStats, percentile, round, routeCell, statusClasses, timeline } from '../../trace/stats.ts'
 import { formatMs } from '../../trace/summary.ts'
 
 export default defineCommand({
@@ -54,7 +54,7 @@ export default defineCommand({
     if (json.slowest_routes.length > 0) {
       printLine(io)
       printLine(io, color.bold('Slowest routes'))
-      printLine(io, table(json.slowest_routes.map((e) => [e.method, e.route, String(e.count), formatMs(e.p95_ms), formatMs(e.max_ms)]), ['METHOD', 'ROUTE', 'COUNT', 'P95', 'MAX']))
+      printLine(io, table(json.slowest_routes.map((e) => [e.method, routeCell(e), String(e.count), formatMs(e.p95_ms), formatMs(e.max_ms)]), ['METHOD', 'ROUTE', 'COUNT', 'P95', 'MAX']))
     }
   },
 })

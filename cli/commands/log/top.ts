@@ -6,7 +6,7 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { positiveDays } from '../../trace/filters.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
-import { endpointStats } from '../../trace/stats.ts'
+import { endpointStats, routeCell } from '../../trace/stats.ts'
 import { formatMs } from '../../trace/summary.ts'
 
 export default defineCommand({
@@ -34,7 +34,7 @@ export default defineCommand({
     printLine(
       io,
       table(
-        json.endpoints.map((e) => [e.method, e.route, String(e.count), String(e.errors), formatMs(e.avg_ms), formatMs(e.p95_ms), formatMs(e.max_ms)]),
+        json.endpoints.map((e) => [e.method, routeCell(e), String(e.count), String(e.errors), formatMs(e.avg_ms), formatMs(e.p95_ms), formatMs(e.max_ms)]),
         ['METHOD', 'ROUTE', 'COUNT', '5XX', 'AVG', 'P95', 'MAX'],
       ),
     )
