@@ -32,57 +32,6 @@ export const ignoreArg = {
 export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs & typeof ignoreArg>>
 
 /**
- * The store's filter, and the paths a list leaves out. `path` and `ignore`
- * are this module's patterns (pathMatcher), not the store's: read with
- * `readTraces` (search.ts), never by handing this to the store.
- */
-export type ListFilter = TraceFilter & { ignore?: string[] }
-
-/** A pattern is a glob when it has one of these; otherwise a substring. */
-const GLOB_CHARS = /[*?[]/
-
-/**
- * `--path` / `--ignore`: a substring of the path, or a glob over the whole
- * path. In a glob a `*` stays within one segment, as in a route pattern or a
- * shell glob; `**` crosses segments (and a whole `**` segment may be none);
- * `?` is one character and `[...]` (`[!...]`) one of (not of) a set, none of
- * them a `/`. Case-sensitive. The query string is stored apart: never matched.
- */
-export function pathMatcher(pattern: string): (path: string) => boolean {
-  if (!GLOB_CHARS.test(pattern)) return (path) => path.includes(pattern)
-  const glob = globToRegExp(pattern)
-  return (path) => glob.test(path)
-}
-
-function globToRegExp(glob: string): RegExp {
-  let source = ''
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i]!
-    if (char === '*') {
-      let end = i
-      while (glob[end + 1] === '*') end++
-      if (end === i) source += '[^/]*'
-      // `/**/` is zero or more whole segments, so that `/api/**/posts` is also `/api/posts`.
-      else if (glob[i - 1] === '/' && glob[end + 1] === '/') {
-        source = `${source.slice(0, -1)}(?:/.*)?`
-      } else source += '.*'
-      i = end
-    } else if (char === '?') source += '[^/]'
-    else if (char === '[') {
-      const end = glob.indexOf(']', i + 2)
-      if (end === -1) source += '\\['
-      else {
-        const negated = glob[i + 1] === '!' || glob[i + 1] === '^'
-        const set = glob.slice(negated ? i + 2 : i + 1, end).replace(/[\\\]^]/g, '\\$&')
-        source += negated ? `[^/${set}]` : `(?!/)[${set}]`
-        i = end
-      }
-    } else source += char.replace(/[.+^${}()|\\\]]/g, '\\$&')
-  }
-  return new RegExp(`^${source}$`)
-}
-
-/**
  * A pattern written with a query string (`/search?q=x`) would match no path
  * (`?` is one character there, and the query is stored apart): refused, not
  * left to find nothing.
@@ -159,9 +108,9 @@ export function refuseFiltersWithId(args: FilterArgs, command: string): void {
   })
 }
 
-export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.now()): { filter: ListFilter; echo: TraceFiltersJson } {
+export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.now()): { filter: TraceFilter; echo: TraceFiltersJson } {
   const limit = args.limit ?? DEFAULT_LIMIT
-  const filter: ListFilter = { limit }
+  const filter: TraceFilter = { limit }
   const echo: TraceFiltersJson = {
     path: args.path ?? null,
     status: args.status ?? null,

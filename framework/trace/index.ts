@@ -9,6 +9,7 @@
 export { createTracer, type SvcTracer, type TracerOptions } from './tracer.ts'
 export { resolveTraceConfig, DEFAULT_REDACTED_FIELDS, DEFAULT_REDACTED_HEADERS, type TraceConfig, type TraceMode } from './config.ts'
 export { TraceStore, storeSink, compileFilter, rowOf, TRACE_SCHEMA, statusRanges, type TraceFilter, type TraceRow, type TraceSink } from './store.ts'
+export { pathMatcher } from './path-glob.ts'
 export { TraceWriter, type WriterStats } from './writer.ts'
 export { Redactor } from './redact.ts'
 export { sqlShape, detectNPlusOne } from './sql-shape.ts'

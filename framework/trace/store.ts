@@ -9,6 +9,7 @@
  */
 import type { Database } from '../database/database.ts'
 import { decodeBatch, encodeBatch, type EncodedBatch } from './batch-codec.ts'
+import { pathMatcher } from './path-glob.ts'
 import type { TraceRecord } from './record.ts'
 
 /** Where the writer sends each batch (written in this thread or another). */
@@ -34,8 +35,10 @@ export function storeSink(store: TraceStore): TraceSink {
 }
 
 export interface TraceFilter {
-  /** Substring, or a glob when it has `*` or `?`. */
+  /** Substring, or a glob when it has `*`, `?` or `[` (pathMatcher: `*` is one segment, `**` any). */
   path?: string
+  /** Paths to leave out, each as `path` is read. */
+  ignore?: readonly string[]
   /** `401`, `4xx`, or a comma-separated mix. */
   status?: string
   method?: string
@@ -386,11 +389,12 @@ export function rowOf(record: TraceRecord): TraceRow {
 export function compileFilter(filter: TraceFilter): (record: TraceRecord) => boolean {
   const tests: Array<(record: TraceRecord) => boolean> = []
   if (filter.path !== undefined && filter.path !== '') {
-    const path = filter.path
-    if (/[*?[]/.test(path)) {
-      const glob = globToRegExp(path)
-      tests.push((record) => glob.test(record.path))
-    } else tests.push((record) => record.path.includes(path))
+    const wanted = pathMatcher(filter.path)
+    tests.push((record) => wanted(record.path))
+  }
+  if (filter.ignore !== undefined && filter.ignore.length > 0) {
+    const ignored = filter.ignore.map(pathMatcher)
+    tests.push((record) => !ignored.some((test) => test(record.path)))
   }
   if (filter.status !== undefined && filter.status !== '') {
     const ranges = statusRanges(filter.status)
@@ -418,25 +422,6 @@ export function compileFilter(filter: TraceFilter): (record: TraceRecord) => boo
     tests.push((record) => record.route === route)
   }
   return (record) => tests.every((test) => test(record))
-}
-
-/** SQLite GLOB semantics: `*` any run, `?` one character, `[...]` a class; case-sensitive. */
-function globToRegExp(glob: string): RegExp {
-  let source = ''
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i]!
-    if (char === '*') source += '.*'
-    else if (char === '?') source += '.'
-    else if (char === '[') {
-      const end = glob.indexOf(']', i + 1)
-      if (end === -1) source += '\\['
-      else {
-        source += `[${glob.slice(i + 1, end).replace(/^\^/, '^').replace(/\\/g, '\\\\')}]`
-        i = end
-      }
-    } else source += char.replace(/[.+^${}()|\\/]/g, '\\$&')
-  }
-  return new RegExp(`^${source}$`)
 }
 
 /** `401` => [401, 401]; `4xx` => [400, 499]; `401,5xx` => both. Throws on anything else. */

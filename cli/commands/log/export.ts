@@ -7,7 +7,6 @@ import { parseFilters, refuseFiltersWithId, traceFilterArgs } from '../../trace/
 import { findTrace } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
 import { postmanCollection } from '../../trace/postman.ts'
-import { readTraces } from '../../trace/search.ts'
 
 /** Prints JSON with or without --json: the export is a document either way. */
 export default defineCommand({
@@ -28,7 +27,7 @@ export default defineCommand({
     const store = await openTraceStoreToRead(io, project, config)
     let traces: TraceRecord[]
     try {
-      traces = filter === undefined ? [await findTrace(store, args.id!)] : await readTraces(store, filter)
+      traces = filter === undefined ? [await findTrace(store, args.id!)] : await store.records(filter)
     } finally {
       store.close()
     }

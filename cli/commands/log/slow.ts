@@ -5,7 +5,6 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
-import { readTraces } from '../../trace/search.ts'
 import { SUMMARY_HEADERS, summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
 const { slow: _slow, limit: _limit, ...filters } = traceFilterArgs
@@ -27,7 +26,7 @@ export default defineCommand({
     const { filter } = parseFilters({ ...args, slow: undefined }, slowMs)
     const store = await openTraceStoreToRead(io, project, config)
     try {
-      const records = await readTraces(store, { ...filter, minDurationMs: min, order: 'slowest' })
+      const records = await store.records({ ...filter, minDurationMs: min, order: 'slowest' })
       const json = { min_ms: min, traces: records.map(summaryOfRecord) }
       if (args.json) return print(json)
       if (json.traces.length === 0) return printLine(io, `No trace took ${min} ms or more.`)

@@ -1,12 +1,11 @@
-import type { TraceStore } from '../../../framework/trace/index.ts'
+import type { TraceFilter, TraceStore } from '../../../framework/trace/index.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor, type Project } from '../../project/project.ts'
-import { parseFilters, traceFilterArgs, type ListFilter } from '../../trace/filters.ts'
-import { readTraces } from '../../trace/search.ts'
+import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { noTracesYet, openExistingTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
@@ -51,7 +50,7 @@ export default defineCommand({
     }
     let last: string | undefined
     try {
-      const first = (await readTraces(store, { ...filter, limit: args.lines })).reverse()
+      const first = (await store.records({ ...filter, limit: args.lines })).reverse()
       print(first)
       last = first.at(-1)?.trace_id ?? (await store.search({ limit: 1 }))[0]?.trace_id
       if (!args.follow || io.signal.aborted) return
@@ -62,8 +61,8 @@ export default defineCommand({
           if (busy) return
           busy = true
           try {
-            const query: ListFilter = last === undefined ? { ...filter, order: 'oldest' } : { ...filter, afterTraceId: last, order: 'oldest' }
-            const rows = await readTraces(store, query)
+            const query: TraceFilter = last === undefined ? { ...filter, order: 'oldest' } : { ...filter, afterTraceId: last, order: 'oldest' }
+            const rows = await store.records(query)
             print(rows)
             if (rows.length > 0) last = rows.at(-1)!.trace_id
             else if (last === undefined) last = (await store.search({ limit: 1 }))[0]?.trace_id

@@ -8,7 +8,6 @@ import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
 import { distinctTraces, replayTraces, SAFE_METHODS } from '../../trace/regression-run.ts'
-import { readTraces } from '../../trace/search.ts'
 import { diffText } from '../../trace/run-replay.ts'
 
 const { limit: _limit, ...filters } = traceFilterArgs
@@ -37,7 +36,7 @@ export default defineCommand({
     const store = await openProjectTraceStore(project, config)
     let traces: TraceRecord[]
     try {
-      traces = distinctTraces(await readTraces(store, { ...filter, limit: limit * 20 }), limit)
+      traces = distinctTraces(await store.records({ ...filter, limit: limit * 20 }), limit)
     } finally {
       store.close()
     }
