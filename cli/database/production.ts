@@ -1,6 +1,7 @@
 /**
  * The production guard of the commands that change or drop data (`migrate`,
- * `migrate:rollback`, `migrate:fresh`, `db:seed`): with APP_ENV=production
+ * `migrate:rollback`, `migrate:fresh`, `db:seed`, and `serve --migrate` and
+ * `live --migrate`): with APP_ENV=production
  * they refuse unless given `--force`, so that a deploy script says it means it.
  */
 import type { ArgsDef } from '../command/define.ts'
@@ -21,4 +22,14 @@ export function refuseInProduction(project: Project, options: { command: string;
   throw new CliError('E_PRODUCTION', `APP_ENV is production: svc ${options.command} ${options.does}`, {
     hint: options.hint ?? `run svc ${options.command} --force when you mean it`,
   })
+}
+
+/** `serve --migrate` (and `live --migrate`, which runs it) changes the live database as `svc migrate` does. */
+export function serveMigrateGuard(force: boolean | undefined): Parameters<typeof refuseInProduction>[1] {
+  return {
+    command: 'serve --migrate',
+    does: 'changes the live database before serving',
+    force,
+    hint: 'run svc migrate --force in the deploy step, then svc serve; or svc serve --migrate --force when you mean it',
+  }
 }

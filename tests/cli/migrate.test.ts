@@ -8,7 +8,7 @@ import { basename, extname } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
-import { runSvc, svcJson } from '../helpers/run-svc.ts'
+import { runSvc, startSvc, svcJson } from '../helpers/run-svc.ts'
 
 let app: AppCopy
 let migrations: string[]
@@ -164,8 +164,30 @@ describe('in production, every command that changes or drops data needs --force'
     expect(forced.exitCode, forced.stderr).toBe(0)
   })
 
+  it.each([['serve'], ['live']])('%s --migrate refuses with E_PRODUCTION before it migrates or listens', async (command) => {
+    const refused = await inProduction(command, '--migrate', '--port', '0')
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toBe(
+      'error [E_PRODUCTION]: APP_ENV is production: svc serve --migrate changes the live database before serving\n' +
+        '  fix: run svc migrate --force in the deploy step, then svc serve; or svc serve --migrate --force when you mean it\n',
+    )
+    expect(await tables()).toEqual([])
+  })
+
+  it('serve --migrate --force migrates in production, then serves', async () => {
+    const server = startSvc(['serve', '--migrate', '--force', '--port', '0'], { cwd: app.dir, env: production })
+    try {
+      const [, url] = await server.waitFor(/^svc listening on (http:\/\/127\.0\.0\.1:\d+) \(production\)$/)
+      expect((await fetch(`${url}/health/live`)).status).toBe(200)
+      expect(Object.keys(await batches()).sort()).toEqual([...migrations].sort())
+    } finally {
+      expect((await server.stop()).exitCode).toBe(0)
+    }
+  })
+
   it('--help of each lists --force', async () => {
-    for (const command of ['migrate', 'migrate:fresh', 'migrate:rollback', 'db:seed']) {
+    for (const command of ['migrate', 'migrate:fresh', 'migrate:rollback', 'db:seed', 'serve', 'live']) {
       expect((await svc(command, '--help')).stdout, command).toMatch(/--force/)
     }
   })

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { defineCommand } from '../../command/define.ts'
+import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
 import { cwdArg } from '../../output/args.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
@@ -17,12 +18,15 @@ export default defineCommand({
     ...cwdArg,
     port: { type: 'number', description: 'Port to listen on (0 picks a free one)', valueHint: 'port', integer: true, min: 0, max: 65535, default: LIVE_PORT },
     host: { type: 'string', description: 'Address to bind (default HOST or 127.0.0.1)', valueHint: 'address' },
-    migrate: { type: 'boolean', description: 'Run pending migrations at every start (a new migration file applies itself)' },
+    migrate: { type: 'boolean', description: 'Run pending migrations at every start (a new migration file applies itself; in production only with --force)' },
+    force: { type: 'boolean', description: 'With --migrate: migrate in production too (APP_ENV=production)' },
     quiet: { type: 'boolean', description: 'No line per request' },
     debounce: { type: 'number', description: 'Wait this long after the last change before restarting', valueHint: 'ms', integer: true, min: 0, max: 10_000, default: 100 },
   },
   async run({ args, io }) {
     const project = projectFor(io, args.cwd)
+    // Said once here, rather than by every worker the watcher starts.
+    if (args.migrate) refuseInProduction(project, serveMigrateGuard(args.force))
     const host = args.host ?? loadConfig(project).host
     const color = colors(io)
     const workers = new WorkerCluster({
@@ -33,7 +37,7 @@ export default defineCommand({
       replaceCrashed: false,
       announce: false,
       handover: 'stop',
-      args: (port) => ['serve', '--cwd', project.root, '--port', String(port), '--host', host, ...(args.migrate ? ['--migrate'] : []), ...(args.quiet ? ['--quiet'] : [])],
+      args: (port) => ['serve', '--cwd', project.root, '--port', String(port), '--host', host, ...(args.migrate ? ['--migrate'] : []), ...(args.force ? ['--force'] : []), ...(args.quiet ? ['--quiet'] : [])],
     })
     const url = () => `http://${host.includes(':') ? `[${host}]` : host}:${workers.port}`
     const targets: WatchTarget[] = [

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { ensureEnvFile, serve } from '../../../framework/node/index.ts'
 import { migrate } from '../../../framework/index.ts'
 import { defineCommand } from '../../command/define.ts'
+import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
 import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { printLine, printNote } from '../../output/print.ts'
@@ -19,11 +20,13 @@ export default defineCommand({
     ...cwdArg,
     port: { type: 'number', description: 'Port to listen on (0 picks a free one; default PORT or 8080)', valueHint: 'port', integer: true, min: 0, max: 65535 },
     host: { type: 'string', description: 'Address to bind (default HOST or 127.0.0.1)', valueHint: 'address' },
-    migrate: { type: 'boolean', description: 'Run pending migrations first' },
+    migrate: { type: 'boolean', description: 'Run pending migrations first (in production only with --force)' },
+    force: { type: 'boolean', description: 'With --migrate: migrate in production too (APP_ENV=production)' },
     quiet: { type: 'boolean', description: 'No line per request (development logs each one)' },
   },
   async run({ args, io }) {
     const project = projectFor(io, args.cwd)
+    if (args.migrate) refuseInProduction(project, serveMigrateGuard(args.force))
     if (!existsSync(project.envFile) && project.env.APP_ENV !== 'production') {
       if (ensureEnvFile(project.envFile, project.envExampleFile)) {
         printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
