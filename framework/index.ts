@@ -129,6 +129,7 @@ export {
   SafeHtml,
   queuedMailer,
   sendMailJob,
+  sendOrQueue,
   type Mailer,
   type MailMessage,
   type MemoryMailer,

@@ -17,6 +17,7 @@ import {
   useListenerQueue,
   useListenerServices,
   queuedMailer,
+  sendOrQueue,
   resolveConfig,
   resolveMailSettings,
   resolveQueueSettings,
@@ -29,6 +30,7 @@ import {
   type Listener,
   type Mailer,
   type Queue,
+  type QueueSettings,
   type RouteDefinition,
 } from '../../framework/index.ts'
 import {
@@ -175,8 +177,9 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const mailSettings = resolveMailSettings(config)
     const logsDir = options.logsDir ?? join(project.storageDir, 'logs')
     mailer = await openMailer(mailSettings, logsDir)
-    if (database !== undefined) queue = createQueue(await openQueueDriver(resolveQueueSettings(config), database), { db: database, mailer, config })
-    const appMailer = mailSettings.queue && queue !== undefined ? queuedMailer(queue) : mailer
+    const queueSettings = resolveQueueSettings(config)
+    if (database !== undefined) queue = createQueue(await openQueueDriver(queueSettings, database), { db: database, mailer, config })
+    const appMailer = appMailerOf(mailer, queue, mailSettings.queue, queueSettings.connection)
     if (database !== undefined && options.trace !== false) tracing = await openProjectTracer(project, config, { serving: options.serving === true })
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
@@ -239,4 +242,12 @@ async function loadDefault<T>(importFile: ImportFile, path: string): Promise<T |
     })
   }
   return module.default as T
+}
+
+/** What the app sends with: through the queue (MAIL_QUEUE), or at once with the queue to retry what fails, or at once. */
+function appMailerOf(mailer: Mailer, queue: Queue | undefined, throughQueue: boolean, connection: QueueSettings['connection']): Mailer {
+  if (queue === undefined) return mailer
+  if (throughQueue) return queuedMailer(queue)
+  // The sync driver runs a job at once: the retry would fail as the send did, so there is nothing to fall back on.
+  return connection === 'sync' ? mailer : sendOrQueue(mailer, queue)
 }

@@ -126,7 +126,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   /**
    * Sends a mail after the answer (Workers: `waitUntil`), so its timing does
    * not reveal whether an account exists. The token it carries is already
-   * stored: a mail that fails is logged, and the user can ask again
+   * stored: a mail that fails (and that the app's mailer could not queue
+   * for a retry either: `sendOrQueue`) is logged, and the user can ask again
    * (`/verify-email/resend`, `/forgot-password`).
    */
   function inBackground(c: Context, work: () => Promise<void>): void {

@@ -81,4 +81,4 @@ export function formatMail(message: MailMessage, at: Date): string {
 
 export { defineMail, type MailDefinition, type MailDefinitionOptions, type RenderedMail } from './define-mail.ts'
 export { html, escapeHtml, textToHtml, SafeHtml } from './html.ts'
-export { queuedMailer, sendMailJob } from './queued.ts'
+export { queuedMailer, sendMailJob, sendOrQueue } from './queued.ts'

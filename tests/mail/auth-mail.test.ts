@@ -2,8 +2,10 @@
  * The auth flows' mails through the app's mailer as the CLI builds it: with
  * MAIL_MAILER=smtp the verification mail reaches a real local SMTP server;
  * with MAIL_QUEUE=true registering and forgot-password only queue the mail
- * (svc.send-mail), and `svc queue:work` sends it.
+ * (svc.send-mail), and `svc queue:work` sends it; with the mail server out
+ * of reach the mail is queued to be retried (sendOrQueue), not lost.
  */
+import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from 'svc/testing'
 import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
@@ -50,6 +52,15 @@ function register(loaded: LoadedApp, email: string) {
   return createTestClient(loaded.app).post('/api/auth/register', { json: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD } })
 }
 
+/** A port nothing listens on: taken, then given back. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
 describe('auth mails', () => {
   it('go over SMTP, as text and HTML', async () => {
     await withApp({}, async (loaded) => {
@@ -77,5 +88,29 @@ describe('auth mails', () => {
     expect(work.stdout.match(/svc\.send-mail #\d+ \(default attempt 1\/5\) DONE/g)).toHaveLength(2)
     const subjects = smtp.received.filter((received) => received.to.includes('queued@example.com')).map((received) => /^Subject: (.*?)\r?$/m.exec(received.raw)?.[1])
     expect(subjects.sort()).toEqual(['Reset your password', 'Verify your email address'])
+  })
+
+  it('with the mail server out of reach are queued to be retried, and queue:work sends them once it is back', async () => {
+    const lines: string[] = []
+    const error = console.error
+    console.error = (line: unknown) => void lines.push(String(line))
+    try {
+      await withApp({ MAIL_PORT: String(await closedPort()) }, async (loaded) => {
+        expect((await register(loaded, 'retried@example.com')).status).toBe(201)
+        // The mail is sent after the answer: it fails, then waits in the queue.
+        for (let i = 0; i < 200 && (await loaded.queue!.driver.counts())[0]?.pending !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 25))
+        expect(await loaded.queue!.driver.counts()).toEqual([{ queue: 'default', pending: 1, delayed: 0, reserved: 0, failed: 0 }])
+      })
+    } finally {
+      console.error = error
+    }
+    expect(lines).toEqual([expect.stringMatching(/^\[svc mail\] sending "Verify your email address" failed \(.*\); queued as svc\.send-mail for the worker to retry \(svc queue:work\)$/)])
+    expect(smtp.received.some((received) => received.to.includes('retried@example.com'))).toBe(false)
+
+    const work = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
+    expect(work.exitCode).toBe(0)
+    expect(work.stdout.match(/svc\.send-mail #\d+ \(default attempt 1\/5\) DONE/g)).toHaveLength(1)
+    const mail = await smtp.waitFor((received) => received.to.includes('retried@example.com'))
+    expect(mail.raw).toMatch(/^Subject: Verify your email address\r?$/m)
   })
 })

@@ -14,6 +14,9 @@ import {
   memoryMailer,
   queuedMailer,
   resolveConfig,
+  sendOrQueue,
+  type Mailer,
+  type Queue,
   resolveMailSettings,
   syncQueueDriver,
   textToHtml,
@@ -117,6 +120,39 @@ describe('queued mail', () => {
     await queuedMailer(queue).send(welcome.to('ada@example.com', { name: 'Ada', url: 'https://x' }))
     expect(real.messages).toHaveLength(1)
     expect(real.messages[0]).toMatchObject({ to: 'ada@example.com', subject: 'Welcome, Ada' })
+  })
+})
+
+describe('sendOrQueue', () => {
+  const message = welcome.to('ada@example.com', { name: 'Ada', url: 'https://x' })
+  const failing: Mailer = {
+    name: 'smtp',
+    async send() {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:2525')
+    },
+  }
+
+  it('sends at once when it can, and queues nothing', async () => {
+    const real = memoryMailer()
+    const dispatched: unknown[] = []
+    const queue = { dispatch: async (...args: unknown[]) => void dispatched.push(args) } as unknown as Queue
+    await sendOrQueue(real, queue).send(message)
+    expect(real.messages).toEqual([message])
+    expect(dispatched).toEqual([])
+  })
+
+  it('queues the message as svc.send-mail when sending fails, and says so', async () => {
+    const dispatched: Array<[{ name: string }, unknown]> = []
+    const queue = { dispatch: async (job: { name: string }, payload: unknown) => void dispatched.push([job, payload]) } as unknown as Queue
+    const warned: string[] = []
+    await sendOrQueue(failing, queue, { warn: (line) => warned.push(line) }).send(message)
+    expect(dispatched.map(([job, payload]) => [job.name, payload])).toEqual([['svc.send-mail', message]])
+    expect(warned).toEqual(['[svc mail] sending "Welcome, Ada" failed (connect ECONNREFUSED 127.0.0.1:2525); queued as svc.send-mail for the worker to retry (svc queue:work)'])
+  })
+
+  it('throws the sending error when the queue cannot take the message either', async () => {
+    const queue = { dispatch: async () => Promise.reject(new Error('database is locked')) } as unknown as Queue
+    await expect(sendOrQueue(failing, queue, { warn: () => {} }).send(message)).rejects.toThrow('connect ECONNREFUSED 127.0.0.1:2525')
   })
 })
 
