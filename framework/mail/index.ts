@@ -57,19 +57,22 @@ export function memoryMailer(): MemoryMailer {
 }
 
 /** Writes each message to the console (`console.info`): for runtimes without files. */
-export function consoleMailer(): Mailer {
+/** `from`: the sender a message without its own shows (`MAIL_FROM`), as a real mailer would send it. */
+export function consoleMailer(options: { from?: string } = {}): Mailer {
   return {
     name: 'console',
     async send(message) {
-      console.info(formatMail(message, new Date()))
+      console.info(formatMail(message, new Date(), options.from))
     },
   }
 }
 
-/** The text form of a message, as the log drivers write it. */
-export function formatMail(message: MailMessage, at: Date): string {
+/** The text form of a message, as the log drivers write it; `From:` is the message's sender, else `defaultFrom`. */
+export function formatMail(message: MailMessage, at: Date, defaultFrom?: string): string {
+  const from = message.from ?? defaultFrom
   return [
     `--- mail ${at.toISOString()}`,
+    ...(from === undefined ? [] : [`From: ${from}`]),
     `To: ${message.to}`,
     `Subject: ${message.subject}`,
     '',

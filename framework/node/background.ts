@@ -34,13 +34,13 @@ export type ClosableMailer = Mailer & { close?(): Promise<void> }
 export async function openMailer(settings: MailSettings, logsDir: string): Promise<ClosableMailer> {
   switch (settings.mailer) {
     case 'console':
-      return consoleMailer()
+      return consoleMailer({ from: settings.from })
     case 'smtp': {
       const { smtpMailer } = await import('./smtp-mailer.ts')
       const { host, port, username, password, encryption } = settings.smtp
       return smtpMailer({ host: host!, port, username, password, encryption, from: settings.from })
     }
     case 'log':
-      return logMailer(join(logsDir, 'mail.log'))
+      return logMailer(join(logsDir, 'mail.log'), { from: settings.from })
   }
 }

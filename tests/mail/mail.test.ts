@@ -4,6 +4,9 @@
  * authentication; queuedMailer sends through the queue's svc.send-mail job;
  * the settings say what is missing.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   ConfigError,
@@ -52,6 +55,21 @@ describe('defineMail', () => {
   it('html`` keeps nested markup and lists, drops null and false', () => {
     const items = ['<a>', 'b'].map((item) => html`<li>${item}</li>`)
     expect(html`<ul>${items}</ul>${null}${false}${undefined}${0}`.value).toBe('<ul><li>&lt;a&gt;</li><li>b</li></ul>0')
+  })
+
+  it('the log format has the sender: the message\'s own, else the mailer\'s (MAIL_FROM)', async () => {
+    const message = welcome.to('ada@example.com', { name: 'Ada', url: 'https://x' })
+    const at = new Date('2026-01-01T00:00:00Z')
+    expect(formatMail(message, at, 'Blog <no-reply@blog.test>')).toMatch(/^--- mail 2026-01-01T00:00:00.000Z\nFrom: Blog <no-reply@blog.test>\nTo: ada@example.com\nSubject: Welcome, Ada\n/)
+    expect(formatMail({ ...message, from: 'Ada <ada@blog.test>' }, at, 'Blog <no-reply@blog.test>')).toMatch(/\nFrom: Ada <ada@blog.test>\nTo: /)
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mail-log-'))
+    try {
+      const mailer = await openMailer(resolveMailSettings(resolveConfig({ MAIL_FROM: 'Blog <no-reply@blog.test>' })), dir)
+      await mailer.send(message)
+      expect(readFileSync(join(dir, 'mail.log'), 'utf8')).toMatch(/^--- mail \S+\nFrom: Blog <no-reply@blog.test>\nTo: ada@example.com\n/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('the log format keeps the text first and adds the HTML part', () => {
