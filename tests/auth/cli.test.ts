@@ -42,8 +42,15 @@ describe('svc make:auth', () => {
   it('writes the auth migrations once (skips them afterwards, --force rewrites)', async () => {
     const dir = app.path('database', 'migrations')
     for (const source of AUTH_MIGRATION_SOURCES) rmSync(join(dir, `${source.name}.ts`))
+    const latestBefore = readdirSync(dir).filter((file) => /^\d{14}_/.test(file)).sort().at(-1)!
     const first = await json('make:auth')
-    expect(first.written).toEqual(AUTH_MIGRATION_SOURCES.map((s) => `database/migrations/${s.name}.ts`))
+    // Dated as every generated migration: after the app's latest, one second apart, in their own order.
+    const names = AUTH_MIGRATION_SOURCES.map((s) => s.name.replace(/^\d+_/, ''))
+    expect(first.written).toEqual(names.map((name) => expect.stringMatching(new RegExp(`^database/migrations/\\d{14}_${name}\\.ts$`))))
+    const stamps = first.written.map((file: string) => /(\d{14})_/.exec(file)![1]!)
+    expect([...stamps].sort()).toEqual(stamps)
+    expect(new Set(stamps).size).toBe(stamps.length)
+    expect(`${stamps[0]}_`.localeCompare(latestBefore)).toBe(1)
     expect(first.skipped).toEqual([])
     expect(readdirSync(dir).filter((f) => f.includes('create_users_table'))).toHaveLength(1)
     const second = await json('make:auth')
@@ -52,12 +59,15 @@ describe('svc make:auth', () => {
 
     const human = await svc('make:auth')
     expect(human.exitCode).toBe(0)
-    expect(human.stdout).toContain('Exists  database/migrations/20260101000100_create_users_table.ts')
+    expect(human.stdout).toContain(`Exists  ${first.written[names.indexOf('create_users_table')]}`)
     expect(human.stderr).toContain('svc migrate')
   })
 
   it('then migrate creates the tables', async () => {
-    expect((await json('migrate')).ran).toEqual(expect.arrayContaining(AUTH_MIGRATION_SOURCES.map((s) => s.name)))
+    const ran: string[] = (await json('migrate')).ran
+    // After the app's own, in their order.
+    const auth = AUTH_MIGRATION_SOURCES.map((s) => s.name.replace(/^\d+_/, ''))
+    expect(ran.slice(-auth.length).map((name) => name.replace(/^\d+_/, ''))).toEqual(auth)
     const tables = (await query("select name from sqlite_master where type = 'table'")).map((row) => String(row.name))
     expect(tables).toEqual(expect.arrayContaining(['users', 'refresh_tokens', 'one_time_tokens', 'security_events', 'rate_limits']))
   })

@@ -24,7 +24,8 @@ export default defineCommand({
     force: { type: 'boolean', description: 'Overwrite auth migrations the app already has' },
   },
   run({ args, io, json }) {
-    const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), AUTH_MIGRATION_SOURCES, 'make:auth', args.force)
+    // Dated now (one second apart, in order), as every generated migration: they sort after what the app has applied.
+    const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), AUTH_MIGRATION_SOURCES, 'make:auth', args.force, new Date())
     if (args.json) return json(result)
     for (const file of result.written) printLine(io, `Created ${file}`)
     for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)
