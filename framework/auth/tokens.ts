@@ -107,7 +107,8 @@ export function createTokenService(config: AppConfig, keys: () => Promise<Signin
       }
       const { sub, jti, typ, ver, iat, exp } = payload as JWTPayload & { typ?: unknown; ver?: unknown }
       if (typ !== expected) {
-        throw new TokenError('invalid', expected === 'access' ? 'Invalid token: not an access token' : 'Invalid token: not a refresh token')
+        // Not "Invalid token: not ...": a trace redacts the word after `token:` as a secret, and the message would read the other way.
+        throw new TokenError('invalid', expected === 'access' ? 'Invalid token (not an access token)' : 'Invalid token (not a refresh token)')
       }
       if (typeof sub !== 'string' || !/^[1-9]\d{0,15}$/.test(sub) || typeof jti !== 'string' || !Number.isSafeInteger(ver) || (ver as number) < 0) {
         throw new TokenError('invalid', 'Invalid token')

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT, UnsecuredJWT } from 'jose'
 import { authPlugin, ConfigError, createApp, generateRsaKeyPair, resolveConfig } from 'svc'
 import { createTestClient } from 'svc/testing'
+import { DEFAULT_REDACTED_FIELDS, DEFAULT_REDACTED_HEADERS, Redactor } from 'svc/trace'
 import { createAuthTestApp, openTestDatabase, registerUser, SECRET, TEST_ENV, type AuthTestApp } from './helpers.ts'
 
 const secretKey = new TextEncoder().encode(SECRET)
@@ -111,10 +112,13 @@ describe('HS256', () => {
     const { token, refreshToken } = await registerUser(t.client)
     const asAccess = await t.client.get('/api/auth/me', { token: refreshToken })
     expect(asAccess.status).toBe(401)
-    expect(asAccess.body.error).toBe('Invalid token: not an access token')
+    expect(asAccess.body.error).toBe('Invalid token (not an access token)')
     const asRefresh = await t.client.post('/api/auth/refresh', { json: { refresh_token: token } })
     expect(asRefresh.status).toBe(401)
-    expect(asRefresh.body.error).toBe('Invalid token: not a refresh token')
+    expect(asRefresh.body.error).toBe('Invalid token (not a refresh token)')
+    // A trace shows both messages as they are: "token: not ..." read as a key and its secret lost the word "not".
+    const redactor = new Redactor(new Set(DEFAULT_REDACTED_HEADERS), new Set(DEFAULT_REDACTED_FIELDS))
+    for (const message of [asAccess.body.error, asRefresh.body.error]) expect(redactor.text(message)).toBe(message)
   })
 
   it('refuses tokens missing a required claim or with a malformed one', async () => {
