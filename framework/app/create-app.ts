@@ -14,7 +14,7 @@ import type { Queue } from '../queue/queue.ts'
 import { databaseCheck, healthRoutes, type HealthCheck } from '../health/health.ts'
 import { HttpError } from '../http/http-error.ts'
 import { idempotentAlias } from '../idempotency/alias.ts'
-import { errorResponse, hasTraceId, TRACE_HEADER, withHeaders } from '../http/response.ts'
+import { errorResponse, hasTraceId, headAnswer, TRACE_HEADER, withHeaders } from '../http/response.ts'
 import { middlewareName, resolveMiddleware, type AliasRegistry, type AppServices } from '../middleware/aliases.ts'
 import { compose, notFound, type Pipeline } from '../middleware/compose.ts'
 import { cors, type CorsOptions } from '../middleware/cors/index.ts'
@@ -281,9 +281,7 @@ export function createApp(options: AppOptions = {}): App {
   function finish(c: Context, answer: Response, recorder: RequestRecorder | undefined): Response {
     let response = answer
     if (!hasTraceId(response, c.traceId)) response = withHeaders(response, { [TRACE_HEADER]: c.traceId })
-    if (c.method === 'HEAD' && response.body !== null) {
-      response = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
-    }
+    if (c.method === 'HEAD' && response.body !== null) response = headAnswer(response)
     if (recorder !== undefined) tracer!.end(c, response, recorder)
     return response
   }

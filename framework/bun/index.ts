@@ -13,6 +13,7 @@ import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
+import { unmeasuredHeadAnswer } from '../http/response.ts'
 
 export type { RunningServer, ServeOptions }
 
@@ -40,7 +41,11 @@ export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Runn
   const server = bun().serve({
     port: options.port ?? 8080,
     hostname: options.host ?? '127.0.0.1',
-    fetch: (request, server) => app.fetch(request, { [CONN_INFO]: { remoteAddress: server.requestIP(request)?.address } }),
+    fetch: (request, server) => {
+      const answer = app.fetch(request, { [CONN_INFO]: { remoteAddress: server.requestIP(request)?.address } })
+      // Bun would send `Content-Length: 0` for a body-less HEAD answer whose length svc does not know.
+      return request.method === 'HEAD' ? unmeasuredHeadAnswer(answer) : answer
+    },
   })
   const running = runningServer(server.hostname, server.port, () => server.stop(false), options.onClose)
   if (options.signals !== false) {

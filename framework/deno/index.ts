@@ -13,6 +13,7 @@ import { createClient } from '@libsql/client'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
+import { unmeasuredHeadAnswer } from '../http/response.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
 
 export type { RunningServer, ServeOptions }
@@ -41,14 +42,16 @@ const deno = (): DenoRuntime => (globalThis as unknown as { Deno: DenoRuntime })
 
 export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): RunningServer {
   const runtime = deno()
-  const server = runtime.serve({ port: options.port ?? 8080, hostname: options.host ?? '127.0.0.1', onListen: () => {} }, (request, info) =>
-    app.fetch(request, {
+  const server = runtime.serve({ port: options.port ?? 8080, hostname: options.host ?? '127.0.0.1', onListen: () => {} }, (request, info) => {
+    const answer = app.fetch(request, {
       [CONN_INFO]: {
         remoteAddress: info.remoteAddr.hostname,
         ...(info.completed === undefined ? {} : { responseDone: () => info.completed!.catch(() => {}) }),
       },
-    }),
-  )
+    })
+    // Deno would send `Content-Length: 0` for a body-less HEAD answer whose length svc does not know.
+    return request.method === 'HEAD' ? unmeasuredHeadAnswer(answer) : answer
+  })
   const running = runningServer(server.addr.hostname, server.addr.port, () => server.shutdown(), options.onClose)
   if (options.signals !== false) stopOnSignals(running, (signal, stop) => runtime.addSignalListener(signal, stop), (code) => runtime.exit(code))
   return running

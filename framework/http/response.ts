@@ -161,6 +161,48 @@ export function errorResponse(error: unknown, headers: Record<string, string>, d
  * Sets headers on a response the app did not build itself. Responses from
  * `fetch()` or `Response.redirect()` have immutable headers; those are copied.
  */
+/**
+ * The answer to a HEAD: the GET's response without its body. Where svc knows
+ * the GET's length (the JSON text it wrote) it is sent as Content-Length, and
+ * one the response declares is kept: RFC 9110 §9.3.2 allows the GET's length
+ * or none, and left to them Deno and Bun would write the length of the null
+ * body, 0 (see `unmeasuredHeadAnswer`).
+ */
+export function headAnswer(response: Response): Response {
+  const text = knownResponseText(response)
+  const headers = new Headers(response.headers)
+  if (text !== undefined) headers.set('content-length', String(new TextEncoder().encode(text).byteLength))
+  return new Response(null, { status: response.status, statusText: response.statusText, headers })
+}
+
+// The statuses a Response may not have a body with (the constructor throws): they have no length to state.
+const NULL_BODY_STATUSES = new Set([204, 205, 304])
+
+/**
+ * A HEAD answer as the Deno and Bun adapters hand it on: without a
+ * Content-Length (a handler's own Response, whose length svc cannot know
+ * without reading it), a body-less response would go out with
+ * `Content-Length: 0`, saying the GET's body is empty. A stream instead
+ * makes them send no length (Bun: `Transfer-Encoding: chunked`, as for a
+ * streamed GET); the runtime sends no body for a HEAD either way. Bun
+ * measures a stream that ends before its first chunk as 0 too: it gets one
+ * empty chunk.
+ */
+export function unmeasuredHeadAnswer(answer: Response | Promise<Response>): Response | Promise<Response> {
+  return answer instanceof Promise ? answer.then(withoutStatedLength) : withoutStatedLength(answer)
+}
+
+function withoutStatedLength(response: Response): Response {
+  if (response.body !== null || NULL_BODY_STATUSES.has(response.status) || response.headers.has('content-length')) return response
+  const unmeasured = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(0))
+      controller.close()
+    },
+  })
+  return new Response(unmeasured, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
+
 export function withHeaders(response: Response, headers: Record<string, string>): Response {
   let target = response
   try {

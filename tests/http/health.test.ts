@@ -100,4 +100,11 @@ describe('health probes', () => {
     expect(response.status).toBe(200)
     expect(await response.text()).toBe('')
   })
+
+  it("HEAD /health/live states the GET's Content-Length, not 0 for the body it leaves out", async () => {
+    const app = createApp({ config: testConfig() })
+    const get = await app.fetch(new Request('http://localhost/health/live'))
+    const head = await app.fetch(new Request('http://localhost/health/live', { method: 'HEAD' }))
+    expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength))
+  })
 })

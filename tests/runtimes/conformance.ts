@@ -31,12 +31,23 @@ export async function conformance(baseUrl: string): Promise<ConformanceRun> {
     traceIds.push(traceId!)
     const text = await response.text()
     const json = text === '' ? undefined : (JSON.parse(text) as { success: boolean; data?: any; error?: string; code?: number; errors?: unknown })
-    return { status: response.status, headers: response.headers, json }
+    return { status: response.status, headers: response.headers, json, bytes: new TextEncoder().encode(text).byteLength }
   }
 
   // Health
   const live = await call('GET', '/health/live')
   expect(live.status).toBe(200)
+  // HEAD sends the GET's Content-Length or none (RFC 9110 §9.3.2), never a 0 for the body it leaves out. svc knows
+  // the length of the JSON it wrote; a response a middleware rebuilt (v2's Server-Timing) has a length it does not.
+  const liveHead = await call('HEAD', '/health/live')
+  expect(liveHead.status).toBe(200)
+  expect(liveHead.bytes).toBe(0)
+  expect(liveHead.headers.get('content-length')).toBe(String(live.bytes))
+  const page = await call('GET', '/api/v2/posts')
+  expect(page.status).toBe(200)
+  const pageHead = await call('HEAD', '/api/v2/posts')
+  expect(pageHead.status).toBe(200)
+  expect([null, String(page.bytes)]).toContain(pageHead.headers.get('content-length'))
   const ready = await call('GET', '/health/ready')
   expect(ready.status).toBe(200)
   expect(ready.json!.data.status).toBe('ok')
