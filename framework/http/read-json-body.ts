@@ -9,6 +9,7 @@
  * resends what was sent.
  */
 import { HttpError } from './http-error.ts'
+import { jsonSyntaxErrorAt } from './json-syntax.ts'
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
@@ -48,8 +49,8 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   let value: unknown
   try {
     value = JSON.parse(text)
-  } catch (error) {
-    throw refused(new HttpError(400, `Malformed JSON body: ${parseProblem(text, (error as Error).message)}`), text, bytes.byteLength)
+  } catch {
+    throw refused(new HttpError(400, `Malformed JSON body: ${parseProblem(text)}`), text, bytes.byteLength)
   }
   // JSON has no Infinity, yet `1e400` parses to it: a handler or the database would meet a value no column keeps
   // (libSQL throws: a 500). Only a body with a long exponent or a long run of digits can hold one.
@@ -83,21 +84,18 @@ export function isJsonType(type: string | null): boolean {
 }
 
 /**
- * Where the JSON is broken, never what it says: the runtime's message quotes
- * the input (`Unexpected token ''', "{"password":'hunter2'}" is not valid
- * JSON`), so only a position it names is kept.
+ * Where the JSON is broken, never what it says (a password in the body must
+ * not come back). Found by svc rather than read from the runtime's message:
+ * V8's names a position, JavaScriptCore's (Bun) none, and both quote the input.
  */
-function parseProblem(text: string, message: string): string {
-  const position = /\bposition (\d+)/.exec(message)
-  if (position !== null) {
-    const at = Math.min(Number(position[1]), text.length)
-    const before = text.slice(0, at)
-    const line = before.split('\n').length
-    const column = at - before.lastIndexOf('\n')
-    return `invalid JSON at line ${line}, column ${column}`
-  }
-  if (/end of (JSON )?input|unterminated/i.test(message)) return 'the JSON ends before it is complete'
-  return 'not valid JSON'
+function parseProblem(text: string): string {
+  const at = jsonSyntaxErrorAt(text)
+  if (at === undefined) return 'not valid JSON'
+  if (at >= text.length) return 'the JSON ends before it is complete'
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1
+  let line = 1
+  for (let i = text.indexOf('\n'); i !== -1 && i < lineStart; i = text.indexOf('\n', i + 1)) line++
+  return `invalid JSON at line ${line}, column ${at - lineStart + 1}`
 }
 
 async function readBytesWithin(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {

@@ -76,6 +76,25 @@ describe('JSON body', () => {
     expect(body.error).toMatch(/^Malformed JSON body/)
   })
 
+  it('malformed JSON: the message names where it breaks, from svc, not from the engine (which may name no position)', async () => {
+    const { app } = bodyApp()
+    const cases: Array<[string, string]> = [
+      ['{"title": ', 'the JSON ends before it is complete'],
+      ['{"title": "a",}', 'invalid JSON at line 1, column 15'],
+      // V8's message for an unexpected token names no position: the line and column are svc's own.
+      ['{\n "title": "a",\n "body": x}', 'invalid JSON at line 3, column 10'],
+      ['[1 2]', 'invalid JSON at line 1, column 4'],
+      ['{"a": "\u0001"}', 'invalid JSON at line 1, column 8'],
+      ['{"a": 01}', 'invalid JSON at line 1, column 8'],
+      ['"unterminated', 'the JSON ends before it is complete'],
+    ]
+    for (const [body, problem] of cases) {
+      const response = await post(app, { headers: json, body })
+      expect(response.status, body).toBe(400)
+      expect((await response.json()).error, body).toBe(`Malformed JSON body: ${problem}`)
+    }
+  })
+
   it('invalid UTF-8: 400', async () => {
     const { app } = bodyApp()
     const response = await post(app, { headers: json, body: new Uint8Array([0x22, 0xff, 0xfe, 0x22]) })

@@ -70,6 +70,11 @@ export async function conformance(baseUrl: string): Promise<ConformanceRun> {
   const malformed = await call('POST', '/api/auth/login', { raw: '{"email": ' })
   expect(malformed.status).toBe(400)
   expect(malformed.json!.success).toBe(false)
+  // Where the JSON breaks, the same words on every engine (JavaScriptCore's own message names no position).
+  expect(malformed.json!.error).toBe('Malformed JSON body: the JSON ends before it is complete')
+  const broken = await call('POST', '/api/auth/refresh', { raw: '{"refresh_token": "abc",\n "extra": x}' })
+  expect(broken.status).toBe(400)
+  expect(broken.json!.error).toBe('Malformed JSON body: invalid JSON at line 2, column 11')
   const invalid = await call('POST', '/api/auth/register', { body: { email: 'not-an-email' } })
   expect(invalid.status).toBe(422)
   expect(invalid.json!.success).toBe(false)
