@@ -158,10 +158,6 @@ export function errorResponse(error: unknown, headers: Record<string, string>, d
 }
 
 /**
- * Sets headers on a response the app did not build itself. Responses from
- * `fetch()` or `Response.redirect()` have immutable headers; those are copied.
- */
-/**
  * The answer to a HEAD: the GET's response without its body. Where svc knows
  * the GET's length (the JSON text it wrote) it is sent as Content-Length, and
  * one the response declares is kept: RFC 9110 §9.3.2 allows the GET's length
@@ -203,6 +199,10 @@ function withoutStatedLength(response: Response): Response {
   return new Response(unmeasured, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
 
+/**
+ * Sets headers on a response the app did not build itself. Responses from
+ * `fetch()` or `Response.redirect()` have immutable headers; those are copied.
+ */
 export function withHeaders(response: Response, headers: Record<string, string>): Response {
   let target = response
   try {

@@ -2,6 +2,7 @@
  * Runs an app through svc's real Node server (`svc/node`'s `serve`) on
  * 127.0.0.1 and a free port, for the tests that must cross the wire.
  */
+import { connect } from 'node:net'
 import type { App } from 'svc'
 import { serve, type RunningServer } from 'svc/node'
 
@@ -20,4 +21,17 @@ export async function withServer<T>(app: Pick<App, 'fetch'>, work: (server: Runn
   } finally {
     await server.close()
   }
+}
+
+/** Sends raw bytes (what no HTTP client would send) to 127.0.0.1:`port` and returns the trace id of the answer. */
+export function sendRaw(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('error', reject)
+    socket.on('close', () => resolve(/x-service-trace-id: (\S+)/i.exec(received)?.[1] ?? `no trace id in ${JSON.stringify(received)}`))
+    socket.on('connect', () => socket.write(bytes))
+  })
 }

@@ -5,13 +5,13 @@
  * (svc.send-mail), and `svc queue:work` sends it; with the mail server out
  * of reach the mail is queued to be retried (sendOrQueue), not lost.
  */
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from 'svc/testing'
 import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
 import { findProject } from '../../cli/project/project.ts'
 import { importNatively } from '../../cli/project/import-file.ts'
 import type { AppCopy } from '../helpers/cli.ts'
+import { freePort } from '../helpers/redis.ts'
 import { runSvc } from '../helpers/run-svc.ts'
 import { decodedBody, startSmtp, type RunningSmtp } from '../helpers/smtp.ts'
 import { queueApp } from '../queue/fixture.ts'
@@ -52,15 +52,6 @@ function register(loaded: LoadedApp, email: string) {
   return createTestClient(loaded.app).post('/api/auth/register', { json: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD } })
 }
 
-/** A port nothing listens on: taken, then given back. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 describe('auth mails', () => {
   it('go over SMTP, as text and HTML', async () => {
     await withApp({}, async (loaded) => {
@@ -95,7 +86,7 @@ describe('auth mails', () => {
     const error = console.error
     console.error = (line: unknown) => void lines.push(String(line))
     try {
-      await withApp({ MAIL_PORT: String(await closedPort()) }, async (loaded) => {
+      await withApp({ MAIL_PORT: String(await freePort()) }, async (loaded) => {
         expect((await register(loaded, 'retried@example.com')).status).toBe(201)
         // The mail is sent after the answer: it fails, then waits in the queue.
         for (let i = 0; i < 200 && (await loaded.queue!.driver.counts())[0]?.pending !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 25))

@@ -8,8 +8,8 @@
  * own 400 (a malformed percent-encoding). Records written before the mark
  * existed still get the guess.
  */
-import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sendRaw } from '../helpers/server.ts'
 import { defineRoutes } from 'svc'
 import { decodeBatch, encodeBatch, type TraceRecord } from 'svc/trace'
 import { serve } from 'svc/node'
@@ -18,19 +18,6 @@ import { tracedApp, traceRecord, type TracedApp } from './helpers.ts'
 
 let traced: TracedApp
 const records: Record<string, TraceRecord> = {}
-
-/** Sends raw bytes and returns the trace id of the answer. */
-function sendRaw(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
-    let received = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => (received += chunk))
-    socket.on('error', reject)
-    socket.on('close', () => resolve(/x-service-trace-id: (\S+)/i.exec(received)?.[1] ?? `no trace id in ${JSON.stringify(received)}`))
-    socket.on('connect', () => socket.write(bytes))
-  })
-}
 
 beforeAll(async () => {
   // No global middleware: nothing runs before the router's own 400.

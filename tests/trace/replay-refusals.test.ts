@@ -10,8 +10,8 @@
  * refused bytes go through client-error.ts) over a copy of the example blog;
  * the commands run in-process (tests/helpers/run-svc.ts).
  */
-import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sendRaw } from '../helpers/server.ts'
 import { migrate } from 'svc'
 import { serve } from 'svc/node'
 import { importNatively } from '../../cli/project/import-file.ts'
@@ -43,19 +43,6 @@ const ids: Record<string, string> = {}
 async function svc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { exitCode, stdout, stderr } = await runSvc(args, { cwd: copy.dir })
   return { code: exitCode, stdout, stderr }
-}
-
-/** Sends raw bytes and returns the trace id of the answer. */
-function sendRaw(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
-    let received = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => (received += chunk))
-    socket.on('error', reject)
-    socket.on('close', () => resolve(/x-service-trace-id: (\S+)/i.exec(received)?.[1] ?? `no trace id in ${JSON.stringify(received)}`))
-    socket.on('connect', () => socket.write(bytes))
-  })
 }
 
 beforeAll(async () => {
