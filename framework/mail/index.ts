@@ -56,8 +56,10 @@ export function memoryMailer(): MemoryMailer {
   }
 }
 
-/** Writes each message to the console (`console.info`): for runtimes without files. */
-/** `from`: the sender a message without its own shows (`MAIL_FROM`), as a real mailer would send it. */
+/**
+ * Writes each message to the console (`console.info`): for runtimes without files.
+ * `from`: the sender a message without its own shows (`MAIL_FROM`), as a real mailer would send it.
+ */
 export function consoleMailer(options: { from?: string } = {}): Mailer {
   return {
     name: 'console',

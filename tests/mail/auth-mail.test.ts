@@ -7,14 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient } from 'svc/testing'
-import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
-import { findProject } from '../../cli/project/project.ts'
-import { importNatively } from '../../cli/project/import-file.ts'
+import type { LoadedApp } from '../../cli/project/load-app.ts'
 import type { AppCopy } from '../helpers/cli.ts'
 import { freePort } from '../helpers/redis.ts'
 import { runSvc } from '../helpers/run-svc.ts'
 import { decodedBody, startSmtp, type RunningSmtp } from '../helpers/smtp.ts'
-import { queueApp } from '../queue/fixture.ts'
+import { queueApp, withLoadedApp } from '../queue/fixture.ts'
 
 const PASSWORD = 'correct horse battery staple'
 let smtp: RunningSmtp
@@ -39,14 +37,7 @@ afterAll(async () => {
   app?.remove()
 })
 
-async function withApp<T>(env: Record<string, string>, work: (loaded: LoadedApp) => Promise<T>): Promise<T> {
-  const loaded = await loadApp(findProject(app.dir, { ...process.env, ...env }), { importFile: importNatively, trace: false })
-  try {
-    return await work(loaded)
-  } finally {
-    await loaded.close()
-  }
-}
+const withApp = <T>(env: Record<string, string>, work: (loaded: LoadedApp) => Promise<T>) => withLoadedApp(app, env, work)
 
 function register(loaded: LoadedApp, email: string) {
   return createTestClient(loaded.app).post('/api/auth/register', { json: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD } })

@@ -14,12 +14,10 @@ import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestClient } from 'svc/testing'
 import { logMailer } from '../../framework/node/index.ts'
-import { importNatively } from '../../cli/project/import-file.ts'
-import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
-import { findProject } from '../../cli/project/project.ts'
+import type { LoadedApp } from '../../cli/project/load-app.ts'
 import type { AppCopy } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
-import { queueApp } from '../queue/fixture.ts'
+import { queueApp, withLoadedApp } from '../queue/fixture.ts'
 
 const PASSWORD = 'correct horse battery staple'
 const message = { to: 'ada@example.com', subject: 'Hello', text: 'Hi Ada' }
@@ -59,14 +57,7 @@ describe('an app whose storage/logs is a file', () => {
   })
   afterAll(() => app?.remove())
 
-  async function withApp<T>(env: Record<string, string>, work: (loaded: LoadedApp) => Promise<T>): Promise<T> {
-    const loaded = await loadApp(findProject(app.dir, { ...process.env, ...env }), { importFile: importNatively, trace: false })
-    try {
-      return await work(loaded)
-    } finally {
-      await loaded.close()
-    }
-  }
+  const withApp = <T>(env: Record<string, string>, work: (loaded: LoadedApp) => Promise<T>) => withLoadedApp(app, env, work)
   const register = (loaded: LoadedApp, email: string) =>
     createTestClient(loaded.app).post('/api/auth/register', { json: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD } })
 

@@ -8,6 +8,9 @@
 import { writeFileSync } from 'node:fs'
 import { QUEUE_MIGRATION_SOURCE } from '../../framework/queue/schema.ts'
 import { renderMigrationFile } from '../../cli/project/migration-file.ts'
+import { importNatively } from '../../cli/project/import-file.ts'
+import { loadApp, type LoadedApp } from '../../cli/project/load-app.ts'
+import { findProject } from '../../cli/project/project.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { runSvc } from '../helpers/run-svc.ts'
 
@@ -77,4 +80,18 @@ export async function queueApp(env: Record<string, string> = {}): Promise<AppCop
   const migrated = await runSvc(['migrate'], { cwd: app.dir })
   if (migrated.exitCode !== 0) throw new Error(`migrate failed: ${migrated.stderr}`)
   return app
+}
+
+/**
+ * The copy loaded in this process as the CLI loads it (tracing off), with
+ * `env` over the process's own, handed to `work` and closed afterwards even
+ * when `work` throws, so that no database handle or timer outlives a test.
+ */
+export async function withLoadedApp<T>(app: AppCopy, env: Record<string, string>, work: (loaded: LoadedApp) => Promise<T>): Promise<T> {
+  const loaded = await loadApp(findProject(app.dir, { ...process.env, ...env }), { importFile: importNatively, trace: false })
+  try {
+    return await work(loaded)
+  } finally {
+    await loaded.close()
+  }
 }
