@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -24,6 +25,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on programs they start (the CLI, servers, code-server, Redis, other runtimes), not on
+    // the CPU: vitest's default of one worker per CPU but one left a 2-CPU machine running them one at a time
+    // (docs/benchmarks.md, "The test suite's wall time").
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     // In-process CLI runs collect closed libsql databases (tests/helpers/run-svc.ts).
     execArgv: ['--expose-gc'],
   },
