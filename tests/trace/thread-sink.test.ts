@@ -43,19 +43,20 @@ const sizeOf = (file: string) => statSync(file).size
 
 /** The checkpoint period the tests below set (`checkpointEveryBytes`). */
 const PERIOD = 512 * 1024
+const PERIODS = 8
 
 /**
- * Writes four periods of `batch` through `sink` and checks, after each, that
+ * Writes eight periods of `batch` through `sink` and checks, after each, that
  * all written so far reached the database file (only a checkpoint copies it
- * there), that the log never held much more than a period, and that every
- * trace is readable.
+ * there), that the log started over (it ends far smaller than the text
+ * written), and that every trace is readable.
  */
 async function expectLogCopiedEveryPeriod(dir: ReturnType<typeof storeDir>, sink: TraceSink, batch: EncodedBatch): Promise<void> {
   const before = sizeOf(dir.file)
   // The write that brings the text since the last checkpoint to PERIOD asks for the next one.
   const perPeriod = Math.ceil(PERIOD / batch.data.length)
   let writes = 0
-  for (let period = 1; period <= 4; period++) {
+  for (let period = 1; period <= PERIODS; period++) {
     for (let i = 0; i < perPeriod; i++) await sink.write(batch, 0)
     writes += perPeriod
     // The request thread's own commits never checkpoint (tested below): what reached the file was copied by a checkpoint
@@ -63,9 +64,11 @@ async function expectLogCopiedEveryPeriod(dir: ReturnType<typeof storeDir>, sink
     const copied = before + writes * batch.data.length
     await vi.waitFor(() => expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(copied), { timeout: 10_000, interval: 10 })
   }
-  // All of it copied each time, the next write started the log over: it never held more than about one period.
-  expect(writes * batch.data.length).toBeGreaterThanOrEqual(4 * PERIOD)
-  expect(sizeOf(`${dir.file}-wal`)).toBeLessThan(3 * PERIOD)
+  // All of it copied each time, and a write after a checkpoint started the log over. A log never started over holds
+  // all the text written (eight periods); one started over holds what came while the last checkpoint ran: about a
+  // period, or a few when the checkpointing thread waits for a CPU (test files run side by side).
+  expect(writes * batch.data.length).toBeGreaterThanOrEqual(PERIODS * PERIOD)
+  expect(sizeOf(`${dir.file}-wal`)).toBeLessThan((PERIODS / 2) * PERIOD)
   const reader = await openTraceStore(dir)
   cleanup.push(() => reader.close())
   expect(await reader.count()).toBe(batch.count * writes)
