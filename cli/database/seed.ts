@@ -15,6 +15,7 @@ import type { CommandIO } from '../output/io.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from '../project/import-file.ts'
 import type { Project } from '../project/project.ts'
 import { listTables } from './inspect.ts'
+import { commandErrorMessage } from './locked.ts'
 
 export const SEEDER_FILE = /\.(ts|js|mjs)$/
 
@@ -78,7 +79,7 @@ export async function runSeeders(
     try {
       await withConsoleOn(io, () => db.transaction((tx) => (run as (db: Database) => Promise<void>)(tx)))
     } catch (error) {
-      throw new CliError('E_SEEDER', `Seeder ${name} failed: ${(error as Error).message}`, {
+      throw new CliError('E_SEEDER', `Seeder ${name} failed: ${commandErrorMessage(error)}`, {
         hint: `none of its rows were kept${result.seeded.length > 0 ? ` (the seeders before it ran: ${result.seeded.join(', ')})` : ''}; fix it and run svc db:seed --class=${name}`,
         cause: error,
       })

@@ -1,4 +1,5 @@
 /** Output helpers: JSON on stdout only, everything for humans is formatted here. */
+import { commandErrorMessage, isDatabaseLocked } from '../database/locked.ts'
 import { CliError } from './cli-error.ts'
 import type { CommandIO, OutputStream } from './io.ts'
 
@@ -62,6 +63,11 @@ export function reportError(io: CommandIO, error: unknown): number {
     io.stderr.write(`error [${error.code}]: ${error.message}\n`)
     if (error.hint) io.stderr.write(`  fix: ${error.hint}\n`)
     return error.exitCode
+  }
+  if (isDatabaseLocked(error) && !io.env.SVC_DEBUG) {
+    io.stderr.write(`error [E_DATABASE_LOCKED]: ${commandErrorMessage(error)}\n`)
+    io.stderr.write('  fix: run it again once that write is done\n')
+    return 1
   }
   const message = error instanceof Error ? (io.env.SVC_DEBUG ? error.stack : error.message) : String(error)
   io.stderr.write(`error: ${message}\n`)

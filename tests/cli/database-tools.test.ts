@@ -252,3 +252,32 @@ describe('svc user:role', () => {
     expect(await sql("select role from users where email = 'user@example.com'")).toEqual([{ role: 'moderator' }])
   })
 })
+
+describe('a database another connection keeps locked', () => {
+  it('a seeder and user:role say the database is locked and by what, not "the service is busy", and write nothing', async () => {
+    expect((await svc('migrate:fresh')).exitCode).toBe(0)
+    expect((await svc('db:seed', '--class=users')).exitCode).toBe(0)
+    const holder = createClient({ url: `file:${database()}` })
+    try {
+      // Another writer (a server, a worker) in the middle of its transaction, past the 5-s busy timeout.
+      const held = await holder.transaction('write')
+      await held.execute("update users set role = role where email = 'user@example.com'")
+      const seeded = await svc('db:seed', '--class=posts')
+      expect(seeded.exitCode).toBe(1)
+      expect(seeded.stderr).toContain(
+        'error [E_SEEDER]: Seeder posts failed: the database is locked: another connection (svc serve, a queue worker, another command) held its write lock past the busy timeout',
+      )
+      expect(seeded.stderr).not.toContain('service is busy')
+      const role = await svc('user:role', 'user@example.com', 'admin')
+      expect(role.exitCode).toBe(1)
+      expect(role.stderr).toBe(
+        'error [E_DATABASE_LOCKED]: the database is locked: another connection (svc serve, a queue worker, another command) held its write lock past the busy timeout\n  fix: run it again once that write is done\n',
+      )
+      await held.rollback()
+    } finally {
+      holder.close()
+    }
+    expect(await sql("select role from users where email = 'user@example.com'")).toEqual([{ role: 'user' }])
+    expect(await count('posts')).toBe(0)
+  })
+})

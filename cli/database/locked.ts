@@ -1,0 +1,23 @@
+/**
+ * A command's words for a database another connection kept locked. The
+ * framework turns SQLite's "database is locked" into a ServiceBusyError, whose
+ * message is for an HTTP client ("The service is busy; try again in a
+ * moment."); a command's user is the developer, who needs to know what held
+ * the lock and that nothing was written.
+ */
+// Not the framework's index: the error printer (cli/output/print.ts) loads this, and `svc --version` must stay light.
+import { ServiceBusyError } from '../../framework/http/service-busy.ts'
+
+export const DATABASE_LOCKED_MESSAGE =
+  'the database is locked: another connection (svc serve, a queue worker, another command) held its write lock past the busy timeout'
+
+/** SQLite's write lock, held by another connection past the busy timeout (the database module's ServiceBusyError). */
+export function isDatabaseLocked(error: unknown): boolean {
+  return error instanceof ServiceBusyError
+}
+
+/** The error's message, or DATABASE_LOCKED_MESSAGE for a database locked past the busy timeout. */
+export function commandErrorMessage(error: unknown): string {
+  if (isDatabaseLocked(error)) return DATABASE_LOCKED_MESSAGE
+  return error instanceof Error ? error.message : String(error)
+}
