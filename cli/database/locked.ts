@@ -2,8 +2,8 @@
  * A command's words for a database another connection kept locked. The
  * framework turns SQLite's "database is locked" into a ServiceBusyError, whose
  * message is for an HTTP client ("The service is busy; try again in a
- * moment."); a command's user is the developer, who needs to know what held
- * the lock and that nothing was written.
+ * moment."); a command's user is the developer, who needs to know that
+ * another connection held the lock, and which kinds of program hold one.
  */
 // Not the framework's index: the error printer (cli/output/print.ts) loads this, and `svc --version` must stay light.
 import { ServiceBusyError } from '../../framework/http/service-busy.ts'
