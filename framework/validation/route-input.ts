@@ -14,22 +14,30 @@ export function withInputValidation(schemas: RouteSchemas, handler: Handler): Ha
   if (body === undefined && query === undefined) return handler
   return async function validateInput(c: Context) {
     const format = validationMessageOf(c)
-    const errors: FieldErrors = {}
+    // Own properties only (a field may be named `__proto__` or `constructor`), the query's first.
+    const errors = new Map<string, string[]>()
     const validated: { body?: unknown; query?: unknown } = {}
+    let failed = false
     if (query !== undefined) {
       const result = await checkWith(query, queryObject(c.url.searchParams), 'query', format)
       if (result.ok) validated.query = result.value
-      else Object.assign(errors, result.errors)
+      else failed = collect(errors, result.errors)
     }
     if (body !== undefined) {
       const result = await checkWith(body, await rawBodyOf(c), 'body', format)
       if (result.ok) validated.body = result.value
-      else for (const [field, messages] of Object.entries(result.errors)) errors[field] ??= messages
+      else failed = collect(errors, result.errors)
     }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+    // Failed is failed, whatever the errors say: the handler never sees input its schema refused.
+    if (failed) throw new ValidationError(Object.fromEntries(errors))
     setValidatedInput(c, validated)
     return handler(c)
   }
+}
+
+function collect(errors: Map<string, string[]>, found: FieldErrors): true {
+  for (const [field, messages] of Object.entries(found)) if (!errors.has(field)) errors.set(field, messages)
+  return true
 }
 
 /** `?tag=a&tag=b&page=2` => `{ tag: ['a', 'b'], page: '2' }`: a key given once is a string, more often a list. */
