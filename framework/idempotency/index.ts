@@ -147,16 +147,42 @@ function parseKey(header: string): string {
   return value
 }
 
-/** JSON with sorted keys: the same body written with other spacing or key order is the same request. */
+/**
+ * JSON with sorted keys: the same body written with other spacing or key order is the same request.
+ * Iterative, as the body reader is: a body may nest deeper than the stack (100,000 `[` parse, and this runs
+ * before the route's schema), which answered 500.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`)
-    return `{${entries.join(',')}}`
+  const out: string[] = []
+  // What is left to write, last first: a value, or text already made (`[`, `,`, `"key":`).
+  const pending: Array<{ text: string } | { value: unknown }> = [{ value }]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if ('text' in next) {
+      out.push(next.text)
+      continue
+    }
+    const item = next.value
+    if (Array.isArray(item)) {
+      pending.push({ text: ']' })
+      for (let i = item.length - 1; i >= 0; i--) {
+        pending.push({ value: item[i] })
+        if (i > 0) pending.push({ text: ',' })
+      }
+      pending.push({ text: '[' })
+    } else if (item !== null && typeof item === 'object') {
+      const names = Object.keys(item).sort()
+      pending.push({ text: '}' })
+      for (let i = names.length - 1; i >= 0; i--) {
+        pending.push({ value: (item as Record<string, unknown>)[names[i]!] })
+        pending.push({ text: `${JSON.stringify(names[i])}:` })
+        if (i > 0) pending.push({ text: ',' })
+      }
+      pending.push({ text: '{' })
+    } else {
+      out.push(JSON.stringify(item) ?? 'null')
+    }
   }
-  return JSON.stringify(value) ?? 'null'
+  return out.join('')
 }
 
 function isBodyless(status: number): boolean {

@@ -142,6 +142,15 @@ describe('idempotent', () => {
     expect((await post('/posts', { title: 'one' }, { 'idempotency-key': 'k-2' })).headers.get('idempotent-replayed')).toBe('true')
   })
 
+  it('a body nested deeper than the stack is fingerprinted like any other (it answered 500)', async () => {
+    const deep = (depth: number, leaf: string) => `{"title":"deep","x":${'['.repeat(depth)}${leaf}${']'.repeat(depth)}}`
+    const first = await post('/posts', deep(100_000, '1'), { 'idempotency-key': 'k-deep' })
+    expect(first.status).toBe(201)
+    expect((await post('/posts', deep(100_000, '1'), { 'idempotency-key': 'k-deep' })).headers.get('idempotent-replayed')).toBe('true')
+    expect((await post('/posts', deep(100_000, '2'), { 'idempotency-key': 'k-deep' })).status).toBe(422)
+    expect(created).toBe(1)
+  })
+
   it('a missing key is 400 where the route requires one; optional lets it through; a malformed key is 400', async () => {
     const missing = await post('/notes', { title: 'a' })
     expect(missing.status).toBe(400)
