@@ -5,6 +5,7 @@
  * one token exactly one wins, and it gets its replacement.
  */
 import type { Database, Statement } from '../database/database.ts'
+import type { TokenOwner } from './one-time-tokens.ts'
 
 export type RevokeReason = 'rotated' | 'reuse' | 'logout' | 'password_reset'
 
@@ -81,6 +82,14 @@ export async function revokeFamily(db: Database, familyId: string, reason: Revok
     [now, reason, familyId],
   )
   return result.rowsAffected
+}
+
+/** Revokes the refresh tokens of the user `owner` names (a subquery: the batch that uses up a reset token). */
+export function userRefreshTokensRevoke(owner: TokenOwner, reason: RevokeReason, now: string): Statement {
+  return {
+    sql: `update refresh_tokens set revoked_at = ?, revoked_reason = ? where user_id = (${owner.sql}) and revoked_at is null`,
+    args: [now, reason, ...owner.args],
+  }
 }
 
 export async function revokeUserRefreshTokens(db: Database, userId: number, reason: RevokeReason, now: string): Promise<number> {

@@ -12,7 +12,7 @@ import { isoAt, type AuthCore } from './core.ts'
 import { resetPasswordMail, verifyEmailMail } from './mails.ts'
 import { sha256Hex } from './digest.ts'
 import { unauthenticated, type AuthState } from './middleware.ts'
-import { consumeOneTimeToken, createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, type OneTimePurpose } from './one-time-tokens.ts'
+import { createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, useOneTimeToken, type OneTimePurpose } from './one-time-tokens.ts'
 import {
   findRefreshToken,
   insertRefreshToken,
@@ -20,6 +20,7 @@ import {
   revokeFamily,
   revokeUserRefreshTokens,
   rotateRefreshToken,
+  userRefreshTokensRevoke,
   type NewRefreshToken,
 } from './refresh-tokens.ts'
 import { recordSecurityEvent } from './security-events.ts'
@@ -30,11 +31,11 @@ import {
   incrementTokenVersion,
   isEmailTaken,
   isUserIdTaken,
-  markEmailVerified,
+  markEmailVerifiedStatement,
   nextUserId,
   recordLoginFailure,
   recordLoginSuccess,
-  resetPassword,
+  resetPasswordStatement,
   userInsert,
   type UserAccess,
 } from './users.ts'
@@ -280,9 +281,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   async function verifyEmail(c: Context<string, { body: typeof TokenBody }>): Promise<Response> {
     const { token } = await c.body()
     const now = isoAt(clock.now())
-    const userId = await consumeOneTimeToken(c.db, token, 'verify_email', now)
-    if (userId === undefined) throw new ValidationError({ token: ['This verification token is invalid or has expired.'] })
-    await markEmailVerified(c.db, userId, now)
+    const used = await useOneTimeToken(c.db, token, 'verify_email', now, (owner) => [markEmailVerifiedStatement(owner, now)])
+    if (used === undefined) throw new ValidationError({ token: ['This verification token is invalid or has expired.'] })
     return c.json(null, { message: 'Email address verified' })
   }
 
@@ -331,11 +331,14 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const db = c.db
     const password = await hasher.hash(input.password)
     const now = isoAt(clock.now())
-    const userId = await consumeOneTimeToken(db, input.token, 'reset_password', now)
-    if (userId === undefined) throw new ValidationError({ token: ['This password reset token is invalid or has expired.'] })
-    const email = await resetPassword(db, userId, password, now)
-    if (email !== undefined) await lockout.clear(email, clock.now())
-    await revokeUserRefreshTokens(db, userId, 'password_reset', now)
+    // The new password, the refresh tokens revoked and the token used up: all of it or none (a retry can still use the link).
+    const used = await useOneTimeToken(db, input.token, 'reset_password', now, (owner) => [
+      resetPasswordStatement(owner, password, now),
+      userRefreshTokensRevoke(owner, 'password_reset', now),
+    ])
+    if (used === undefined) throw new ValidationError({ token: ['This password reset token is invalid or has expired.'] })
+    const email = used.results[0]?.rows[0]?.email
+    if (typeof email === 'string') await lockout.clear(email, clock.now())
     return c.json(null, { message: 'Your password has been reset' })
   }
 
