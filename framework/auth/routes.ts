@@ -17,18 +17,20 @@ import {
   findRefreshToken,
   insertRefreshToken,
   refreshTokenInsert,
-  revokeFamily,
+  familyRevoke,
+  liveInFamily,
   revokeUserRefreshTokens,
   rotateRefreshToken,
   userRefreshTokensRevoke,
   type NewRefreshToken,
 } from './refresh-tokens.ts'
-import { recordSecurityEvent } from './security-events.ts'
+import { recordSecurityEvent, securityEventInsert } from './security-events.ts'
 import { TokenError, type TokenPair } from './tokens.ts'
 import {
   findUserAccess,
   findUserByEmail,
   incrementTokenVersion,
+  tokenVersionIncrement,
   isEmailTaken,
   isUserIdTaken,
   markEmailVerifiedStatement,
@@ -247,16 +249,24 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     if (familyId === undefined) {
       const record = await findRefreshToken(db, tokenHash)
       if (record?.revoked_reason === 'rotated') {
-        const revoked = await revokeFamily(db, record.family_id, 'reuse', now)
-        // The access tokens already handed out stop too (the thief's and the owner's alike).
-        await incrementTokenVersion(db, record.user_id, now)
-        await recordSecurityEvent(db, {
-          type: 'refresh_token_reuse',
-          userId: record.user_id,
-          ip: c.ip,
-          details: { family_id: record.family_id, token_id: record.id, revoked },
-          now,
-        })
+        // One batch: the family revoked, the token version moved on (the access tokens already handed out stop
+        // too, the thief's and the owner's alike) and the event logged, or none of it. Apart, a failure after the
+        // first left the refresh tokens revoked and the access tokens working.
+        // The event first: its details count the tokens the revoke is about to revoke.
+        await db.batch([
+          securityEventInsert(
+            {
+              type: 'refresh_token_reuse',
+              userId: record.user_id,
+              ip: c.ip,
+              details: { family_id: record.family_id, token_id: record.id },
+              now,
+            },
+            { name: 'revoked', ...liveInFamily(record.family_id) },
+          ),
+          familyRevoke(record.family_id, 'reuse', now),
+          tokenVersionIncrement(record.user_id, now),
+        ])
       }
       if (record?.revoked_reason === 'rotated' || record?.revoked_reason === 'reuse') {
         throw unauthenticated('Refresh token reuse detected: this session has been revoked, log in again', true)

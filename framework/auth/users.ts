@@ -119,9 +119,13 @@ export async function recordLoginSuccess(db: Database, id: number, rehashed: str
   }
 }
 
-/** Logout and password reset: every token issued before carries an older version and is refused. */
+/** Logout and a refresh token's reuse: every token issued before carries an older version and is refused. */
+export function tokenVersionIncrement(id: number, now: string): Statement {
+  return { sql: 'update users set token_version = token_version + 1, updated_at = ? where id = ?', args: [now, id] }
+}
+
 export async function incrementTokenVersion(db: Database, id: number, now: string): Promise<void> {
-  await db.execute('update users set token_version = token_version + 1, updated_at = ? where id = ?', [now, id])
+  await db.execute(tokenVersionIncrement(id, now))
 }
 
 /**

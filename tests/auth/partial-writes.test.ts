@@ -1,8 +1,10 @@
 /**
- * A reset or verification link is used up together with what it does, or
- * not at all: a write that fails on the way (a busy database's 503) leaves
- * the link working, so the client's retry succeeds instead of finding it
- * spent with nothing done. Two uses at once: one does it all, the other 422.
+ * What a request writes together commits together: a write that fails on the
+ * way (a busy database's 503) leaves nothing half done, so the client's
+ * retry succeeds. A reset or verification link is used up with what it does
+ * (two uses at once: one does it all, the other 422); a detected refresh
+ * token reuse revokes the family, moves the token version and logs the event
+ * at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ServiceBusyError, type Database } from 'svc'
@@ -99,5 +101,27 @@ describe('email verification', () => {
     expect((await t.client.post('/api/auth/verify-email', { json: { token } })).status).toBe(200)
     expect((await t.db.first<{ email_verified_at: string | null }>('select email_verified_at from users where id = ?', [id]))!.email_verified_at).not.toBeNull()
     expect((await t.client.post('/api/auth/verify-email', { json: { token } })).status).toBe(422)
+  })
+})
+
+describe('refresh token reuse', () => {
+  it('a write that fails on the way leaves the reuse to be seen again: the retry still stops every access token', async () => {
+    const { refreshToken, id } = await registerUser(t.client)
+    const rotated = await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })
+    expect(rotated.status).toBe(200)
+    failNext = /update users set token_version/
+    expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })).status).toBe(503)
+    // Nothing was done (the family revoked with the version left as it was stopped the refresh tokens only):
+    // the session still works until the reuse is seen.
+    expect(await t.db.first('select count(*) as live from refresh_tokens where user_id = ? and revoked_at is null', [id])).toEqual({ live: 1 })
+    expect(await t.db.first('select token_version from users where id = ?', [id])).toEqual({ token_version: 0 })
+    expect((await t.client.get('/api/auth/me', { token: rotated.body.data.token })).status).toBe(200)
+    const retried = await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })
+    expect(retried.status).toBe(401)
+    expect(retried.body.error).toBe('Refresh token reuse detected: this session has been revoked, log in again')
+    expect((await t.client.get('/api/auth/me', { token: rotated.body.data.token })).status).toBe(401)
+    expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: rotated.body.data.refresh_token } })).status).toBe(401)
+    const events = await t.db.all<{ details: string }>("select details from security_events where type = 'refresh_token_reuse'")
+    expect(events.map((event) => JSON.parse(event.details).revoked)).toEqual([1])
   })
 })
