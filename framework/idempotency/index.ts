@@ -102,7 +102,15 @@ export function idempotent(options: IdempotencyOptions = {}): Middleware {
     }
     const body = new Uint8Array(await response.arrayBuffer())
     const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== TRACE_HEADER.toLowerCase())
-    await completeKey(c.db, claim, { status: response.status, headers, body })
+    try {
+      await completeKey(c.db, claim, { status: response.status, headers, body })
+    } catch (error) {
+      // The work is done (a post created): a 503 would ask the client to send it again, which, once the lock
+      // times out, runs it twice. So the answer is sent; the key stays locked until then (a retry gets 409).
+      console.error(
+        `[svc idempotency] the answer to ${c.method} ${c.path} (trace ${c.traceId}) was sent but could not be stored for its key: ${(error as Error).message}`,
+      )
+    }
     return new Response(body.byteLength === 0 && isBodyless(response.status) ? null : body, {
       status: response.status,
       statusText: response.statusText,

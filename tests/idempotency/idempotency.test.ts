@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   createApp,
   defineRoutes,
@@ -18,6 +18,7 @@ import {
   migrate,
   pruneIdempotencyKeys,
   resolveConfig,
+  ServiceBusyError,
   type App,
   type Context,
   type Database,
@@ -176,6 +177,44 @@ describe('idempotent', () => {
     expect(crashed.status).toBe(500)
     expect((await db.all("select * from idempotency_keys where idempotency_key = 'k-4'")).length).toBe(0)
     expect((await post('/posts', { title: 'explode' }, { 'idempotency-key': 'k-4' })).status).toBe(500)
+  })
+
+  it('an answer that cannot be stored (a busy database) is still sent: the work is done, a 503 would ask for it again', async () => {
+    // The same routes on a database whose write of the answer fails, once, as a busy one's does.
+    let failStore = true
+    const failing = new Proxy(db, {
+      get(object, name, receiver) {
+        if (name !== 'execute') return Reflect.get(object, name, receiver)
+        return (statement: string | { sql: string }, args?: unknown) => {
+          const sql = typeof statement === 'string' ? statement : statement.sql
+          if (failStore && /set status = 'done'/.test(sql)) {
+            failStore = false
+            return Promise.reject(new ServiceBusyError(1, new Error('simulated: waited its whole turn')))
+          }
+          return object.execute(statement as string, args as never)
+        }
+      },
+    })
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const busyApp = createApp({
+        config: resolveConfig({ APP_ENV: 'test' }),
+        database: failing,
+        api: defineRoutes((r) => r.post('/posts', createPost).middleware(asUser, idempotent({ now: () => clock }))),
+      })
+      const request = () =>
+        busyApp.fetch(new Request('http://localhost/api/posts', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': '1', 'idempotency-key': 'k-busy' }, body: '{"title":"kept"}' }))
+      const answer = await request()
+      expect(answer.status).toBe(201)
+      expect(await answer.json()).toMatchObject({ success: true, data: { id: 1, title: 'kept' } })
+      expect(created).toBe(1)
+      expect(errors.mock.calls.join('\n')).toMatch(/\[svc idempotency\] the answer to POST \/api\/posts .* was sent but could not be stored/)
+      // The key stays locked (the work was done): a retry is told to wait, not run again.
+      expect((await request()).status).toBe(409)
+      expect(created).toBe(1)
+    } finally {
+      errors.mockRestore()
+    }
   })
 
   it('keys expire: after the TTL the same key runs again; the prune deletes expired keys', async () => {
