@@ -14,30 +14,29 @@ export function withInputValidation(schemas: RouteSchemas, handler: Handler): Ha
   if (body === undefined && query === undefined) return handler
   return async function validateInput(c: Context) {
     const format = validationMessageOf(c)
-    // Own properties only (a field may be named `__proto__` or `constructor`), the query's first.
-    const errors = new Map<string, string[]>()
     const validated: { body?: unknown; query?: unknown } = {}
-    let failed = false
+    // Made on a failure only; own properties (a field may be named `__proto__` or `constructor`), the query's first.
+    let errors: Map<string, string[]> | undefined
     if (query !== undefined) {
       const result = await checkWith(query, queryObject(c.url.searchParams), 'query', format)
       if (result.ok) validated.query = result.value
-      else failed = collect(errors, result.errors)
+      else errors = collect(errors, result.errors)
     }
     if (body !== undefined) {
       const result = await checkWith(body, await rawBodyOf(c), 'body', format)
       if (result.ok) validated.body = result.value
-      else failed = collect(errors, result.errors)
+      else errors = collect(errors, result.errors)
     }
     // Failed is failed, whatever the errors say: the handler never sees input its schema refused.
-    if (failed) throw new ValidationError(Object.fromEntries(errors))
+    if (errors !== undefined) throw new ValidationError(Object.fromEntries(errors))
     setValidatedInput(c, validated)
     return handler(c)
   }
 }
 
-function collect(errors: Map<string, string[]>, found: FieldErrors): true {
+function collect(errors: Map<string, string[]> = new Map(), found: FieldErrors): Map<string, string[]> {
   for (const [field, messages] of Object.entries(found)) if (!errors.has(field)) errors.set(field, messages)
-  return true
+  return errors
 }
 
 /** `?tag=a&tag=b&page=2` => `{ tag: ['a', 'b'], page: '2' }`: a key given once is a string, more often a list. */
