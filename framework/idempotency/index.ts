@@ -93,11 +93,11 @@ export function idempotent(options: IdempotencyOptions = {}): Middleware {
     try {
       response = await next()
     } catch (error) {
-      await releaseKey(c.db, claim)
+      await release(c, claim)
       throw error
     }
     if (response.status >= 400) {
-      await releaseKey(c.db, claim)
+      await release(c, claim)
       return response
     }
     const body = new Uint8Array(await response.arrayBuffer())
@@ -116,6 +116,19 @@ export function idempotent(options: IdempotencyOptions = {}): Middleware {
       statusText: response.statusText,
       headers: response.headers,
     })
+  }
+}
+
+/**
+ * Frees the key of a request that failed. A release that fails itself (a busy database) is logged, and the
+ * request's own answer is sent: it used to be replaced by the 503, so a 422 the client could fix read "try again".
+ * The key then stays locked until the lock timeout (a retry gets 409).
+ */
+async function release(c: Context, claim: Claim): Promise<void> {
+  try {
+    await releaseKey(c.db, claim)
+  } catch (error) {
+    console.error(`[svc idempotency] the key of ${c.method} ${c.path} (trace ${c.traceId}) could not be freed after its failure: ${(error as Error).message}`)
   }
 }
 

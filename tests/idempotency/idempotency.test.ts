@@ -88,6 +88,34 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
   )
 }
 
+/**
+ * POST /api/posts (idempotent) on a database where the first statement matching `failing` fails as a busy
+ * database's write does; a sender of bodies with one key.
+ */
+function busyRoute(failing: RegExp, key: string): (body: string) => Promise<Response> {
+  let armed = true
+  const database = new Proxy(db, {
+    get(object, name, receiver) {
+      if (name !== 'execute') return Reflect.get(object, name, receiver)
+      return (statement: string | { sql: string }, args?: unknown) => {
+        const sql = typeof statement === 'string' ? statement : statement.sql
+        if (armed && failing.test(sql)) {
+          armed = false
+          return Promise.reject(new ServiceBusyError(1, new Error('simulated: waited its whole turn')))
+        }
+        return object.execute(statement as string, args as never)
+      }
+    },
+  })
+  const busyApp = createApp({
+    config: resolveConfig({ APP_ENV: 'test' }),
+    database,
+    api: defineRoutes((r) => r.post('/posts', createPost).middleware(asUser, idempotent({ now: () => clock }))),
+  })
+  const headers = { 'content-type': 'application/json', 'x-user': '1', 'idempotency-key': key }
+  return async (body) => busyApp.fetch(new Request('http://localhost/api/posts', { method: 'POST', headers, body }))
+}
+
 describe('idempotent', () => {
   it('two concurrent requests with one key: one 201, one 409; the handler runs once', async () => {
     let open!: () => void
@@ -181,37 +209,31 @@ describe('idempotent', () => {
 
   it('an answer that cannot be stored (a busy database) is still sent: the work is done, a 503 would ask for it again', async () => {
     // The same routes on a database whose write of the answer fails, once, as a busy one's does.
-    let failStore = true
-    const failing = new Proxy(db, {
-      get(object, name, receiver) {
-        if (name !== 'execute') return Reflect.get(object, name, receiver)
-        return (statement: string | { sql: string }, args?: unknown) => {
-          const sql = typeof statement === 'string' ? statement : statement.sql
-          if (failStore && /set status = 'done'/.test(sql)) {
-            failStore = false
-            return Promise.reject(new ServiceBusyError(1, new Error('simulated: waited its whole turn')))
-          }
-          return object.execute(statement as string, args as never)
-        }
-      },
-    })
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
-      const busyApp = createApp({
-        config: resolveConfig({ APP_ENV: 'test' }),
-        database: failing,
-        api: defineRoutes((r) => r.post('/posts', createPost).middleware(asUser, idempotent({ now: () => clock }))),
-      })
-      const request = () =>
-        busyApp.fetch(new Request('http://localhost/api/posts', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': '1', 'idempotency-key': 'k-busy' }, body: '{"title":"kept"}' }))
-      const answer = await request()
+      const request = busyRoute(/set status = 'done'/, 'k-busy')
+      const answer = await request('{"title":"kept"}')
       expect(answer.status).toBe(201)
       expect(await answer.json()).toMatchObject({ success: true, data: { id: 1, title: 'kept' } })
       expect(created).toBe(1)
       expect(errors.mock.calls.join('\n')).toMatch(/\[svc idempotency\] the answer to POST \/api\/posts .* was sent but could not be stored/)
       // The key stays locked (the work was done): a retry is told to wait, not run again.
-      expect((await request()).status).toBe(409)
+      expect((await request('{"title":"kept"}')).status).toBe(409)
       expect(created).toBe(1)
+    } finally {
+      errors.mockRestore()
+    }
+  })
+
+  it("a failed request whose key cannot be freed (a busy database) still gets its own answer, not the database's 503", async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const request = busyRoute(/delete from idempotency_keys/, 'k-unfreed')
+      const invalid = await request('{"title":42}')
+      expect(invalid.status).toBe(422)
+      expect(await invalid.json()).toMatchObject({ error: 'title is required' })
+      expect(errors.mock.calls.join('\n')).toMatch(/\[svc idempotency\] the key of POST \/api\/posts .* could not be freed/)
+      expect(created).toBe(0)
     } finally {
       errors.mockRestore()
     }
