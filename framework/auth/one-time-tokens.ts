@@ -1,5 +1,6 @@
 /** Single-use, short-lived tokens (email verification, password reset), stored hashed. */
-import type { Database, Statement } from '../database/database.ts'
+import type { InValue } from '@libsql/client'
+import type { Database, ResultSet, Statement } from '../database/database.ts'
 import { randomToken, sha256Hex } from './digest.ts'
 
 export type OneTimePurpose = 'verify_email' | 'reset_password'
@@ -46,19 +47,36 @@ export async function createOneTimeToken(
   return token
 }
 
-/** Uses the token up (atomically: it works once); the user id, or undefined when unknown, used or expired. */
-export async function consumeOneTimeToken(
+/** A subquery giving the user id of a token still unused and unexpired, to embed in the writes it allows (`where id = (...)`). */
+export interface TokenOwner {
+  sql: string
+  args: InValue[]
+}
+
+/**
+ * Uses the token up together with the writes it allows, as one batch (atomic
+ * on every driver): `writes` are given the subquery naming the token's user
+ * while the token is live, and run first; then the token is marked used. A
+ * write that fails (a busy database's 503) writes nothing, and the token
+ * still works for the client's retry; it used to be spent first, with nothing
+ * done. Of two uses at once, one does all of it and the other nothing.
+ * Returns the user id and the writes' results, or undefined when the token is
+ * unknown, used or expired.
+ */
+export async function useOneTimeToken(
   db: Database,
   token: string,
   purpose: OneTimePurpose,
   now: string,
-): Promise<number | undefined> {
-  const result = await db.execute(
-    `update one_time_tokens set used_at = ?
-     where token_hash = ? and purpose = ? and used_at is null and expires_at > ?
-     returning user_id`,
-    [now, await sha256Hex(token), purpose, now],
-  )
-  const row = result.rows[0]
-  return row === undefined ? undefined : Number(row.user_id)
+  writes: (owner: TokenOwner) => Statement[],
+): Promise<{ userId: number; results: ResultSet[] } | undefined> {
+  const tokenHash = await sha256Hex(token)
+  const live = 'token_hash = ? and purpose = ? and used_at is null and expires_at > ?'
+  const owner: TokenOwner = { sql: `select user_id from one_time_tokens where ${live}`, args: [tokenHash, purpose, now] }
+  const results = await db.batch([
+    ...writes(owner),
+    { sql: `update one_time_tokens set used_at = ? where ${live} returning user_id`, args: [now, tokenHash, purpose, now] },
+  ])
+  const row = results.at(-1)?.rows[0]
+  return row === undefined ? undefined : { userId: Number(row.user_id), results: results.slice(0, -1) }
 }

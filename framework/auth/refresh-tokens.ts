@@ -4,7 +4,9 @@
  * the replacement's insert in one batch, so of two concurrent refreshes with
  * one token exactly one wins, and it gets its replacement.
  */
+import type { InValue } from '@libsql/client'
 import type { Database, Statement } from '../database/database.ts'
+import type { TokenOwner } from './one-time-tokens.ts'
 
 export type RevokeReason = 'rotated' | 'reuse' | 'logout' | 'password_reset'
 
@@ -75,12 +77,22 @@ export async function findRefreshToken(db: Database, tokenHash: string): Promise
   return result.rows[0] as unknown as RefreshTokenRecord | undefined
 }
 
-export async function revokeFamily(db: Database, familyId: string, reason: RevokeReason, now: string): Promise<number> {
-  const result = await db.execute(
-    'update refresh_tokens set revoked_at = ?, revoked_reason = ? where family_id = ? and revoked_at is null',
-    [now, reason, familyId],
-  )
-  return result.rowsAffected
+/** How many tokens of a family are live (what `familyRevoke` revokes), as a subquery for the same batch. */
+export function liveInFamily(familyId: string): { sql: string; args: InValue[] } {
+  return { sql: 'select count(*) from refresh_tokens where family_id = ? and revoked_at is null', args: [familyId] }
+}
+
+/** Revokes every live token of a family, to run in a batch (a reuse: with the token version and its security event). */
+export function familyRevoke(familyId: string, reason: RevokeReason, now: string): Statement {
+  return { sql: 'update refresh_tokens set revoked_at = ?, revoked_reason = ? where family_id = ? and revoked_at is null', args: [now, reason, familyId] }
+}
+
+/** Revokes the refresh tokens of the user `owner` names (a subquery: the batch that uses up a reset token). */
+export function userRefreshTokensRevoke(owner: TokenOwner, reason: RevokeReason, now: string): Statement {
+  return {
+    sql: `update refresh_tokens set revoked_at = ?, revoked_reason = ? where user_id = (${owner.sql}) and revoked_at is null`,
+    args: [now, reason, ...owner.args],
+  }
 }
 
 export async function revokeUserRefreshTokens(db: Database, userId: number, reason: RevokeReason, now: string): Promise<number> {

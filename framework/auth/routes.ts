@@ -12,29 +12,32 @@ import { isoAt, type AuthCore } from './core.ts'
 import { resetPasswordMail, verifyEmailMail } from './mails.ts'
 import { sha256Hex } from './digest.ts'
 import { unauthenticated, type AuthState } from './middleware.ts'
-import { consumeOneTimeToken, createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, type OneTimePurpose } from './one-time-tokens.ts'
+import { createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, useOneTimeToken, type OneTimePurpose } from './one-time-tokens.ts'
 import {
   findRefreshToken,
   insertRefreshToken,
   refreshTokenInsert,
-  revokeFamily,
+  familyRevoke,
+  liveInFamily,
   revokeUserRefreshTokens,
   rotateRefreshToken,
+  userRefreshTokensRevoke,
   type NewRefreshToken,
 } from './refresh-tokens.ts'
-import { recordSecurityEvent } from './security-events.ts'
+import { recordSecurityEvent, securityEventInsert } from './security-events.ts'
 import { TokenError, type TokenPair } from './tokens.ts'
 import {
   findUserAccess,
   findUserByEmail,
   incrementTokenVersion,
+  tokenVersionIncrement,
   isEmailTaken,
   isUserIdTaken,
-  markEmailVerified,
+  markEmailVerifiedStatement,
   nextUserId,
   recordLoginFailure,
   recordLoginSuccess,
-  resetPassword,
+  resetPasswordStatement,
   userInsert,
   type UserAccess,
 } from './users.ts'
@@ -246,16 +249,24 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     if (familyId === undefined) {
       const record = await findRefreshToken(db, tokenHash)
       if (record?.revoked_reason === 'rotated') {
-        const revoked = await revokeFamily(db, record.family_id, 'reuse', now)
-        // The access tokens already handed out stop too (the thief's and the owner's alike).
-        await incrementTokenVersion(db, record.user_id, now)
-        await recordSecurityEvent(db, {
-          type: 'refresh_token_reuse',
-          userId: record.user_id,
-          ip: c.ip,
-          details: { family_id: record.family_id, token_id: record.id, revoked },
-          now,
-        })
+        // One batch: the family revoked, the token version moved on (the access tokens already handed out stop
+        // too, the thief's and the owner's alike) and the event logged, or none of it. Apart, a failure after the
+        // first left the refresh tokens revoked and the access tokens working.
+        // The event first: its details count the tokens the revoke is about to revoke.
+        await db.batch([
+          securityEventInsert(
+            {
+              type: 'refresh_token_reuse',
+              userId: record.user_id,
+              ip: c.ip,
+              details: { family_id: record.family_id, token_id: record.id },
+              now,
+            },
+            { name: 'revoked', ...liveInFamily(record.family_id) },
+          ),
+          familyRevoke(record.family_id, 'reuse', now),
+          tokenVersionIncrement(record.user_id, now),
+        ])
       }
       if (record?.revoked_reason === 'rotated' || record?.revoked_reason === 'reuse') {
         throw unauthenticated('Refresh token reuse detected: this session has been revoked, log in again', true)
@@ -280,9 +291,8 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   async function verifyEmail(c: Context<string, { body: typeof TokenBody }>): Promise<Response> {
     const { token } = await c.body()
     const now = isoAt(clock.now())
-    const userId = await consumeOneTimeToken(c.db, token, 'verify_email', now)
-    if (userId === undefined) throw new ValidationError({ token: ['This verification token is invalid or has expired.'] })
-    await markEmailVerified(c.db, userId, now)
+    const used = await useOneTimeToken(c.db, token, 'verify_email', now, (owner) => [markEmailVerifiedStatement(owner, now)])
+    if (used === undefined) throw new ValidationError({ token: ['This verification token is invalid or has expired.'] })
     return c.json(null, { message: 'Email address verified' })
   }
 
@@ -331,11 +341,14 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const db = c.db
     const password = await hasher.hash(input.password)
     const now = isoAt(clock.now())
-    const userId = await consumeOneTimeToken(db, input.token, 'reset_password', now)
-    if (userId === undefined) throw new ValidationError({ token: ['This password reset token is invalid or has expired.'] })
-    const email = await resetPassword(db, userId, password, now)
-    if (email !== undefined) await lockout.clear(email, clock.now())
-    await revokeUserRefreshTokens(db, userId, 'password_reset', now)
+    // The new password, the refresh tokens revoked and the token used up: all of it or none (a retry can still use the link).
+    const used = await useOneTimeToken(db, input.token, 'reset_password', now, (owner) => [
+      resetPasswordStatement(owner, password, now),
+      userRefreshTokensRevoke(owner, 'password_reset', now),
+    ])
+    if (used === undefined) throw new ValidationError({ token: ['This password reset token is invalid or has expired.'] })
+    const email = used.results[0]?.rows[0]?.email
+    if (typeof email === 'string') await lockout.clear(email, clock.now())
     return c.json(null, { message: 'Your password has been reset' })
   }
 

@@ -1,5 +1,6 @@
 /** Queries on `users`. Each takes the request's database handle (so it is traced). */
 import type { Database, Statement } from '../database/database.ts'
+import type { TokenOwner } from './one-time-tokens.ts'
 
 export interface UserRecord {
   id: number
@@ -118,22 +119,32 @@ export async function recordLoginSuccess(db: Database, id: number, rehashed: str
   }
 }
 
-/** Logout and password reset: every token issued before carries an older version and is refused. */
+/** Logout and a refresh token's reuse: every token issued before carries an older version and is refused. */
+export function tokenVersionIncrement(id: number, now: string): Statement {
+  return { sql: 'update users set token_version = token_version + 1, updated_at = ? where id = ?', args: [now, id] }
+}
+
 export async function incrementTokenVersion(db: Database, id: number, now: string): Promise<void> {
-  await db.execute('update users set token_version = token_version + 1, updated_at = ? where id = ?', [now, id])
+  await db.execute(tokenVersionIncrement(id, now))
 }
 
-/** A new password: also a new token version, no lock, and the mailbox proven. The account's email, if it exists. */
-export async function resetPassword(db: Database, id: number, password: string, now: string): Promise<string | undefined> {
-  const result = await db.execute(
-    `update users set password = ?, token_version = token_version + 1, login_attempts = 0, locked_until = null,
-       email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = ? returning email`,
-    [password, now, now, id],
-  )
-  const email = result.rows[0]?.email
-  return typeof email === 'string' ? email : undefined
+/**
+ * A new password for the user `owner` names (a subquery: the batch that uses up
+ * a reset token): also a new token version, no lock, and the mailbox proven.
+ * Returns the account's email.
+ */
+export function resetPasswordStatement(owner: TokenOwner, password: string, now: string): Statement {
+  return {
+    sql: `update users set password = ?, token_version = token_version + 1, login_attempts = 0, locked_until = null,
+       email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = (${owner.sql}) returning email`,
+    args: [password, now, now, ...owner.args],
+  }
 }
 
-export async function markEmailVerified(db: Database, id: number, now: string): Promise<void> {
-  await db.execute('update users set email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = ?', [now, now, id])
+/** The user `owner` names (the batch that uses up a verification token) has proven their mailbox. */
+export function markEmailVerifiedStatement(owner: TokenOwner, now: string): Statement {
+  return {
+    sql: `update users set email_verified_at = coalesce(email_verified_at, ?), updated_at = ? where id = (${owner.sql})`,
+    args: [now, now, ...owner.args],
+  }
 }

@@ -55,24 +55,49 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   // JSON has no Infinity, yet `1e400` parses to it: a handler or the database would meet a value no column keeps
   // (libSQL throws: a 500). Only a body with a long exponent or a long run of digits can hold one.
   if (MAYBE_HUGE_NUMBER.test(text)) {
-    const at = nonFinitePath(value)
+    const at = pathWhere(value, isNonFinite)
     if (at !== undefined) {
       throw refused(new HttpError(400, `Malformed JSON body: the number at ${at === '' ? 'the top level' : at} is too large to represent`), text, bytes.byteLength)
+    }
+  }
+  // JSON lets a string escape half of a surrogate pair alone (`"\ud800"`), which is not Unicode text: UTF-8 has no
+  // bytes for it, so the database stored U+FFFD in its place and a 201 came back changed (RFC 7493, I-JSON,
+  // forbids them). Only an escape can make one: a raw one is not UTF-8, refused above.
+  if (MAYBE_SURROGATE_ESCAPE.test(text)) {
+    const at = pathWhere(value, hasLoneSurrogate)
+    if (at !== undefined) {
+      throw refused(
+        new HttpError(400, `Malformed JSON body: the text at ${at === '' ? 'the top level' : at} is not valid Unicode (half of a surrogate pair, escaped alone)`),
+        text,
+        bytes.byteLength,
+      )
     }
   }
   return value
 }
 
 const MAYBE_HUGE_NUMBER = /\d[eE][+-]?\d{3}|\d{309}/
+const MAYBE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-/** The dotted path of a number that is not finite (Infinity), or undefined. Iterative: a body may nest deeper than the stack. */
-function nonFinitePath(root: unknown): string | undefined {
+const isNonFinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value)
+const hasLoneSurrogate = (value: unknown) => typeof value === 'string' && LONE_SURROGATE.test(value)
+
+/**
+ * The dotted path of the first value (or key) `bad` picks, or undefined.
+ * Iterative: a body may nest deeper than the stack.
+ */
+function pathWhere(root: unknown, bad: (value: unknown) => boolean): string | undefined {
   const pending: Array<[unknown, string]> = [[root, '']]
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [value, path] = next
-    if (typeof value === 'number' && !Number.isFinite(value)) return path
+    if (bad(value)) return path
     if (typeof value !== 'object' || value === null) continue
-    for (const [key, item] of Object.entries(value)) pending.push([item, path === '' ? key : `${path}.${key}`])
+    for (const [key, item] of Object.entries(value)) {
+      const at = path === '' ? key : `${path}.${key}`
+      if (bad(key)) return at
+      pending.push([item, at])
+    }
   }
   return undefined
 }

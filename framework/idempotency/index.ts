@@ -93,21 +93,42 @@ export function idempotent(options: IdempotencyOptions = {}): Middleware {
     try {
       response = await next()
     } catch (error) {
-      await releaseKey(c.db, claim)
+      await release(c, claim)
       throw error
     }
     if (response.status >= 400) {
-      await releaseKey(c.db, claim)
+      await release(c, claim)
       return response
     }
     const body = new Uint8Array(await response.arrayBuffer())
     const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== TRACE_HEADER.toLowerCase())
-    await completeKey(c.db, claim, { status: response.status, headers, body })
+    try {
+      await completeKey(c.db, claim, { status: response.status, headers, body })
+    } catch (error) {
+      // The work is done (a post created): a 503 would ask the client to send it again, which, once the lock
+      // times out, runs it twice. So the answer is sent; the key stays locked until then (a retry gets 409).
+      console.error(
+        `[svc idempotency] the answer to ${c.method} ${c.path} (trace ${c.traceId}) was sent but could not be stored for its key: ${(error as Error).message}`,
+      )
+    }
     return new Response(body.byteLength === 0 && isBodyless(response.status) ? null : body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
     })
+  }
+}
+
+/**
+ * Frees the key of a request that failed. A release that fails itself (a busy database) is logged, and the
+ * request's own answer is sent: it used to be replaced by the 503, so a 422 the client could fix read "try again".
+ * The key then stays locked until the lock timeout (a retry gets 409).
+ */
+async function release(c: Context, claim: Claim): Promise<void> {
+  try {
+    await releaseKey(c.db, claim)
+  } catch (error) {
+    console.error(`[svc idempotency] the key of ${c.method} ${c.path} (trace ${c.traceId}) could not be freed after its failure: ${(error as Error).message}`)
   }
 }
 
@@ -147,16 +168,42 @@ function parseKey(header: string): string {
   return value
 }
 
-/** JSON with sorted keys: the same body written with other spacing or key order is the same request. */
+/**
+ * JSON with sorted keys: the same body written with other spacing or key order is the same request.
+ * Iterative, as the body reader is: a body may nest deeper than the stack (100,000 `[` parse, and this runs
+ * before the route's schema), which answered 500.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`)
-    return `{${entries.join(',')}}`
+  const out: string[] = []
+  // What is left to write, last first: a value, or text already made (`[`, `,`, `"key":`).
+  const pending: Array<{ text: string } | { value: unknown }> = [{ value }]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if ('text' in next) {
+      out.push(next.text)
+      continue
+    }
+    const item = next.value
+    if (Array.isArray(item)) {
+      pending.push({ text: ']' })
+      for (let i = item.length - 1; i >= 0; i--) {
+        pending.push({ value: item[i] })
+        if (i > 0) pending.push({ text: ',' })
+      }
+      pending.push({ text: '[' })
+    } else if (item !== null && typeof item === 'object') {
+      const names = Object.keys(item).sort()
+      pending.push({ text: '}' })
+      for (let i = names.length - 1; i >= 0; i--) {
+        pending.push({ value: (item as Record<string, unknown>)[names[i]!] })
+        pending.push({ text: `${JSON.stringify(names[i])}:` })
+        if (i > 0) pending.push({ text: ',' })
+      }
+      pending.push({ text: '{' })
+    } else {
+      out.push(JSON.stringify(item) ?? 'null')
+    }
   }
-  return JSON.stringify(value) ?? 'null'
+  return out.join('')
 }
 
 function isBodyless(status: number): boolean {

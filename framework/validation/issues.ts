@@ -19,7 +19,7 @@ export interface ValidationIssue {
   label: string
   /**
    * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
-   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `without_nul`, `timestamp`, an app's own rule's
+   * `min_value`, `max_value`, `digits`, `one_of`, `confirmed`, `visible`, `without_nul`, `timestamp`, `not_allowed`, an app's own rule's
    * name (`defineRule`), or `invalid` (anything else).
    */
   rule: string
@@ -101,6 +101,8 @@ export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSo
 function ruleOf(issue: ValibotIssue): { rule: string; requirement: unknown } {
   const named = typeof issue.requirement === 'function' ? (issue.requirement as { [RULE_NAME]?: NamedRule })[RULE_NAME] : undefined
   if (named !== undefined) return named
+  // A key a strict object (or tuple) does not list, or a `v.never()` field: it read "must be an object".
+  if (issue.kind === 'schema' && issue.expected === 'never') return { rule: 'not_allowed', requirement: undefined }
   if (issue.kind === 'schema' && (issue.received === 'undefined' || issue.received === 'null')) return { rule: 'required', requirement: undefined }
   if (issue.type === 'non_empty') return { rule: 'required', requirement: undefined }
   if (issue.kind === 'schema' && TYPES.has(issue.type)) return { rule: 'type', requirement: issue.type.replace(/^(strict|loose)_/, '') }

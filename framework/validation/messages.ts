@@ -63,6 +63,8 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `${field} must not contain control or invisible characters.`
     case 'without_nul':
       return `${field} must not contain a NUL character.`
+    case 'not_allowed':
+      return `${field} is not allowed.`
     default: {
       // An app's rule (defineRule) has its own message; valibot's wording for any other would read "Invalid hexadecimal: Received ...".
       const own = ruleMessage(issue.rule)

@@ -14,22 +14,29 @@ export function withInputValidation(schemas: RouteSchemas, handler: Handler): Ha
   if (body === undefined && query === undefined) return handler
   return async function validateInput(c: Context) {
     const format = validationMessageOf(c)
-    const errors: FieldErrors = {}
     const validated: { body?: unknown; query?: unknown } = {}
+    // Made on a failure only; own properties (a field may be named `__proto__` or `constructor`), the query's first.
+    let errors: Map<string, string[]> | undefined
     if (query !== undefined) {
       const result = await checkWith(query, queryObject(c.url.searchParams), 'query', format)
       if (result.ok) validated.query = result.value
-      else Object.assign(errors, result.errors)
+      else errors = collect(errors, result.errors)
     }
     if (body !== undefined) {
       const result = await checkWith(body, await rawBodyOf(c), 'body', format)
       if (result.ok) validated.body = result.value
-      else for (const [field, messages] of Object.entries(result.errors)) errors[field] ??= messages
+      else errors = collect(errors, result.errors)
     }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+    // Failed is failed, whatever the errors say: the handler never sees input its schema refused.
+    if (errors !== undefined) throw new ValidationError(Object.fromEntries(errors))
     setValidatedInput(c, validated)
     return handler(c)
   }
+}
+
+function collect(errors: Map<string, string[]> = new Map(), found: FieldErrors): Map<string, string[]> {
+  for (const [field, messages] of Object.entries(found)) if (!errors.has(field)) errors.set(field, messages)
+  return errors
 }
 
 /** `?tag=a&tag=b&page=2` => `{ tag: ['a', 'b'], page: '2' }`: a key given once is a string, more often a list. */

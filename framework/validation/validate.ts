@@ -55,10 +55,13 @@ export function toFieldErrors(
   source: InputSource = 'body',
   format: ValidationMessageFormatter = defaultValidationMessage,
 ): FieldErrors {
-  const errors: FieldErrors = {}
+  // A Map, then own properties: a field named `constructor`, `toString` or `__proto__` is a field like any
+  // other (looked up on a plain object it was already "set", and its error was dropped; assigned, `__proto__`
+  // set the prototype). With every error dropped, the input passed as valid.
+  const errors = new Map<string, string[]>()
   for (const raw of issues) {
     const issue = toValidationIssue(raw, source)
-    if (errors[issue.field] === undefined) errors[issue.field] = [format(issue)]
+    if (!errors.has(issue.field)) errors.set(issue.field, [format(issue)])
   }
-  return errors
+  return Object.fromEntries(errors)
 }

@@ -129,6 +129,30 @@ describe('JSON body', () => {
     expect((await post(bodyApp(1024 * 1024).app, { headers: json, body: deep })).status).toBe(400)
   })
 
+  it('half of a surrogate pair escaped alone (not Unicode, stored as U+FFFD): 400 naming where', async () => {
+    const { app } = bodyApp()
+    for (const [body, at] of [
+      ['{"title":"lone \\ud800 high"}', 'title'],
+      ['{"items":[{"name":"ok"},{"name":"\\uDC00 low first"}]}', 'items.1.name'],
+      ['{"pair":"\\ud83d\\ude00","cut":"\\ud83d"}', 'cut'],
+      ['"\\udfff"', 'the top level'],
+    ] as const) {
+      const response = await post(app, { headers: json, body })
+      expect(response.status, body).toBe(400)
+      expect(await response.json()).toMatchObject({
+        success: false,
+        code: 400,
+        error: `Malformed JSON body: the text at ${at} is not valid Unicode (half of a surrogate pair, escaped alone)`,
+      })
+    }
+    const key = await post(app, { headers: json, body: '{"a":{"\\ud800":1}}' })
+    expect(key.status).toBe(400)
+    // Pairs, escaped or not, and a backslash before "ud800" are text like any other.
+    const fine = await post(app, { headers: json, body: '{"emoji":"\\ud83d\\ude00 😀","text":"\\\\ud800"}' })
+    expect(fine.status).toBe(200)
+    expect((await fine.json()).data.body).toEqual({ emoji: '😀 😀', text: '\\ud800' })
+  })
+
   it('large but finite numbers, tiny ones and such text in strings are read as they are', async () => {
     const { app } = bodyApp()
     const body = '{"max":1.7976931348623157e308,"tiny":1e-400,"text":"1e999 and 1e400"}'

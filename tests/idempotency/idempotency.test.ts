@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   createApp,
   defineRoutes,
@@ -18,6 +18,7 @@ import {
   migrate,
   pruneIdempotencyKeys,
   resolveConfig,
+  ServiceBusyError,
   type App,
   type Context,
   type Database,
@@ -87,6 +88,34 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
   )
 }
 
+/**
+ * POST /api/posts (idempotent) on a database where the first statement matching `failing` fails as a busy
+ * database's write does; a sender of bodies with one key.
+ */
+function busyRoute(failing: RegExp, key: string): (body: string) => Promise<Response> {
+  let armed = true
+  const database = new Proxy(db, {
+    get(object, name, receiver) {
+      if (name !== 'execute') return Reflect.get(object, name, receiver)
+      return (statement: string | { sql: string }, args?: unknown) => {
+        const sql = typeof statement === 'string' ? statement : statement.sql
+        if (armed && failing.test(sql)) {
+          armed = false
+          return Promise.reject(new ServiceBusyError(1, new Error('simulated: waited its whole turn')))
+        }
+        return object.execute(statement as string, args as never)
+      }
+    },
+  })
+  const busyApp = createApp({
+    config: resolveConfig({ APP_ENV: 'test' }),
+    database,
+    api: defineRoutes((r) => r.post('/posts', createPost).middleware(asUser, idempotent({ now: () => clock }))),
+  })
+  const headers = { 'content-type': 'application/json', 'x-user': '1', 'idempotency-key': key }
+  return async (body) => busyApp.fetch(new Request('http://localhost/api/posts', { method: 'POST', headers, body }))
+}
+
 describe('idempotent', () => {
   it('two concurrent requests with one key: one 201, one 409; the handler runs once', async () => {
     let open!: () => void
@@ -142,6 +171,15 @@ describe('idempotent', () => {
     expect((await post('/posts', { title: 'one' }, { 'idempotency-key': 'k-2' })).headers.get('idempotent-replayed')).toBe('true')
   })
 
+  it('a body nested deeper than the stack is fingerprinted like any other (it answered 500)', async () => {
+    const deep = (depth: number, leaf: string) => `{"title":"deep","x":${'['.repeat(depth)}${leaf}${']'.repeat(depth)}}`
+    const first = await post('/posts', deep(100_000, '1'), { 'idempotency-key': 'k-deep' })
+    expect(first.status).toBe(201)
+    expect((await post('/posts', deep(100_000, '1'), { 'idempotency-key': 'k-deep' })).headers.get('idempotent-replayed')).toBe('true')
+    expect((await post('/posts', deep(100_000, '2'), { 'idempotency-key': 'k-deep' })).status).toBe(422)
+    expect(created).toBe(1)
+  })
+
   it('a missing key is 400 where the route requires one; optional lets it through; a malformed key is 400', async () => {
     const missing = await post('/notes', { title: 'a' })
     expect(missing.status).toBe(400)
@@ -167,6 +205,38 @@ describe('idempotent', () => {
     expect(crashed.status).toBe(500)
     expect((await db.all("select * from idempotency_keys where idempotency_key = 'k-4'")).length).toBe(0)
     expect((await post('/posts', { title: 'explode' }, { 'idempotency-key': 'k-4' })).status).toBe(500)
+  })
+
+  it('an answer that cannot be stored (a busy database) is still sent: the work is done, a 503 would ask for it again', async () => {
+    // The same routes on a database whose write of the answer fails, once, as a busy one's does.
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const request = busyRoute(/set status = 'done'/, 'k-busy')
+      const answer = await request('{"title":"kept"}')
+      expect(answer.status).toBe(201)
+      expect(await answer.json()).toMatchObject({ success: true, data: { id: 1, title: 'kept' } })
+      expect(created).toBe(1)
+      expect(errors.mock.calls.join('\n')).toMatch(/\[svc idempotency\] the answer to POST \/api\/posts .* was sent but could not be stored/)
+      // The key stays locked (the work was done): a retry is told to wait, not run again.
+      expect((await request('{"title":"kept"}')).status).toBe(409)
+      expect(created).toBe(1)
+    } finally {
+      errors.mockRestore()
+    }
+  })
+
+  it("a failed request whose key cannot be freed (a busy database) still gets its own answer, not the database's 503", async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const request = busyRoute(/delete from idempotency_keys/, 'k-unfreed')
+      const invalid = await request('{"title":42}')
+      expect(invalid.status).toBe(422)
+      expect(await invalid.json()).toMatchObject({ error: 'title is required' })
+      expect(errors.mock.calls.join('\n')).toMatch(/\[svc idempotency\] the key of POST \/api\/posts .* could not be freed/)
+      expect(created).toBe(0)
+    } finally {
+      errors.mockRestore()
+    }
   })
 
   it('keys expire: after the TTL the same key runs again; the prune deletes expired keys', async () => {

@@ -86,6 +86,8 @@ describe('.body(schema)', () => {
     }
     const strict = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.strictObject({ a: v.optional(v.string()) }))) })
     expect((await createTestClient(strict).post('/api/x', { json: [] })).body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
+    // A key the strict schema does not list is not allowed (it read "must be an object").
+    expect((await createTestClient(strict).post('/api/x', { json: { b: 1 } })).body.errors).toEqual({ b: ['The b field is not allowed.'] })
   })
 
   it("hands the handler the schema's output (trimmed, defaults filled)", async () => {
@@ -140,6 +142,39 @@ describe('.query(schema)', () => {
     expect(body.errors).toEqual({ page: ['The page field must be at least 1.'], title: ['The title field is required.'] })
     const ok = await client.post('/api/both?page=2', { json: { title: 'T' } })
     expect(ok.body.data).toStrictEqual({ query: { page: 2 }, body: { title: 'T', tags: [] } })
+  })
+
+  it('refuses a field named like a property of every object (constructor, toString, __proto__): its error is kept and the handler never runs', async () => {
+    let runs = 0
+    const handler = () => ++runs
+    const odd = createApp({
+      config: testConfig(),
+      api: defineRoutes((r) => {
+        r.post('/named', handler).body(v.object({ constructor: v.string(), toString: v.optional(v.number()) }))
+        r.post('/strict', handler).body(v.strictObject({ title: v.optional(v.string()) }))
+        r.post('/counts', handler).body(v.record(v.string(), v.number()))
+        r.get('/query', handler).query(v.object({ constructor: v.string() }))
+        r.post('/adhoc', (c) => c.validate(v.object({ valueOf: v.string() })))
+      }),
+    })
+    const oddClient = createTestClient(odd)
+    const send = (path: string, body: string) => oddClient.post(path, { body, headers: { 'content-type': 'application/json' } })
+    // valibot reads a missing field's value through the prototype (`{}.constructor` is a function): "must be a string".
+    const cases: Array<[Promise<{ status: number; body: any }>, Record<string, string[]>]> = [
+      [send('/api/named', '{"constructor":5,"toString":1}'), { constructor: ['The constructor field must be a string.'] }],
+      [send('/api/named', '{"constructor":"x","toString":"y"}'), { toString: ['The toString field must be a number.'] }],
+      [send('/api/strict', '{"__proto__":1}'), { ['__proto__']: ['The   proto   field is not allowed.'] }],
+      [send('/api/counts', '{"hasOwnProperty":"x"}'), { hasOwnProperty: ['The hasOwnProperty field must be a number.'] }],
+      [oddClient.get('/api/query'), { constructor: ['The constructor field must be a string.'] }],
+      [send('/api/adhoc', '{}'), { valueOf: ['The valueOf field must be a string.'] }],
+    ]
+    for (const [answer, errors] of cases) {
+      const { status, body } = await answer
+      expect(status, JSON.stringify(errors)).toBe(422)
+      // As text: the equality of objects does not see an own `__proto__` key.
+      expect(JSON.stringify(body.errors)).toBe(JSON.stringify(errors))
+    }
+    expect(runs).toBe(0)
   })
 
   it('leaves c.query a URLSearchParams on routes without a query schema', async () => {

@@ -4,7 +4,7 @@
  * validates a request before its handler runs, and types `await c.body()`.
  */
 import * as v from 'valibot'
-import { emit, HttpError, paginationQuery, type Context } from 'svc'
+import { emit, HttpError, paginationQuery, ServiceBusyError, type Context } from 'svc'
 import { PostCreated } from '../events/post-created.ts'
 
 /** A stored post, as the API returns it (declared with `.response(Post)`, for the API description). */
@@ -76,37 +76,46 @@ export async function archive(c: Context<'/posts/archive/{year?}'>): Promise<Pos
 /** Creates a post; its author is mailed by a queued listener (app/listeners/mail-author.ts). */
 export async function createPost(c: Context<string, { body: typeof PostInput }>): Promise<Response> {
   const input = await c.body()
-  const slug = await uniqueSlug(c, input.title)
-  const post = (await c.db.first<Post>('insert into posts (title, slug, body, published_at) values (?, ?, ?, ?) returning *', [
-    input.title,
-    slug,
-    input.body,
-    input.published_at ?? null,
-  ]))!
+  // Another post with the same title may take the slug between the read and the insert (two requests at once,
+  // or two processes): then nothing is inserted, and the next free slug is tried (the unique index decides).
+  let post: Post | undefined
+  for (let tries = 0; post === undefined; tries++) {
+    if (tries === 5) throw new ServiceBusyError(1)
+    post = await c.db.first<Post>(
+      'insert into posts (title, slug, body, published_at) values (?, ?, ?, ?) on conflict (slug) do nothing returning *',
+      [input.title, await uniqueSlug(c, input.title), input.body, input.published_at ?? null],
+    )
+  }
   await emit(new PostCreated(post.id, c.user!.id))
   return c.json(post, { status: 201, message: 'Post created' })
 }
 
+/** One statement: a post deleted since the request began is a 404, not a 200 with no data. */
 export async function updatePost(c: Context<'/posts/{id}', { body: typeof PostInput }>): Promise<Post> {
-  const post = await findPost(c, 'id', Number(c.params.id))
   const input = await c.body()
   const updated = await c.db.first<Post>(
     "update posts set title = ?, body = ?, published_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') where id = ? returning *",
-    [input.title, input.body, input.published_at ?? null, post.id],
+    [input.title, input.body, input.published_at ?? null, Number(c.params.id)],
   )
-  return updated!
+  if (updated === undefined) throw postNotFound()
+  return updated
 }
 
+/** One statement: of two deletes of one post, the one that deleted it answers 200, the other 404. */
 export async function deletePost(c: Context<'/posts/{id}'>): Promise<Response> {
-  const post = await findPost(c, 'id', Number(c.params.id))
-  await c.db.execute('delete from posts where id = ?', [post.id])
-  return c.json({ id: post.id }, { message: 'Post deleted' })
+  const deleted = await c.db.first<{ id: number }>('delete from posts where id = ? returning id', [Number(c.params.id)])
+  if (deleted === undefined) throw postNotFound()
+  return c.json({ id: deleted.id }, { message: 'Post deleted' })
 }
 
 async function findPost(c: Context, column: 'id' | 'slug', value: number | string): Promise<Post> {
   const post = await c.db.first<Post>(`select * from posts where ${column} = ?`, [value])
-  if (post === undefined) throw new HttpError(404, 'Post not found')
+  if (post === undefined) throw postNotFound()
   return post
+}
+
+function postNotFound(): HttpError {
+  return new HttpError(404, 'Post not found')
 }
 
 async function uniqueSlug(c: Context, title: string): Promise<string> {
