@@ -31,6 +31,9 @@ const VALIDATION = `  required: 'The {field} field is required.',
   one_of: 'The selected {field} is invalid.',
   timestamp: 'The {field} field must be a valid date and time.',
   confirmed: 'The {field} does not match.',
+  visible: 'The {field} field must not contain control or invisible characters.',
+  without_nul: 'The {field} field must not contain a NUL character.',
+  not_allowed: 'The {field} field is not allowed.',
   invalid: 'The {field} field is invalid.',
   /** Field names as people read them: \`errors.email\` says "The e-mail address field...". */
   attributes: {
