@@ -110,8 +110,8 @@ export class Redactor {
       const field = (value as Record<string, unknown>)[key]
       if (this.fieldNames.has(key.toLowerCase()) && field !== null && field !== undefined && field !== '') {
         this.rememberDeep(field, depth)
-        out[key] = REDACTED
-      } else out[key] = this.json(field, depth + 1)
+        setField(out, key, REDACTED)
+      } else setField(out, key, this.json(field, depth + 1))
     }
     return out
   }
@@ -131,9 +131,9 @@ export class Redactor {
     for (const key of Object.keys(envelope)) {
       if (key === 'errors') {
         const messages: Record<string, unknown> = {}
-        for (const field of Object.keys(errors)) messages[field] = this.json((errors as Record<string, unknown>)[field], 2)
-        out[key] = messages
-      } else out[key] = (this.json({ [key]: envelope[key] }) as Record<string, unknown>)[key]
+        for (const field of Object.keys(errors)) setField(messages, field, this.json((errors as Record<string, unknown>)[field], 2))
+        setField(out, key, messages)
+      } else setField(out, key, (this.json({ [key]: envelope[key] }) as Record<string, unknown>)[key])
     }
     return out
   }
@@ -279,4 +279,14 @@ function safeDecode(text: string): string {
   } catch {
     return text
   }
+}
+
+/**
+ * `out[key] = value`, a key `__proto__` included: JSON.parse makes it an own
+ * field of a body, where an assignment would set the copy's prototype and
+ * the trace (and a replay of it) would lose the field.
+ */
+function setField(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  else out[key] = value
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineRoutes, TRACE_HEADER } from 'svc'
 import { REDACTED } from 'svc/trace'
+import { Redactor } from '../../framework/trace/redact.ts'
 import { request, storageBytes, tracedApp, type TracedApp } from './helpers.ts'
 
 const PASSWORD = 'hunter2-correct-horse-battery'
@@ -88,5 +89,15 @@ describe('redaction', () => {
     expect(record.body.truncated).toBe(true)
     expect(record.body.content).toContain(`"password":"${REDACTED}"`)
     expect(JSON.stringify(record)).not.toContain(PASSWORD)
+  })
+})
+
+describe('redaction keeps every field it does not redact', () => {
+  it('a body field named __proto__ stays a field of the copy (an assignment would have set its prototype)', () => {
+    const redactor = new Redactor(new Set(['authorization']), new Set(['password']))
+    const body = JSON.parse('{"__proto__":{"password":"hunter2","x":1},"title":"a"}')
+    expect(JSON.stringify(redactor.json(body))).toBe(`{"__proto__":{"password":"${REDACTED}","x":1},"title":"a"}`)
+    const refused = JSON.parse('{"success":false,"errors":{"__proto__":["The proto field is not allowed."]}}')
+    expect(JSON.stringify(redactor.responseJson(refused))).toBe('{"success":false,"errors":{"__proto__":["The proto field is not allowed."]}}')
   })
 })
