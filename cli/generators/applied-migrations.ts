@@ -4,26 +4,9 @@
  * rollback would run a `down` that no longer matches what `up` did).
  */
 import { existsSync } from 'node:fs'
-import { basename, relative, sep } from 'node:path'
 import { databaseUrl } from '../../framework/node/database.ts'
-import { CliError } from '../output/cli-error.ts'
 import { loadConfig, openProjectDatabase } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-
-/**
- * Refuses (`E_MIGRATION_APPLIED`) when `--force` would rewrite a migration
- * file (absolute paths) that the database has run. Called before anything
- * is written, so that a refused command writes nothing.
- */
-export async function refuseRewritingApplied(project: Project, files: readonly string[]): Promise<void> {
-  const nameOf = (file: string) => basename(file).replace(/\.(ts|js|mjs)$/, '')
-  const applied = await appliedMigrations(project, files.map(nameOf))
-  const refused = files.filter((file) => applied.has(nameOf(file))).map((file) => relative(project.root, file).split(sep).join('/'))
-  if (refused.length === 0) return
-  throw new CliError('E_MIGRATION_APPLIED', `--force would rewrite ${refused.join(', ')}, which the database has already run; nothing was written`, {
-    hint: 'change the table with a new migration (svc make:migration add_<column>_to_<table>_table --fields=...), or svc migrate:rollback first, then run this again',
-  })
-}
 
 /** The names (`20260115103000_create_products_table`) among `names` that the app's database has run. Unknown (no database yet, or none reachable): none. */
 export async function appliedMigrations(project: Project, names: readonly string[]): Promise<Set<string>> {

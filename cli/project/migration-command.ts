@@ -1,6 +1,6 @@
 /**
  * The commands that write framework-defined migrations into an app
- * (`make:auth`, `make:apikey-table`, `make:queue-table`, `make:idempotency-table`): the
+ * (`make:apikey-table`, `make:queue-table`, `make:idempotency-table`): the
  * same arguments, the same writer, the same report; only the tables differ.
  */
 import { defineCommand } from '../command/define.ts'
@@ -16,10 +16,10 @@ export function migrationTableCommand(options: { name: string; description: stri
     args: {
       ...cwdArg,
       ...jsonArg,
-      force: { type: 'boolean', description: 'Rewrite the migrations the app already has, unless its database has run them' },
+      force: { type: 'boolean', description: 'Overwrite the migration if the app already has it' },
     },
-    async run({ args, io, json }) {
-      const result = await writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), options.sources, options.name, args.force, new Date())
+    run({ args, io, json }) {
+      const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), options.sources, options.name, args.force, new Date())
       if (args.json) return json(result)
       for (const file of result.written) printLine(io, `Created ${file}`)
       for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)

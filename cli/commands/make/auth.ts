@@ -1,5 +1,9 @@
 import { AUTH_MIGRATION_SOURCES } from '../../project/migration-file.ts'
-import { migrationTableCommand } from '../../project/migration-command.ts'
+import { defineCommand } from '../../command/define.ts'
+import { cwdArg, jsonArg } from '../../output/args.ts'
+import { printLine, printNote } from '../../output/print.ts'
+import { projectFor } from '../../project/project.ts'
+import { writeMigrationFiles } from '../../project/write-migrations.ts'
 
 /**
  * Authentication (register, login, refresh, logout, me, verify-email,
@@ -7,9 +11,24 @@ import { migrationTableCommand } from '../../project/migration-command.ts'
  * writes the auth migrations into database/migrations/ (users,
  * refresh_tokens, one_time_tokens, security_events, rate_limits).
  */
-export default migrationTableCommand({
-  name: 'make:auth',
-  description: 'Auth migrations: users, refresh tokens, one-time tokens, security events, rate limits',
-  sources: AUTH_MIGRATION_SOURCES,
-  next: 'svc migrate. The routes are under /api/auth (svc route:list); see docs/authentication.md.',
+export default defineCommand({
+  meta: {
+    name: 'make:auth',
+    group: 'Generators',
+    description: 'Auth migrations: users, refresh tokens, one-time tokens, security events, rate limits',
+    json: ['MakeMigrationsJson'],
+  },
+  args: {
+    ...cwdArg,
+    ...jsonArg,
+    force: { type: 'boolean', description: 'Overwrite auth migrations the app already has' },
+  },
+  run({ args, io, json }) {
+    // Dated now (one second apart, in order), as every generated migration: they sort after what the app has applied.
+    const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), AUTH_MIGRATION_SOURCES, 'make:auth', args.force, new Date())
+    if (args.json) return json(result)
+    for (const file of result.written) printLine(io, `Created ${file}`)
+    for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)
+    printNote(io, 'Next: svc migrate. The routes are under /api/auth (svc route:list); see docs/authentication.md.')
+  },
 })
