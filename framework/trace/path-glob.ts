@@ -13,19 +13,11 @@ const GLOB_CHARS = /[*?[]/
  * shell glob; `**` crosses segments (and a whole `**` segment may be none);
  * `?` is one character and `[...]` (`[!...]`) one of (not of) a set, none of
  * them a `/`. Case-sensitive. The query string is stored apart: never matched.
- * Trailing slashes do not count, as the router ignores them: `/posts/*`
- * is also `/posts/7/`, the request the route `/posts/{id}` answered.
  */
 export function pathMatcher(pattern: string): (path: string) => boolean {
   if (!GLOB_CHARS.test(pattern)) return (path) => path.includes(pattern)
   const glob = globToRegExp(pattern)
-  return (path) => glob.test(path) || glob.test(withoutTrailingSlashes(path))
-}
-
-function withoutTrailingSlashes(path: string): string {
-  let end = path.length
-  while (end > 1 && path.charCodeAt(end - 1) === 47 /* / */) end--
-  return path.slice(0, end)
+  return (path) => glob.test(path)
 }
 
 function globToRegExp(glob: string): RegExp {
