@@ -6,10 +6,10 @@
  * cannot be made safely leaves its file untouched and says what to add.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { MakeEditJson, MakeJson } from '../contract/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { appliedMigrations } from './applied-migrations.ts'
+import { refuseAppliedMigrations } from './applied-migrations.ts'
 import type { Project } from '../project/project.ts'
 import type { GeneratedFile } from './template.ts'
 
@@ -79,13 +79,7 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
   }
 
   // --force rewrites a migration only while it has not run: the database would not follow the new text.
-  const applied = await appliedMigrations(project, migrationsToOverwrite.map((absolute) => basename(absolute).replace(/\.ts$/, '')))
-  if (applied.size > 0) {
-    const files = migrationsToOverwrite.filter((absolute) => applied.has(basename(absolute).replace(/\.ts$/, ''))).map(shown)
-    throw new CliError('E_MIGRATION_APPLIED', `--force would rewrite ${files.join(', ')}, which the database has already run; nothing was written`, {
-      hint: 'change the table with a new migration (svc make:migration add_<column>_to_<table>_table --fields=...), or svc migrate:rollback first, then run this again',
-    })
-  }
+  await refuseAppliedMigrations(project, migrationsToOverwrite)
 
   const differing: string[] = plan.whole === undefined ? [] : result.skipped.filter((file) => !file.identical).map((file) => `${file.path} exists and differs`)
   const inTheWay: string[] = []
