@@ -39,7 +39,7 @@ export async function writeMigrationFiles(project: Project, sources: readonly Mi
       continue
     }
     const target = join(dir, present)
-    const identical = readFileSync(target, 'utf8') === contents
+    const identical = sameMigration(readFileSync(target, 'utf8'), contents)
     if (!force || identical) {
       outcome.json.skipped.push(relative(project.root, target))
       if (identical) outcome.identical.push(relative(project.root, target))
@@ -54,6 +54,16 @@ export async function writeMigrationFiles(project: Project, sources: readonly Mi
   mkdirSync(dir, { recursive: true })
   for (const { target, contents } of writes) writeFileSync(target, contents)
   return outcome
+}
+
+/**
+ * The same text but for the command its first line names: `svc new` writes the auth migrations as
+ * `Written by \`svc new\``, and `make:auth --force` in that project has nothing to rewrite (it refused, the
+ * database having run them).
+ */
+function sameMigration(existing: string, rendered: string): boolean {
+  const unsigned = (text: string) => text.replace(/^\/\*\* Written by `svc [^`]+`:/, '/** Written by svc:')
+  return unsigned(existing) === unsigned(rendered)
 }
 
 /** What `make:auth` and the `make:*-table` commands print: the lines every generator prints. */

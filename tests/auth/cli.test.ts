@@ -103,6 +103,18 @@ describe('svc make:auth', () => {
     expect((await svc('make:auth')).exitCode).toBe(0)
     expect(readFileSync(join(dir, file), 'utf8')).toBe(customised)
   })
+
+  it('--force after svc new and migrate has nothing to rewrite: those files differ only in the command their first line names', async () => {
+    const dir = app.path('database', 'migrations')
+    const files = AUTH_MIGRATION_SOURCES.map((source) => readdirSync(dir).find((name) => name.endsWith(`${source.name.replace(/^\d+_/, '')}.ts`))!)
+    AUTH_MIGRATION_SOURCES.forEach((source, i) => writeFileSync(join(dir, files[i]!), renderMigrationFile(source, 'new')))
+    await json('migrate:fresh')
+    const forced = await svc('make:auth', '--force')
+    expect(forced.stderr).not.toContain('E_MIGRATION_APPLIED')
+    expect(forced.exitCode).toBe(0)
+    for (const name of files) expect(forced.stdout).toContain(`database/migrations/${name} (unchanged)`)
+    expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('Written by `svc new`')
+  })
 })
 
 describe('svc make:apikey-table and make:apikey', () => {
