@@ -38,6 +38,8 @@ export interface Plan {
    * differs (without `force`) refuses the whole plan instead of being skipped. The command, for the message.
    */
   whole?: string
+  /** Said first in the fix when a whole plan is refused: a likelier cause than "add --force" (make:crud run again without its --fields). */
+  wholeHint?: string
 }
 
 const MIGRATION = /^database\/migrations\/\d+_(.+\.ts)$/
@@ -107,7 +109,10 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
   if (conflicts.length > 0) {
     throw new CliError('E_EXISTS', `${plan.whole} would leave a resource that does not work, so it wrote nothing:\n${conflicts.map((line) => `  ${line}`).join('\n')}`, {
       // --force overwrites files; it cannot move another resource's routes.
-      hint: inTheWay.length === 0 ? 'add --force to overwrite those files, or pick another name' : 'pick another name (or move the routes that are in the way)',
+      hint:
+        inTheWay.length > 0
+          ? 'pick another name (or move the routes that are in the way)'
+          : `${plan.wholeHint === undefined ? '' : `${plan.wholeHint}; or `}add --force to overwrite those files, or pick another name`,
     })
   }
   for (const { absolute, contents } of writes) {
