@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import type { MakeEditJson, MakeJson } from '../contract/index.ts'
+import type { MakeEditJson, MakeJson, MakeSkippedJson } from '../contract/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { refuseAppliedMigrations } from './applied-migrations.ts'
+import { appliedMigrations, migrationName, refuseAppliedMigrations } from './applied-migrations.ts'
 import type { Project } from '../project/project.ts'
 import type { GeneratedFile } from './template.ts'
 
@@ -61,6 +61,7 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
   const writes: Array<{ absolute: string; contents: string }> = []
   const seen = new Set<string>()
   const migrationsToOverwrite: string[] = []
+  const differingMigrations: Array<{ entry: MakeSkippedJson; absolute: string }> = []
 
   for (const file of plan.files) {
     const absolute = resolve(project.appDir, existingMigration(project.appDir, file.path) ?? file.path)
@@ -70,7 +71,9 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
     if (existsSync(absolute)) {
       const identical = readFileSync(absolute, 'utf8') === file.contents
       if (!force || identical) {
-        result.skipped.push({ path: shown(absolute), identical })
+        const entry: MakeSkippedJson = { path: shown(absolute), identical }
+        result.skipped.push(entry)
+        if (!identical && MIGRATION.test(relative(project.appDir, absolute).split(sep).join('/'))) differingMigrations.push({ entry, absolute })
         continue
       }
       overwritten.push(shown(absolute))
@@ -82,6 +85,9 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
 
   // --force rewrites a migration only while it has not run: the database would not follow the new text.
   await refuseAppliedMigrations(project, migrationsToOverwrite)
+  // A kept migration that differs says whether --force could rewrite it.
+  const applied = await appliedMigrations(project, differingMigrations.map(({ absolute }) => migrationName(absolute)))
+  for (const { entry, absolute } of differingMigrations) if (applied.has(migrationName(absolute))) entry.applied = true
 
   const differing: string[] = plan.whole === undefined ? [] : result.skipped.filter((file) => !file.identical).map((file) => `${file.path} exists and differs`)
   const inTheWay: string[] = []

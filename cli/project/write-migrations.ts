@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { refuseAppliedMigrations } from '../generators/applied-migrations.ts'
+import { appliedMigrations, migrationName, refuseAppliedMigrations } from '../generators/applied-migrations.ts'
 import { migrationTimestamp } from '../generators/migration-timestamp.ts'
 import { printMade } from '../generators/report.ts'
 import { renderMigrationFile, type MigrationSource } from './migration-file.ts'
@@ -27,6 +27,7 @@ export async function writeMigrationFiles(project: Project, sources: readonly Mi
   const existing = existsSync(dir) ? readdirSync(dir) : []
   const outcome: MigrationFilesOutcome = { json: { written: [], skipped: [] }, identical: [], overwritten: [] }
   const writes: Array<{ target: string; contents: string }> = []
+  const differing: string[] = []
   for (const source of sources) {
     const suffix = source.name.replace(/^\d+_/, '')
     const present = existing.find((file) => file.replace(/^\d+_/, '').replace(/\.(ts|js|mjs)$/, '') === suffix)
@@ -43,6 +44,7 @@ export async function writeMigrationFiles(project: Project, sources: readonly Mi
     if (!force || identical) {
       outcome.json.skipped.push(relative(project.root, target))
       if (identical) outcome.identical.push(relative(project.root, target))
+      else differing.push(target)
       continue
     }
     writes.push({ target, contents })
@@ -51,6 +53,9 @@ export async function writeMigrationFiles(project: Project, sources: readonly Mi
   }
   // Checked before the first write: a refusal leaves every file as it was.
   await refuseAppliedMigrations(project, writes.filter((write) => outcome.overwritten.includes(relative(project.root, write.target))).map((write) => write.target))
+  // A kept migration that differs says whether --force could rewrite it.
+  const applied = await appliedMigrations(project, differing.map(migrationName))
+  if (applied.size > 0) outcome.json.applied = differing.filter((target) => applied.has(migrationName(target))).map((target) => relative(project.root, target))
   mkdirSync(dir, { recursive: true })
   for (const { target, contents } of writes) writeFileSync(target, contents)
   return outcome
@@ -68,6 +73,6 @@ function sameMigration(existing: string, rendered: string): boolean {
 
 /** What `make:auth` and the `make:*-table` commands print: the lines every generator prints. */
 export function printMigrationFiles(io: CommandIO, outcome: MigrationFilesOutcome, next: string): void {
-  const skipped = outcome.json.skipped.map((path) => ({ path, identical: outcome.identical.includes(path) }))
+  const skipped = outcome.json.skipped.map((path) => ({ path, identical: outcome.identical.includes(path), ...(outcome.json.applied?.includes(path) === true ? { applied: true as const } : {}) }))
   printMade(io, { written: outcome.json.written, skipped, edits: [] }, [next], outcome.overwritten)
 }

@@ -99,8 +99,11 @@ describe('svc make:auth', () => {
     expect(asJson.stdout).toBe('')
     expect(asJson.stderr).toContain('E_MIGRATION_APPLIED')
     expect(Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]))).toEqual(before)
-    // Without --force it is kept, as any existing file.
-    expect((await svc('make:auth')).exitCode).toBe(0)
+    // Without --force it is kept, as any existing file, saying why --force would not rewrite it.
+    const kept = await svc('make:auth')
+    expect(kept.exitCode).toBe(0)
+    expect(kept.stdout).toContain(`Exists  database/migrations/${file} (differs; the database has run it, so --force will not rewrite it: change the table with a new migration)`)
+    expect((await json('make:auth')).applied).toEqual([`database/migrations/${file}`])
     expect(readFileSync(join(dir, file), 'utf8')).toBe(customised)
   })
 

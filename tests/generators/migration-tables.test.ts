@@ -38,3 +38,24 @@ describe('make:migration on a table the app does not create', () => {
     expect((await svcJson<MakeJson>(['make:migration', 'add_note_to_legacy_table', '--fields=note:text?'], { cwd: app.dir })).written).toHaveLength(1)
   })
 })
+
+describe('a kept migration the database has run', () => {
+  let migrated: AppCopy
+  beforeAll(async () => {
+    migrated = copyExampleApp()
+    await svcJson<MakeJson>(['make:model', 'Person', '--migration', '--fields=name:string'], { cwd: migrated.dir })
+    await svcJson(['migrate'], { cwd: migrated.dir })
+  })
+  afterAll(() => migrated.remove())
+
+  it('is marked applied (--json) and said so: --force will not rewrite it', async () => {
+    const kept = await svcJson<MakeJson>(['make:model', 'Person', '-m', '--fields=name:string,age:integer?'], { cwd: migrated.dir })
+    expect(kept.skipped).toEqual([
+      { path: 'app/models/person.ts', identical: false },
+      { path: expect.stringMatching(/^database\/migrations\/\d{14}_create_people_table\.ts$/), identical: false, applied: true },
+    ])
+    const human = await runSvc(['make:model', 'Person', '-m', '--fields=name:string,age:integer?'], { cwd: migrated.dir })
+    expect(human.stdout).toMatch(/_create_people_table\.ts \(differs; the database has run it, so --force will not rewrite it: change the table with a new migration\)/)
+    expect(human.stdout).toContain('app/models/person.ts (differs; --force overwrites it)')
+  })
+})
