@@ -6,6 +6,11 @@ export interface MakeSkippedJson {
   path: string
   /** True when it already holds what the generator would write; false when it differs (`--force` overwrites it). */
   identical: boolean
+  /**
+   * Present (true) on a differing migration the app's database has already run: `--force` will not overwrite it
+   * (it refuses, `E_MIGRATION_APPLIED`); change its table with a new migration.
+   */
+  applied?: true
 }
 
 /** An edit of a file the app has (routes/api.ts, app/listeners/index.ts, a model, app/kernel.ts, lang/index.ts). */

@@ -111,6 +111,8 @@ export interface MakeMigrationsJson {
   written: string[]
   /** Migrations the app already has (a file with the same name after the timestamp). */
   skipped: string[]
+  /** Of `skipped`, the ones that differ from the framework's text and that the database has already run: `--force` refuses to rewrite them (`E_MIGRATION_APPLIED`). Absent when none. */
+  applied?: string[]
 }
 
 /** `make:apikey`: the key, shown once. */

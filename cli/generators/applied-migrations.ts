@@ -4,7 +4,9 @@
  * rollback would run a `down` that no longer matches what `up` did).
  */
 import { existsSync } from 'node:fs'
+import { basename, relative, sep } from 'node:path'
 import { databaseUrl } from '../../framework/node/database.ts'
+import { CliError } from '../output/cli-error.ts'
 import { loadConfig, openProjectDatabase } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 
@@ -28,4 +30,23 @@ export async function appliedMigrations(project: Project, names: readonly string
   } catch {
     return new Set()
   }
+}
+
+/** A migration file's name as the `migrations` table holds it: `20260115103000_create_products_table`. */
+export function migrationName(path: string): string {
+  return basename(path).replace(/\.(ts|js|mjs)$/, '')
+}
+
+/**
+ * Refuses (`E_MIGRATION_APPLIED`, before anything is written) when `--force` would rewrite, with other
+ * text, a migration file (absolute paths) that the database has run. Every generator that writes
+ * migrations asks this before its first write: make:model -m, make:migration, make:crud, make:auth, make:*-table.
+ */
+export async function refuseAppliedMigrations(project: Project, files: readonly string[]): Promise<void> {
+  const applied = await appliedMigrations(project, files.map(migrationName))
+  if (applied.size === 0) return
+  const shown = files.filter((absolute) => applied.has(migrationName(absolute))).map((absolute) => relative(project.root, absolute).split(sep).join('/'))
+  throw new CliError('E_MIGRATION_APPLIED', `--force would rewrite ${shown.join(', ')}, which the database has already run (svc migrate:status: Ran); nothing was written`, {
+    hint: 'change the table with a new migration (svc make:migration add_<column>_to_<table>_table --fields=...), or svc migrate:rollback first, then run this again',
+  })
 }

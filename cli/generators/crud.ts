@@ -15,7 +15,7 @@ import type { MakeJson } from '../contract/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { Project } from '../project/project.ts'
 import { registerResourceRoutes, routesPlacement, type ResourceRoutes } from './codemods/routes.ts'
-import { DEFAULT_CRUD_FIELDS, parseFields } from './fields.ts'
+import { DEFAULT_CRUD_FIELDS, parseFields, type Field } from './fields.ts'
 import { Generator, singular } from './generator.ts'
 import { deriveNames, type Names } from './names.ts'
 import { appPaths, identifiers, importPath } from './paths.ts'
@@ -66,8 +66,20 @@ export async function planCrud(generator: Generator, input: string, options: Cru
   return {
     files,
     whole: `make:crud ${names.input}`,
+    wholeHint: options.fields === undefined ? otherFields(generator, names, fields) : undefined,
     edits: [{ path: appPaths.apiRoutes, what: `the ${names.plural.words} routes`, apply: (source) => registerResourceRoutes(source, routes) }],
   }
+}
+
+/**
+ * Run again without `--fields`, make:crud renders its default fields: when the model the app has names other
+ * columns, the files differ for that reason, and `--force` would replace the resource's columns with the default's.
+ */
+function otherFields(generator: Generator, names: Names, fields: readonly Field[]): string | undefined {
+  const existing = generator.fieldsOf(names, undefined)
+  const columns = (list: readonly Field[]) => list.map((field) => field.name).join(', ')
+  if (existing.length === 0 || columns(existing) === columns(fields)) return undefined
+  return `${appPaths.model(names)} has the columns ${columns(existing)}, not the default ${columns(fields)}: run it with the --fields it was made with`
 }
 
 /** The five routes of a resource, declaring their schemas (validation, API description). */

@@ -3,6 +3,7 @@
  * generated table, and everything derived from them (the migration's column,
  * the model's type, the request schema, a sample value).
  */
+import { closestNames } from '../command/suggest.ts'
 import { CliError } from '../output/cli-error.ts'
 
 export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date'] as const
@@ -38,7 +39,7 @@ export function parseFields(spec: string | undefined): Field[] {
     const match = /^([a-z][a-z0-9_]*):([a-z]+)(\?)?$/.exec(part)
     const type = match?.[2] as FieldType | undefined
     if (match === null || !FIELD_TYPES.includes(type!)) {
-      throw new CliError('E_BAD_FIELDS', `--fields: "${part}" is not <column>:<type>`, {
+      throw new CliError('E_BAD_FIELDS', `--fields: "${part}" is not <column>:<type>${whatIsWrong(part)}`, {
         hint: `columns in snake_case; types: ${FIELD_TYPES.join(', ')}; a trailing ? makes one optional (description:text?)`,
       })
     }
@@ -53,6 +54,19 @@ export function parseFields(spec: string | undefined): Field[] {
     fields.push({ name, type: type!, optional: match[3] === '?' })
   }
   return fields
+}
+
+/** Which half of a refused `name:type` is wrong, and the likely fix: ` (no type "strng"; did you mean string?)`. */
+function whatIsWrong(part: string): string {
+  const [column = '', type = '', ...rest] = part.replace(/\?$/, '').split(':')
+  if (rest.length > 0 || !part.includes(':')) return ''
+  if (!/^[a-z][a-z0-9_]*$/.test(column)) {
+    const snake = column.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9_]+/g, '_').toLowerCase()
+    return /^[a-z][a-z0-9_]*$/.test(snake) ? ` (the column "${column}" is not snake_case: ${snake})` : ` (the column "${column}" is not snake_case)`
+  }
+  if (FIELD_TYPES.includes(type as FieldType)) return ''
+  const near = closestNames(type.toLowerCase(), FIELD_TYPES, 1)
+  return near.length > 0 ? ` (no type "${type}"; did you mean ${near[0]}?)` : ` (no type "${type}")`
 }
 
 /** What the model's row type says after a `date` field (a string to TypeScript), so that generators reading the model know it. */

@@ -15,6 +15,7 @@ import { addLangFile, useTranslatedValidation } from './codemods/translations.ts
 import { parseFields, type Field } from './fields.ts'
 import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
 import { migrationTimestamp } from './migration-timestamp.ts'
+import { checkAlteredTable } from './migration-tables.ts'
 import { appPaths, identifiers, importPath } from './paths.ts'
 import type { GeneratedFile, TemplateKind, TemplateOptions } from './template.ts'
 import { templateFor } from './templates.ts'
@@ -59,6 +60,7 @@ export class Generator {
     const alter = /^\w+_(?:to|from|in)_(\w+?)_table$/.exec(migration)
     const table = create?.[1] ?? alter?.[1]
     const action = create ? 'create' : alter ? 'alter' : 'blank'
+    if (alter?.[1] !== undefined) checkAlteredTable(join(this.project.appDir, appPaths.migrations), migration, alter[1])
     return { files: [await this.render('migration', deriveNames(table ?? migration), { migration, timestamp: this.timestamp, action, table, fields })] }
   }
 

@@ -1,19 +1,19 @@
 /** The prefix of a new migration file: the one rule every command that writes migrations follows. */
 import { existsSync, readdirSync } from 'node:fs'
+import { basename } from 'node:path'
 
 /**
  * `20260115103000` for now, or one second after the app's latest migration
  * when that is not earlier: migrations run in file-name order, and one
  * written in the same second as another must still run after it.
+ * `planned`: files about to be written there (paths), counted as if they were.
  */
-export function migrationTimestamp(dir: string, now: Date): string {
-  const latest = existsSync(dir)
-    ? readdirSync(dir)
+export function migrationTimestamp(dir: string, now: Date, planned: readonly string[] = []): string {
+  const latest = [...(existsSync(dir) ? readdirSync(dir) : []), ...planned.map((path) => basename(path))]
         .map((file) => /^(\d{14})_/.exec(file)?.[1])
         .filter((prefix): prefix is string => prefix !== undefined)
         .sort()
         .at(-1)
-    : undefined
   let at = now
   if (latest !== undefined) {
     const [, year, month, day, hour, minute, second] = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(latest)!

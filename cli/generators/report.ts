@@ -7,8 +7,13 @@ import { colors, printLine, printNote } from '../output/print.ts'
 export function printMade(io: CommandIO, result: MakeJson, next: readonly string[] = [], overwritten: readonly string[] = []): void {
   const color = colors(io)
   for (const path of result.written) printLine(io, overwritten.includes(path) ? `${color.yellow('Overwrote')} ${path}` : `${color.green('Created')} ${path}`)
-  for (const { path, identical } of result.skipped) {
-    printLine(io, `${color.dim('Exists ')} ${path} ${color.dim(identical ? '(unchanged)' : '(differs; --force overwrites it)')}`)
+  for (const { path, identical, applied } of result.skipped) {
+    const state = identical
+      ? '(unchanged)'
+      : applied === true
+        ? '(differs; the database has run it, so --force will not rewrite it: change the table with a new migration)'
+        : '(differs; --force overwrites it)'
+    printLine(io, `${color.dim('Exists ')} ${path} ${color.dim(state)}`)
   }
   for (const edit of result.edits) {
     if (edit.status === 'created') printLine(io, `${color.green('Created')} ${edit.path} (${edit.what})`)

@@ -6,10 +6,10 @@
  * cannot be made safely leaves its file untouched and says what to add.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
-import type { MakeEditJson, MakeJson } from '../contract/index.ts'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import type { MakeEditJson, MakeJson, MakeSkippedJson } from '../contract/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { appliedMigrations } from './applied-migrations.ts'
+import { appliedMigrations, migrationName, refuseAppliedMigrations } from './applied-migrations.ts'
 import type { Project } from '../project/project.ts'
 import type { GeneratedFile } from './template.ts'
 
@@ -38,6 +38,8 @@ export interface Plan {
    * differs (without `force`) refuses the whole plan instead of being skipped. The command, for the message.
    */
   whole?: string
+  /** Said first in the fix when a whole plan is refused: a likelier cause than "add --force" (make:crud run again without its --fields). */
+  wholeHint?: string
 }
 
 const MIGRATION = /^database\/migrations\/\d+_(.+\.ts)$/
@@ -59,6 +61,7 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
   const writes: Array<{ absolute: string; contents: string }> = []
   const seen = new Set<string>()
   const migrationsToOverwrite: string[] = []
+  const differingMigrations: Array<{ entry: MakeSkippedJson; absolute: string }> = []
 
   for (const file of plan.files) {
     const absolute = resolve(project.appDir, existingMigration(project.appDir, file.path) ?? file.path)
@@ -68,7 +71,9 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
     if (existsSync(absolute)) {
       const identical = readFileSync(absolute, 'utf8') === file.contents
       if (!force || identical) {
-        result.skipped.push({ path: shown(absolute), identical })
+        const entry: MakeSkippedJson = { path: shown(absolute), identical }
+        result.skipped.push(entry)
+        if (!identical && MIGRATION.test(relative(project.appDir, absolute).split(sep).join('/'))) differingMigrations.push({ entry, absolute })
         continue
       }
       overwritten.push(shown(absolute))
@@ -79,13 +84,10 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
   }
 
   // --force rewrites a migration only while it has not run: the database would not follow the new text.
-  const applied = await appliedMigrations(project, migrationsToOverwrite.map((absolute) => basename(absolute).replace(/\.ts$/, '')))
-  if (applied.size > 0) {
-    const files = migrationsToOverwrite.filter((absolute) => applied.has(basename(absolute).replace(/\.ts$/, ''))).map(shown)
-    throw new CliError('E_MIGRATION_APPLIED', `--force would rewrite ${files.join(', ')}, which the database has already run; nothing was written`, {
-      hint: 'change the table with a new migration (svc make:migration add_<column>_to_<table>_table --fields=...), or svc migrate:rollback first, then run this again',
-    })
-  }
+  await refuseAppliedMigrations(project, migrationsToOverwrite)
+  // A kept migration that differs says whether --force could rewrite it.
+  const applied = await appliedMigrations(project, differingMigrations.map(({ absolute }) => migrationName(absolute)))
+  for (const { entry, absolute } of differingMigrations) if (applied.has(migrationName(absolute))) entry.applied = true
 
   const differing: string[] = plan.whole === undefined ? [] : result.skipped.filter((file) => !file.identical).map((file) => `${file.path} exists and differs`)
   const inTheWay: string[] = []
@@ -113,7 +115,10 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
   if (conflicts.length > 0) {
     throw new CliError('E_EXISTS', `${plan.whole} would leave a resource that does not work, so it wrote nothing:\n${conflicts.map((line) => `  ${line}`).join('\n')}`, {
       // --force overwrites files; it cannot move another resource's routes.
-      hint: inTheWay.length === 0 ? 'add --force to overwrite those files, or pick another name' : 'pick another name (or move the routes that are in the way)',
+      hint:
+        inTheWay.length > 0
+          ? 'pick another name (or move the routes that are in the way)'
+          : `${plan.wholeHint === undefined ? '' : `${plan.wholeHint}; or `}add --force to overwrite those files, or pick another name`,
     })
   }
   for (const { absolute, contents } of writes) {

@@ -5,10 +5,9 @@
  */
 import { defineCommand } from '../command/define.ts'
 import { cwdArg, jsonArg } from '../output/args.ts'
-import { printLine, printNote } from '../output/print.ts'
 import type { MigrationSource } from './migration-file.ts'
 import { projectFor } from './project.ts'
-import { writeMigrationFiles } from './write-migrations.ts'
+import { printMigrationFiles, writeMigrationFiles } from './write-migrations.ts'
 
 export function migrationTableCommand(options: { name: string; description: string; sources: readonly MigrationSource[]; next: string }) {
   return defineCommand({
@@ -18,12 +17,10 @@ export function migrationTableCommand(options: { name: string; description: stri
       ...jsonArg,
       force: { type: 'boolean', description: 'Overwrite the migration if the app already has it' },
     },
-    run({ args, io, json }) {
-      const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), options.sources, options.name, args.force, new Date())
-      if (args.json) return json(result)
-      for (const file of result.written) printLine(io, `Created ${file}`)
-      for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)
-      printNote(io, `Next: ${options.next}`)
+    async run({ args, io, json }) {
+      const outcome = await writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), options.sources, options.name, args.force, new Date())
+      if (args.json) return json(outcome.json)
+      printMigrationFiles(io, outcome, options.next)
     },
   })
 }

@@ -3,7 +3,7 @@
  * examples/blog: make:auth, make:apikey-table, make:apikey, key:generate
  * --rs256; and the example's own auth migrations stay what make:auth writes.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -55,12 +55,20 @@ describe('svc make:auth', () => {
     expect(readdirSync(dir).filter((f) => f.includes('create_users_table'))).toHaveLength(1)
     const second = await json('make:auth')
     expect(second).toEqual({ written: [], skipped: first.written })
-    expect((await json('make:auth', '--force')).written).toEqual(first.written)
+    // --force rewrites only what differs: these hold what make:auth writes.
+    expect(await json('make:auth', '--force')).toEqual({ written: [], skipped: first.written })
+    // Not yet run, a changed one is put back.
+    const users = app.path(first.written[names.indexOf('create_users_table')])
+    const stock = readFileSync(users, 'utf8')
+    writeFileSync(users, stock.replace('name text not null', 'name text not null, nickname text'))
+    const restored = await svc('make:auth', '--force')
+    expect(restored.stdout).toContain(`Overwrote ${first.written[names.indexOf('create_users_table')]}`)
+    expect(readFileSync(users, 'utf8')).toBe(stock)
 
     const human = await svc('make:auth')
     expect(human.exitCode).toBe(0)
     expect(human.stdout).toContain(`Exists  ${first.written[names.indexOf('create_users_table')]}`)
-    expect(human.stderr).toContain('svc migrate')
+    expect(human.stdout).toContain(`${first.written[names.indexOf('create_users_table')]} (unchanged)`)
   })
 
   it('then migrate creates the tables', async () => {
@@ -70,6 +78,45 @@ describe('svc make:auth', () => {
     expect(ran.slice(-auth.length).map((name) => name.replace(/^\d+_/, ''))).toEqual(auth)
     const tables = (await query("select name from sqlite_master where type = 'table'")).map((row) => String(row.name))
     expect(tables).toEqual(expect.arrayContaining(['users', 'refresh_tokens', 'one_time_tokens', 'security_events', 'rate_limits']))
+  })
+
+  it('--force never rewrites an auth migration the database has run: it refuses, naming it, and writes nothing', async () => {
+    // The user customised the users table before migrating; the database has that text's table.
+    const dir = app.path('database', 'migrations')
+    const file = readdirSync(dir).find((name) => name.endsWith('_create_users_table.ts'))!
+    const customised = readFileSync(join(dir, file), 'utf8').replace('name text not null', 'name text not null, nickname text')
+    writeFileSync(join(dir, file), customised)
+    await json('migrate:fresh')
+    const before = Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]))
+
+    const refused = await svc('make:auth', '--force')
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain('error [E_MIGRATION_APPLIED]')
+    expect(refused.stderr).toContain(`--force would rewrite database/migrations/${file}, which the database has already run`)
+    expect(refused.stderr).toContain('svc make:migration add_')
+    const asJson = await svc('make:auth', '--force', '--json')
+    expect(asJson.exitCode).toBe(1)
+    expect(asJson.stdout).toBe('')
+    expect(asJson.stderr).toContain('E_MIGRATION_APPLIED')
+    expect(Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]))).toEqual(before)
+    // Without --force it is kept, as any existing file, saying why --force would not rewrite it.
+    const kept = await svc('make:auth')
+    expect(kept.exitCode).toBe(0)
+    expect(kept.stdout).toContain(`Exists  database/migrations/${file} (differs; the database has run it, so --force will not rewrite it: change the table with a new migration)`)
+    expect((await json('make:auth')).applied).toEqual([`database/migrations/${file}`])
+    expect(readFileSync(join(dir, file), 'utf8')).toBe(customised)
+  })
+
+  it('--force after svc new and migrate has nothing to rewrite: those files differ only in the command their first line names', async () => {
+    const dir = app.path('database', 'migrations')
+    const files = AUTH_MIGRATION_SOURCES.map((source) => readdirSync(dir).find((name) => name.endsWith(`${source.name.replace(/^\d+_/, '')}.ts`))!)
+    AUTH_MIGRATION_SOURCES.forEach((source, i) => writeFileSync(join(dir, files[i]!), renderMigrationFile(source, 'new')))
+    await json('migrate:fresh')
+    const forced = await svc('make:auth', '--force')
+    expect(forced.stderr).not.toContain('E_MIGRATION_APPLIED')
+    expect(forced.exitCode).toBe(0)
+    for (const name of files) expect(forced.stdout).toContain(`database/migrations/${name} (unchanged)`)
+    expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('Written by `svc new`')
   })
 })
 

@@ -80,6 +80,16 @@ describe('parseFields', () => {
   })
 
   it.each([
+    ['label:strng', '"label:strng" is not <column>:<type> (no type "strng"; did you mean string?)'],
+    ['name:String?', '(no type "String"; did you mean string?)'],
+    ['count:int', '(no type "int"; did you mean integer?)'],
+    ['firstName:string', '(the column "firstName" is not snake_case: first_name)'],
+    ['due-at:date', '(the column "due-at" is not snake_case: due_at)'],
+  ])('says which half of %j is wrong, and the likely fix', (spec, message) => {
+    expect(() => parseFields(spec)).toThrow(message)
+  })
+
+  it.each([
     ['title', /is not <column>:<type>/],
     ['title:varchar', /types: string, text/],
     ['Title:string', /snake_case/],

@@ -6,5 +6,5 @@ export default migrationTableCommand({
   name: 'make:apikey-table',
   description: 'Migration of the api_keys table (scoped API keys)',
   sources: [API_KEYS_MIGRATION_SOURCE],
-  next: 'svc migrate, then svc make:apikey <name> <scopes> <days>.',
+  next: 'svc migrate, then svc make:apikey <name> <scopes> <days>',
 })

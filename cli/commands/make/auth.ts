@@ -1,9 +1,8 @@
 import { AUTH_MIGRATION_SOURCES } from '../../project/migration-file.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { printLine, printNote } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
-import { writeMigrationFiles } from '../../project/write-migrations.ts'
+import { printMigrationFiles, writeMigrationFiles } from '../../project/write-migrations.ts'
 
 /**
  * Authentication (register, login, refresh, logout, me, verify-email,
@@ -23,12 +22,10 @@ export default defineCommand({
     ...jsonArg,
     force: { type: 'boolean', description: 'Overwrite auth migrations the app already has' },
   },
-  run({ args, io, json }) {
+  async run({ args, io, json }) {
     // Dated now (one second apart, in order), as every generated migration: they sort after what the app has applied.
-    const result = writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), AUTH_MIGRATION_SOURCES, 'make:auth', args.force, new Date())
-    if (args.json) return json(result)
-    for (const file of result.written) printLine(io, `Created ${file}`)
-    for (const file of result.skipped) printLine(io, `Exists  ${file} (--force overwrites)`)
-    printNote(io, 'Next: svc migrate. The routes are under /api/auth (svc route:list); see docs/authentication.md.')
+    const outcome = await writeMigrationFiles(projectFor(io, args.cwd, { forGenerators: true }), AUTH_MIGRATION_SOURCES, 'make:auth', args.force, new Date())
+    if (args.json) return json(outcome.json)
+    printMigrationFiles(io, outcome, 'svc migrate (the routes are under /api/auth: svc route:list; see docs/authentication.md)')
   },
 })

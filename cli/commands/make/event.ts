@@ -9,6 +9,6 @@ export default defineCommand({
     ...generatorArgs,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.event(String(args.name)), ['svc make:listener <Name> --event=<Event>'])
+    return runGenerator(io, args, json, (generator) => generator.event(String(args.name)), [`svc make:listener <Name> --event=${String(args.name)}`])
   },
 })

@@ -10,6 +10,6 @@ export default defineCommand({
     ...fieldsArg,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.factory(String(args.name), { fields: args.fields }), ['svc make:seeder <Name>'])
+    return runGenerator(io, args, json, (generator) => generator.factory(String(args.name), { fields: args.fields }), [`svc make:seeder ${String(args.name)}`])
   },
 })

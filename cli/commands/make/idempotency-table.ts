@@ -6,5 +6,5 @@ export default migrationTableCommand({
   name: 'make:idempotency-table',
   description: 'Migration of the idempotency_keys table (the idempotent middleware)',
   sources: [IDEMPOTENCY_MIGRATION_SOURCE],
-  next: "svc migrate, then add 'idempotent' to a POST route's middleware (after 'auth').",
+  next: "svc migrate, then add 'idempotent' to a POST route's middleware (after 'auth')",
 })

@@ -8,7 +8,8 @@ export default defineCommand({
     ...nameArg,
     ...generatorArgs,
     ...fieldsArg,
-    migration: { type: 'boolean', description: 'Also write the create-table migration' },
+    // -m: what Laravel's make:model takes.
+    migration: { type: 'boolean', alias: 'm', description: 'Also write the create-table migration' },
   },
   run({ args, io, json }) {
     return runGenerator(io, args, json, (generator) => generator.model(String(args.name), { fields: args.fields, migration: args.migration }), ['svc migrate'])

@@ -6,5 +6,5 @@ export default migrationTableCommand({
   name: 'make:queue-table',
   description: 'Migration of the jobs and failed_jobs tables (database queue driver)',
   sources: [QUEUE_MIGRATION_SOURCE],
-  next: 'svc migrate, then svc queue:work.',
+  next: 'svc migrate, then svc queue:work',
 })
