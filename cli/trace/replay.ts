@@ -108,6 +108,13 @@ export function unreplayable(record: TraceRecord): Unreplayable | undefined {
   if (typeof body.content !== 'string') {
     return { code: 'E_TRACE_TRUNCATED', reason: 'its body was nested deeper than a trace keeps (64 levels) and cut there', hint: 'send the request yourself' }
   }
+  if (body.content.includes('\uFFFD')) {
+    return {
+      code: 'E_TRACE_TRUNCATED',
+      reason: `its body was not UTF-8 text (${body.size} bytes: binary data, or text in another encoding), and a trace keeps a body as text, so the bytes sent were not kept`,
+      hint: 'send the request yourself, with the original file (curl --data-binary @file)',
+    }
+  }
   return {
     code: 'E_TRACE_TRUNCATED',
     reason: `its body was cut at the trace body limit (${body.size} bytes in all, TRACE_BODY_LIMIT kept)`,

@@ -149,7 +149,9 @@ function capturedText(read: BodyRead | null, type: string | null, redactor: Reda
   const { size } = read
   const incomplete = read.incomplete === true
   const text = read.text.length > limit ? read.text.slice(0, limit) : read.text
-  const cut = read.truncated || read.text.length > limit
+  // A request body of bytes that are not UTF-8 (an image, a gzip) decoded as U+FFFD: not what was sent, so not whole.
+  // Only request text bodies are checked (rare: JSON ones arrive parsed), never the response, on the writer's path.
+  const cut = read.truncated || read.text.length > limit || (!response && !keptWhole(read.text, size))
   if (size === 0 && !incomplete) return emptyBody()
   if (!cut && type !== null && type.includes('json')) {
     try {
@@ -160,6 +162,11 @@ function capturedText(read: BodyRead | null, type: string | null, redactor: Reda
     }
   }
   return { content: redactor.text(text), size, truncated: cut, incomplete }
+}
+
+/** Whether `text` is what `size` bytes of UTF-8 decode to without a replacement character (so re-encoding it sends them). */
+function keptWhole(text: string, size: number): boolean {
+  return !text.includes('\uFFFD') || new TextEncoder().encode(text).byteLength === size
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000

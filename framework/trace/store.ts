@@ -175,25 +175,60 @@ export class TraceStore {
     }
   }
 
-  async records(filter: TraceFilter = {}): Promise<TraceRecord[]> {
+  /**
+   * The records the filter selects, newest first, one at a time (up to
+   * `filter.limit`; `order` is not applied): a caller that keeps only what it
+   * needs of each (a row, a count) never holds the whole store, bodies and
+   * statements included.
+   */
+  async *matching(filter: TraceFilter = {}): AsyncGenerator<TraceRecord> {
     const matches = compileFilter(filter)
-    const out: TraceRecord[] = []
-    const ordered = filter.order === 'oldest' || filter.order === 'slowest'
     const limit = filter.limit ?? Number.POSITIVE_INFINITY
-    if (limit <= 0) return out
+    if (limit <= 0) return
+    let found = 0
     for await (const record of this.newest({ sinceMs: filter.sinceMs })) {
-      if (filter.afterTraceId !== undefined && record.trace_id === filter.afterTraceId) break
+      if (filter.afterTraceId !== undefined && record.trace_id === filter.afterTraceId) return
       if (!matches(record)) continue
-      out.push(record)
-      if (!ordered && out.length >= limit) break
+      yield record
+      if (++found >= limit) return
     }
-    if (filter.order === 'oldest') out.reverse()
-    if (filter.order === 'slowest') out.sort((a, b) => b.duration_ms - a.duration_ms)
-    return ordered ? out.slice(0, limit) : out
   }
 
+  async records(filter: TraceFilter = {}): Promise<TraceRecord[]> {
+    const { limit, order, ...rest } = filter
+    if (limit !== undefined && limit <= 0) return []
+    if (order === 'slowest') return this.slowest(rest, limit ?? Number.POSITIVE_INFINITY)
+    const out: TraceRecord[] = []
+    for await (const record of this.matching(order === 'oldest' ? rest : filter)) out.push(record)
+    if (order === 'oldest') return out.reverse().slice(0, limit)
+    return out
+  }
+
+  /** The `limit` longest matches, longest first (ties newest first), keeping no more than `limit` at a time. */
+  private async slowest(filter: TraceFilter, limit: number): Promise<TraceRecord[]> {
+    const out: TraceRecord[] = []
+    for await (const record of this.matching(filter)) {
+      // After every kept record at least as long: a later (older) one loses ties, as a stable sort would have it.
+      let low = 0
+      let high = out.length
+      while (low < high) {
+        const middle = (low + high) >> 1
+        if (out[middle]!.duration_ms >= record.duration_ms) low = middle + 1
+        else high = middle
+      }
+      if (low >= limit) continue
+      out.splice(low, 0, record)
+      if (out.length > limit) out.pop()
+    }
+    return out
+  }
+
+  /** Rows of the matches, newest first (built one record at a time: log:stats reads a week of traces). */
   async search(filter: TraceFilter = {}): Promise<TraceRow[]> {
-    return (await this.records(filter)).map(rowOf)
+    if (filter.order !== undefined && filter.order !== 'newest') return (await this.records(filter)).map(rowOf)
+    const rows: TraceRow[] = []
+    for await (const record of this.matching(filter)) rows.push(rowOf(record))
+    return rows
   }
 
   /** Traces the filter selects (without one: every stored trace, counted without reading them). */
@@ -203,7 +238,9 @@ export class TraceStore {
       const result = await this.db.execute('select coalesce(sum(count), 0) as n from svc_trace_batches')
       return Number(result.rows[0]!.n)
     }
-    return (await this.records({ ...filter, limit: undefined })).length
+    let count = 0
+    for await (const _ of this.matching({ ...filter, limit: undefined })) count++
+    return count
   }
 
   /** Traces that began before `cutoff` (epoch ms): what `prune({ olderThanMs: cutoff })` would delete. */
