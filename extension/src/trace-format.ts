@@ -77,6 +77,14 @@ export function matchesText(trace: TraceSummaryJson, text: string): boolean {
   return words.every((word) => (/^[1-5]xx$/.test(word) ? String(trace.status_code)[0] === word[0] : line.includes(word)))
 }
 
+/**
+ * A request of a route's method: its own, any for `ANY`, and HEAD for a GET
+ * route, which the router answers with it (the CodeLens counts them too).
+ */
+export function routeAnswers(routeMethod: string | undefined, method: string): boolean {
+  return routeMethod === undefined || routeMethod === 'ANY' || routeMethod === method || (routeMethod === 'GET' && method === 'HEAD')
+}
+
 /** The route a trace groups under: its matched pattern, or "no route" (404s and the like). */
 export function routeKey(trace: Pick<TraceSummaryJson, 'method' | 'route'>): string {
   return trace.route === null ? 'no route matched' : `${trace.method} ${trace.route}`

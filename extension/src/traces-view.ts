@@ -10,7 +10,7 @@
 import * as vscode from 'vscode'
 import { SvcRequest, type TraceListParams } from '../../cli/contract/lsp.ts'
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
-import { formatDuration, matchesText, requestTarget, routeKey, statusColorId, traceDescription, traceLabel } from './trace-format.ts'
+import { formatDuration, matchesText, requestTarget, routeAnswers, routeKey, statusColorId, traceDescription, traceLabel } from './trace-format.ts'
 import type { SvcClient } from './svc-client.ts'
 
 export interface TraceFilters {
@@ -73,9 +73,11 @@ export class TraceSource implements vscode.Disposable {
   }
 
   params(): TraceListParams {
-    const { route: _route, ...filters } = this.filters
+    const { route, method, ...filters } = this.filters
+    // A GET route also answers HEAD: the CLI takes one method, so it is asked for all and the list keeps the route's (routeAnswers).
+    const asked = route !== undefined && method === 'GET' ? undefined : method
     const ignore = this.showIgnored ? [] : this.settings().ignore
-    return { ...filters, ...(this.errorsOnly ? { error: true } : {}), ...(ignore.length > 0 ? { ignore } : {}), limit: this.limit }
+    return { ...filters, ...(asked ? { method: asked } : {}), ...(this.errorsOnly ? { error: true } : {}), ...(ignore.length > 0 ? { ignore } : {}), limit: this.limit }
   }
 
   /** The rows shown: the listed ones the typed text matches. */
@@ -118,8 +120,8 @@ export class TraceSource implements vscode.Disposable {
     const params = this.params()
     try {
       const list = await this.client.request(SvcRequest.traces, params)
-      const route = this.filters.route
-      const traces = list.traces.filter((trace) => route === undefined || trace.route === route).sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
+      const { route, method } = this.filters
+      const traces = list.traces.filter((trace) => route === undefined || (trace.route === route && routeAnswers(method, trace.method))).sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
       const now = Date.now()
       // New: written since the last list (none on the first load, and not older ones "Load more" brings).
       for (const trace of traces) {

@@ -10,9 +10,12 @@ const GLOB_CHARS = /[*?[]/
 /**
  * `--path` / `--ignore`: a substring of the path, or a glob over the whole
  * path. In a glob a `*` stays within one segment, as in a route pattern or a
- * shell glob; `**` crosses segments (and a whole `**` segment may be none);
+ * shell glob (a `*` that is a whole segment is a non-empty one); `**` crosses segments (and a whole `**` segment may be none);
  * `?` is one character and `[...]` (`[!...]`) one of (not of) a set, none of
  * them a `/`. Case-sensitive. The query string is stored apart: never matched.
+ * Trailing slashes are tolerated on both sides, as the router tolerates them:
+ * `/api/v1/posts/*` matches `/api/v1/posts/5/` (the route `/api/v1/posts/{id}`
+ * answered it), never `/api/v1/posts/5/comments`.
  */
 export function pathMatcher(pattern: string): (path: string) => boolean {
   if (!GLOB_CHARS.test(pattern)) return (path) => path.includes(pattern)
@@ -20,14 +23,16 @@ export function pathMatcher(pattern: string): (path: string) => boolean {
   return (path) => glob.test(path)
 }
 
-function globToRegExp(glob: string): RegExp {
+function globToRegExp(pattern: string): RegExp {
+  const glob = pattern.replace(/(?<=.)\/+$/, '')
   let source = ''
   for (let i = 0; i < glob.length; i++) {
     const char = glob[i]!
     if (char === '*') {
       let end = i
       while (glob[end + 1] === '*') end++
-      if (end === i) source += '[^/]*'
+      // A whole-segment `*` is one segment, never an empty one, as a route parameter is: `/posts/*` is not `/posts/`.
+      if (end === i) source += glob[i - 1] === '/' && (i + 1 === glob.length || glob[i + 1] === '/') ? '[^/]+' : '[^/]*'
       // `/**/` is zero or more whole segments, so that `/api/**/posts` is also `/api/posts`.
       else if (glob[i - 1] === '/' && glob[end + 1] === '/') {
         source = `${source.slice(0, -1)}(?:/.*)?`
@@ -45,5 +50,5 @@ function globToRegExp(glob: string): RegExp {
       }
     } else source += char.replace(/[.+^${}()|\\\]]/g, '\\$&')
   }
-  return new RegExp(`^${source}$`)
+  return new RegExp(`^${source}/*$`)
 }

@@ -88,4 +88,32 @@ describe('TraceSource', () => {
     expect(renders).toBe(2)
     expect(source.filtered).toBe(true)
   })
+
+  it("lists a route's traces as its CodeLens counts them: a GET route's HEAD requests too, not another method's", async () => {
+    const trace = (traceId: string, method: string, path: string, route: string | null): TraceSummaryJson => ({ ...summary(traceId), method, path, route })
+    const store = [
+      trace('svc_get', 'GET', '/api/v1/posts/5', '/api/v1/posts/{id}'),
+      trace('svc_head', 'HEAD', '/api/v1/posts/5/', '/api/v1/posts/{id}'),
+      trace('svc_put', 'PUT', '/api/v1/posts/5', '/api/v1/posts/{id}'),
+      trace('svc_slug', 'GET', '/api/v1/posts/hello', '/api/v1/posts/{slug}'),
+    ]
+    // The CLI as it filters: one method, exactly.
+    const asked: Array<{ method?: string }> = []
+    const client = {
+      onTracesChanged: () => ({ dispose: () => undefined }),
+      request: async (_method: string, params: { method?: string }) => {
+        asked.push(params)
+        return { traces: store.filter((entry) => params.method === undefined || entry.method === params.method) }
+      },
+    }
+    const source = new TraceSource(client as never, () => ({ limit: 50, ignore: [] }))
+    source.setFilters({ path: '/api/v1/posts/*', route: '/api/v1/posts/{id}', method: 'GET' })
+    await source.refresh()
+    expect(source.traces.map((entry) => entry.trace_id).sort()).toEqual(['svc_get', 'svc_head'])
+    expect(source.describeFilters()).toBe('GET · route /api/v1/posts/{id}')
+    source.setFilters({ path: '/api/v1/posts/*', route: '/api/v1/posts/{id}', method: 'PUT' })
+    await source.refresh()
+    expect(source.traces.map((entry) => entry.trace_id)).toEqual(['svc_put'])
+    expect(asked.at(-1)?.method).toBe('PUT')
+  })
 })

@@ -1,0 +1,45 @@
+/**
+ * The path glob the editor asks the CLI with for a route's traces
+ * (`pathGlob`, `/api/v1/posts/{id}` => `/api/v1/posts/*`) against the trace
+ * filters' matcher (`pathMatcher`): every path the router matches to the route
+ * is matched, trailing slashes included (routes tolerate any number of them),
+ * and a sibling route's paths are not. In process, no store.
+ */
+import { describe, expect, it } from 'vitest'
+import { compilePath, pathGlob } from '../../framework/router/path-grammar.ts'
+import { pathMatcher } from '../../framework/trace/path-glob.ts'
+
+/** Request paths, each spelled with and without trailing slashes. */
+const PATHS = ['/api/v1/posts', '/api/v1/posts/5', '/api/v1/posts/5/comments', '/api/v1/posts/5/comments/9', '/api/v1/posts/archive', '/api/v1/posts/archive/2026', '/api/v2/posts/5'].flatMap((path) => [path, `${path}/`, `${path}//`])
+
+describe("a route's trace glob", () => {
+  it.each(['/api/v1/posts/{id}', '/api/v1/posts/{id}/comments', '/api/v1/posts/{id}/comments/{comment}', '/api/v1/posts/archive/{year?}', '/api/{version}/posts/{id}'])('matches every path the router matches to %s, trailing slashes or not', (route) => {
+    const routed = compilePath(route).regex
+    const matches = pathMatcher(pathGlob(route))
+    const missed = PATHS.filter((path) => routed.test(path) && !matches(path))
+    expect(missed).toEqual([])
+  })
+
+  it('does not catch a sibling route with more segments or fewer (its constraints are for the view: it keeps the traces whose matched route is this one)', () => {
+    const matches = pathMatcher(pathGlob('/api/v1/posts/{id}'))
+    expect(PATHS.filter(matches)).toEqual(['/api/v1/posts/5', '/api/v1/posts/5/', '/api/v1/posts/5//', '/api/v1/posts/archive', '/api/v1/posts/archive/', '/api/v1/posts/archive//'])
+  })
+})
+
+describe('path globs and trailing slashes', () => {
+  it('tolerate them on the path and on the glob, as routes do', () => {
+    expect(pathMatcher('/health/*')('/health/ready/')).toBe(true)
+    expect(pathMatcher('/health/*/')('/health/ready')).toBe(true)
+    expect(pathMatcher('/api/**')('/api/v1/posts/')).toBe(true)
+    expect(pathMatcher('/api/*/posts')('/api/v1/posts/')).toBe(true)
+  })
+
+  it('still keep * within one segment', () => {
+    expect(pathMatcher('/health/*')('/health/db/ping')).toBe(false)
+    expect(pathMatcher('/health/*')('/health/db/ping/')).toBe(false)
+    expect(pathMatcher('/api/v?/posts')('/api/v1/posts/x')).toBe(false)
+    // A whole-segment * is one segment, as a route parameter is; inside a segment it may be empty.
+    expect(pathMatcher('/api/v1/posts/*')('/api/v1/posts/')).toBe(false)
+    expect(pathMatcher('/api/v*')('/api/v')).toBe(true)
+  })
+})
