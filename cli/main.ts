@@ -2,7 +2,8 @@
  * The `svc` command: finds the command in the manifest (names and aliases,
  * without loading any command), answers `--help`, `--version` and the
  * overview itself, then runs the command through citty (command/run.ts) with
- * the IO it was handed.
+ * the IO it was handed. A failure is reported here, once: on stderr, and
+ * as a JSON document on stdout when the command line has `--json`.
  */
 import { CliError } from './output/cli-error.ts'
 import type { CommandIO } from './output/io.ts'
@@ -14,9 +15,26 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
   try {
     await dispatch(argv, io)
   } catch (error) {
-    io.exitCode = reportError(io, error)
+    io.exitCode = reportError(io, error, { json: asksForJson(argv) })
   }
   return io.exitCode
+}
+
+/**
+ * Whether the command line asks for JSON, read from the words themselves: a
+ * failure can come before the line is parsed (an unknown command or option,
+ * a bad value), and the caller who wrote `--json` still expects a document.
+ */
+export function asksForJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--')
+  const options = end === -1 ? argv : argv.slice(0, end)
+  let json = false
+  // The last word counts, as for any switch (`--json --no-json` is off).
+  for (const word of options) {
+    if (word === '--json' || word === '--json=true') json = true
+    else if (word === '--no-json' || word === '--json=false') json = false
+  }
+  return json
 }
 
 async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {

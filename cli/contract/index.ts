@@ -46,6 +46,7 @@ import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './data
 import type { NewProjectJson } from './new-project.ts'
 import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
 import type { MakeJson } from './generators.ts'
+import type { CliErrorJson } from './errors.ts'
 
 export * from './routes.ts'
 export * from './route-tools.ts'
@@ -58,11 +59,13 @@ export * from './background.ts'
 export * from './devtools.ts'
 export * from './operations.ts'
 export * from './generators.ts'
+export * from './errors.ts'
 
 /**
  * Every document a command prints with `--json`, by name. A command names
  * the ones it prints in its `meta.json`; the name is also the document's key
- * in schemas.json's `definitions`.
+ * in schemas.json's `definitions`. CliErrorJson is what any of them prints
+ * instead when it fails (cli/main.ts), so no `meta.json` names it.
  */
 export interface ContractDocuments {
   ApiTestJson: ApiTestJson
@@ -70,6 +73,7 @@ export interface ContractDocuments {
   BenchmarkJson: BenchmarkJson
   AuthTokenJson: AuthTokenJson
   CleanupJson: CleanupJson
+  CliErrorJson: CliErrorJson
   CommandListJson: CommandListJson
   ConfigCacheJson: ConfigCacheJson
   DbSeedJson: DbSeedJson

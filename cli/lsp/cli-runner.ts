@@ -5,6 +5,7 @@
  * process also sees edited route files (jiti's module cache would not).
  */
 import { spawn } from 'node:child_process'
+import type { CliErrorJson } from '../contract/errors.ts'
 import type { SvcErrorData } from '../contract/lsp.ts'
 
 export class CliCommandError extends Error {
@@ -67,11 +68,32 @@ export function createCliRunner(options: CliRunnerOptions): CliRunner {
               return reject(new CliCommandError({ code: 'E_BAD_JSON', message: `svc ${args[0]} printed no JSON: ${stdout.slice(0, 200)}`, hint: null }))
             }
           }
-          reject(new CliCommandError(parseCliError(stderr, signal ? `svc ${args[0]} was stopped (${signal})` : `svc ${args[0]} failed (exit ${exitCode})`)))
+          reject(new CliCommandError(readCliFailure(stdout, stderr, signal ? `svc ${args[0]} was stopped (${signal})` : `svc ${args[0]} failed (exit ${exitCode})`)))
         })
       })
     },
   }
+}
+
+/**
+ * A failed `svc ... --json`: the CliErrorJson document it printed on stdout;
+ * the stderr lines when there is none (an svc older than that document, or a
+ * process that died before reporting).
+ */
+export function readCliFailure(stdout: string, stderr: string, fallback: string): SvcErrorData {
+  return cliErrorDocument(stdout) ?? parseCliError(stderr, fallback)
+}
+
+function cliErrorDocument(stdout: string): SvcErrorData | undefined {
+  let document: unknown
+  try {
+    document = JSON.parse(stdout)
+  } catch {
+    return undefined
+  }
+  const error = (document as Partial<CliErrorJson> | null)?.error
+  if (typeof error !== 'object' || error === null || typeof error.code !== 'string' || typeof error.message !== 'string') return undefined
+  return { code: error.code, message: error.message, hint: typeof error.fix === 'string' ? error.fix : null }
 }
 
 /** `error [E_CODE]: message` and `  fix: hint`, as `reportError` prints them. */

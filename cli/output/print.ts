@@ -1,5 +1,6 @@
 /** Output helpers: JSON on stdout only, everything for humans is formatted here. */
 import { commandErrorMessage, isDatabaseLocked } from '../database/locked.ts'
+import type { CliErrorDetailJson, CliErrorJson } from '../contract/errors.ts'
 import { CliError } from './cli-error.ts'
 import type { CommandIO, OutputStream } from './io.ts'
 
@@ -57,19 +58,32 @@ function visibleLength(text: string): number {
   return text.replace(/\x1b\[[0-9;]*m/g, '').length
 }
 
-/** Prints a failure on stderr (`error [E_CODE]: message`, then `  fix: hint`) and returns the exit code it calls for. */
-export function reportError(io: CommandIO, error: unknown): number {
-  if (error instanceof CliError) {
-    io.stderr.write(`error [${error.code}]: ${error.message}\n`)
-    if (error.hint) io.stderr.write(`  fix: ${error.hint}\n`)
-    return error.exitCode
+/**
+ * Prints a failure on stderr (`error [E_CODE]: message`, then `  fix: hint`)
+ * and returns the exit code it calls for. With `json` (the command line has
+ * `--json`) it also prints the failure as one `CliErrorJson` document on
+ * stdout, so that a script or the editor reads the code without parsing
+ * stderr; stderr stays as it is for the person watching.
+ */
+export function reportError(io: CommandIO, error: unknown, options: { json?: boolean } = {}): number {
+  const failure = describeFailure(error)
+  if (failure.code === UNEXPECTED || (io.env.SVC_DEBUG && !(error instanceof CliError))) {
+    // Not foreseen, or SVC_DEBUG asks for the stack: no code or fix on stderr (the JSON document still names one).
+    io.stderr.write(`error: ${error instanceof Error && io.env.SVC_DEBUG ? error.stack : failure.message}\n`)
+  } else {
+    io.stderr.write(`error [${failure.code}]: ${failure.message}\n`)
+    if (failure.fix) io.stderr.write(`  fix: ${failure.fix}\n`)
   }
-  if (isDatabaseLocked(error) && !io.env.SVC_DEBUG) {
-    io.stderr.write(`error [E_DATABASE_LOCKED]: ${commandErrorMessage(error)}\n`)
-    io.stderr.write('  fix: run it again once that write is done\n')
-    return 1
-  }
-  const message = error instanceof Error ? (io.env.SVC_DEBUG ? error.stack : error.message) : String(error)
-  io.stderr.write(`error: ${message}\n`)
-  return 1
+  if (options.json) printJson(io, { error: failure } satisfies CliErrorJson)
+  return failure.exit_code
+}
+
+/** The code of a failure svc did not foresee (a bug, a dependency that threw). */
+export const UNEXPECTED = 'E_UNEXPECTED'
+
+/** A thrown value as svc reports it: a CliError as it is, a database lock named, anything else E_UNEXPECTED. */
+export function describeFailure(error: unknown): CliErrorDetailJson {
+  if (error instanceof CliError) return { code: error.code, message: error.message, fix: error.hint || null, exit_code: error.exitCode }
+  if (isDatabaseLocked(error)) return { code: 'E_DATABASE_LOCKED', message: commandErrorMessage(error), fix: 'run it again once that write is done', exit_code: 1 }
+  return { code: UNEXPECTED, message: error instanceof Error ? error.message : String(error), fix: null, exit_code: 1 }
 }

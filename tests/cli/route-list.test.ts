@@ -84,7 +84,7 @@ describe('svc route:list --json', () => {
   it('a method no route can have is E_BAD_OPTION, not an empty list', async () => {
     const { exitCode, stdout, stderr } = await runSvc(['route:list', '--method', 'PSOT', '--json'], { cwd: app.dir })
     expect(exitCode).not.toBe(0)
-    expect(stdout).toBe('')
+    expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'E_BAD_OPTION' } })
     expect(stderr).toContain('error [E_BAD_OPTION]: --method takes one of GET, POST, PUT, PATCH, DELETE, HEAD, ANY, got "PSOT"')
     expect((await routes('--method', 'head')).some((route) => route.method === 'GET')).toBe(true)
   })

@@ -20,6 +20,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   BenchmarkJson: 'BenchmarkJson',
   AuthTokenJson: 'AuthTokenJson',
   CleanupJson: 'CleanupJson',
+  CliErrorJson: 'CliErrorJson',
   CommandListJson: 'CommandListJson',
   ConfigCacheJson: 'ConfigCacheJson',
   DbSeedJson: 'DbSeedJson',

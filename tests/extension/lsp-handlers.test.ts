@@ -17,7 +17,7 @@ import { codeLenses, definition, diagnostics, hover, resolveModule, traceCounts,
 import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
 import { parseRouteFile, type RouteFileModel } from '../../cli/lsp/route-file.ts'
 import { replayArgs, traceListArgs, whyArgs } from '../../cli/lsp/server.ts'
-import { parseCliError } from '../../cli/lsp/cli-runner.ts'
+import { parseCliError, readCliFailure } from '../../cli/lsp/cli-runner.ts'
 
 const API_ROUTES = `import { defineRoutes } from 'svc'
 import * as posts from '../app/controllers/posts.ts'
@@ -345,5 +345,17 @@ describe('custom request arguments', () => {
   it('reads the CLI error from stderr', () => {
     expect(parseCliError('error [E_NO_TRACE]: No trace svc_x\n  fix: svc trace:list shows the recent ones\n', 'x')).toEqual({ code: 'E_NO_TRACE', message: 'No trace svc_x', hint: 'svc trace:list shows the recent ones' })
     expect(parseCliError('boom\n', 'fallback')).toEqual({ code: 'E_CLI', message: 'boom', hint: null })
+  })
+
+  it('reads the CLI error from its --json error document, and from stderr only when there is none', () => {
+    // The document wins over stderr, whose first lines may be notes that look like anything.
+    const stderr = 'error [E_OTHER]: a note printed before the failure\nerror [E_TRACE_NOT_FOUND]: No trace with id "x"\n'
+    const document = { error: { code: 'E_TRACE_NOT_FOUND', message: 'No trace with id "x"', fix: 'svc trace:list shows recent ones', exit_code: 1 } }
+    expect(readCliFailure(`${JSON.stringify(document, null, 2)}\n`, stderr, 'x')).toEqual({ code: 'E_TRACE_NOT_FOUND', message: 'No trace with id "x"', hint: 'svc trace:list shows recent ones' })
+    expect(readCliFailure(JSON.stringify({ error: { ...document.error, fix: null } }), '', 'x')).toEqual({ code: 'E_TRACE_NOT_FOUND', message: 'No trace with id "x"', hint: null })
+    // An older svc (nothing on stdout), a crash, or a success document: stderr, as before.
+    expect(readCliFailure('', 'error [E_NO_APP]: No app here\n  fix: svc new\n', 'x')).toEqual({ code: 'E_NO_APP', message: 'No app here', hint: 'svc new' })
+    expect(readCliFailure('{"routes": []}', 'boom\n', 'x')).toEqual({ code: 'E_CLI', message: 'boom', hint: null })
+    expect(readCliFailure('{"error": "text"}', '', 'svc x failed (exit 1)')).toEqual({ code: 'E_CLI', message: 'svc x failed (exit 1)', hint: null })
   })
 })

@@ -6,6 +6,7 @@
  * (meta.json), so each test that reads JSON also checks the contract.
  */
 import { findCommand, loadManifest } from '../../cli/command/manifest.ts'
+import type { CliErrorJson } from '../../cli/contract/index.ts'
 import { runCli } from '../../cli/main.ts'
 import { bufferIO } from '../../cli/output/io.ts'
 import { svcEnv } from './cli.ts'
@@ -96,6 +97,19 @@ export async function svcJson<T = any>(argv: string[], options: RunOptions): Pro
   const document = JSON.parse(result.stdout) as T
   await expectContract(argv[0]!, document)
   return document
+}
+
+/**
+ * `svc <argv> --json` that is to fail: the error document it printed on
+ * stdout (checked against CliErrorJson), with the exit code and stderr.
+ */
+export async function svcJsonError(argv: string[], options: RunOptions): Promise<RunResult & { document: CliErrorJson }> {
+  const result = await runSvc([...argv, '--json'], options)
+  if (result.exitCode === 0) throw new Error(`svc ${argv.join(' ')} --json succeeded: ${result.stdout.slice(0, 300)}`)
+  const document = JSON.parse(result.stdout) as CliErrorJson
+  const validate = contractValidator('CliErrorJson')
+  if (!validate(document)) throw new Error(`not a CliErrorJson: ${contractAjv.errorsText(validate.errors)}\n${result.stdout}`)
+  return { ...result, document }
 }
 
 /** Fails unless `document` is one of the documents the command declares in its meta.json. */

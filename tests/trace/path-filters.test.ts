@@ -59,7 +59,7 @@ describe('--path globs', () => {
     for (const [option, pattern] of [['--path', '/search?q=x'], ['--ignore', '/search?q=*']] as const) {
       const result = await runSvc(['trace:list', option, pattern, '--json'], { cwd: project.path })
       expect(result.exitCode).toBe(1)
-      expect(result.stdout).toBe('')
+      expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'E_BAD_OPTION' } })
       expect(result.stderr).toContain(`error [E_BAD_OPTION]: ${option} matches the path alone, without its query string`)
       expect(result.stderr).toContain(`fix: leave out "${pattern.slice('/search'.length)}": ${option} '/search'`)
     }

@@ -1,0 +1,71 @@
+/**
+ * A command that fails under `--json` prints one CliErrorJson document on
+ * stdout (the code, message, fix and exit code) and still prints the human
+ * lines on stderr; without `--json` stdout stays empty. Failures before the
+ * line is parsed (unknown command, unknown option, bad value) count too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { asksForJson } from '../../cli/main.ts'
+import { describeFailure } from '../../cli/output/print.ts'
+import { tempDir } from '../helpers/app.ts'
+import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { runSvc, svcJsonError } from '../helpers/run-svc.ts'
+
+const elsewhere = tempDir('svc-json-errors-')
+let app: AppCopy
+beforeAll(() => {
+  app = copyExampleApp()
+})
+afterAll(() => {
+  elsewhere.remove()
+  app.remove()
+})
+
+describe('--json failures', () => {
+  it('a command that reads state and fails prints the error document on stdout, the human lines on stderr', async () => {
+    const { exitCode, stderr, document } = await svcJsonError(['log:trace', 'svc_no_such_trace'], { cwd: app.dir })
+    expect(exitCode).toBe(1)
+    expect(document).toEqual({ error: { code: 'E_TRACE_NOT_FOUND', message: 'No trace with id "svc_no_such_trace"', fix: expect.any(String), exit_code: 1 } })
+    expect(stderr).toContain('error [E_TRACE_NOT_FOUND]: No trace with id "svc_no_such_trace"\n')
+    expect(stderr).toContain(`  fix: ${document.error.fix}\n`)
+  })
+
+  it('outside an app: E_NO_APP as a document', async () => {
+    const { exitCode, document } = await svcJsonError(['route:list'], { cwd: elsewhere.path })
+    expect(exitCode).toBe(1)
+    expect(document.error.code).toBe('E_NO_APP')
+  })
+
+  it('an unknown option, an unknown command and a bad value are documents too', async () => {
+    const option = await svcJsonError(['route:list', '--metod=GET'], { cwd: elsewhere.path })
+    expect(option.document.error).toMatchObject({ code: 'E_UNKNOWN_OPTION', message: 'Unknown option --metod for svc route:list', exit_code: 1 })
+    expect(option.document.error.fix).toContain('--method')
+    expect(option.stderr).toBe(`error [E_UNKNOWN_OPTION]: Unknown option --metod for svc route:list\n  fix: ${option.document.error.fix}\n`)
+    // --json on a command that does not declare it: the caller still asked for JSON.
+    expect((await svcJsonError(['rout:list'], { cwd: elsewhere.path })).document.error).toMatchObject({ code: 'E_UNKNOWN_COMMAND', fix: expect.stringContaining('route:list') })
+    expect((await svcJsonError(['trace:list', '--limit=abc'], { cwd: elsewhere.path })).document.error.code).toBe('E_BAD_OPTION')
+    expect((await svcJsonError(['migrate:rollback', 'extra'], { cwd: elsewhere.path })).document.error.code).toBe('E_BAD_ARGUMENTS')
+  })
+
+  it('without --json nothing changes: stdout is empty, stderr has the lines', async () => {
+    const result = await runSvc(['log:trace', 'svc_no_such_trace'], { cwd: app.dir })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^error \[E_TRACE_NOT_FOUND\]: No trace with id "svc_no_such_trace"\n {2}fix: .+\n$/m)
+    expect(await runSvc(['route:list', '--metod=GET', '--no-json'], { cwd: elsewhere.path })).toMatchObject({ exitCode: 1, stdout: '' })
+  })
+
+  it('reads --json from the words: the last switch wins, nothing after --', () => {
+    expect(asksForJson(['log:trace', '--json'])).toBe(true)
+    expect(asksForJson(['log:trace', '--json=true'])).toBe(true)
+    expect(asksForJson(['log:trace', '--json', '--no-json'])).toBe(false)
+    expect(asksForJson(['log:trace', '--json=false'])).toBe(false)
+    expect(asksForJson(['log:trace', '--', '--json'])).toBe(false)
+    expect(asksForJson(['log:trace', '--path=--json'])).toBe(false)
+  })
+
+  it('an error svc did not foresee is E_UNEXPECTED, with its message and no fix', () => {
+    expect(describeFailure(new TypeError('x is not a function'))).toEqual({ code: 'E_UNEXPECTED', message: 'x is not a function', fix: null, exit_code: 1 })
+    expect(describeFailure('thrown text')).toEqual({ code: 'E_UNEXPECTED', message: 'thrown text', fix: null, exit_code: 1 })
+  })
+})
