@@ -96,7 +96,7 @@ describe('svc make:auth', () => {
     expect(refused.stderr).toContain('svc make:migration add_')
     const asJson = await svc('make:auth', '--force', '--json')
     expect(asJson.exitCode).toBe(1)
-    expect(asJson.stdout).toBe('')
+    expect(JSON.parse(asJson.stdout).error).toMatchObject({ code: 'E_MIGRATION_APPLIED', exit_code: 1 })
     expect(asJson.stderr).toContain('E_MIGRATION_APPLIED')
     expect(Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]))).toEqual(before)
     // Without --force it is kept, as any existing file, saying why --force would not rewrite it.

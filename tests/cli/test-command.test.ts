@@ -36,7 +36,7 @@ describe('svc test', () => {
     expect(result.stderr).toMatch(/^vitest \d+\.\d+\.\d+ \(svc's: the app has none installed; npm install --save-dev vitest\)$/m)
     expect(result.stdout).toContain('tests/unit/post-input.test.ts')
     expect(result.stdout).toContain('tests/feature/routes.test.ts')
-    expect(counts(result.stdout)).toMatchObject({ passed: 6, failed: 0 })
+    expect(counts(result.stdout)).toMatchObject({ passed: 9, failed: 0 })
     expect(result.stdout).toContain(`RUN  v`) // vitest's banner names the app folder as its root
     expect(result.stdout).toContain(app.dir)
   })

@@ -431,7 +431,7 @@ writeFileSync(file, JSON.stringify(request))
     try {
       const refused = await svc(['log:replay', ids.create!, '--url', tls.base, '--json'])
       expect(refused.code).toBe(1)
-      expect(refused.stdout).toBe('')
+      expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'E_REPLAY_TLS', exit_code: 1 })
       expect(refused.stderr).toContain('E_REPLAY_TLS')
       expect(refused.stderr).toMatch(/certificate/i)
       expect(refused.stderr).toContain('--insecure')

@@ -83,7 +83,7 @@ describe('before any request was traced', () => {
     // The folder exists, the file does not: the same error, without the folder.
     const inStorage = await svc(['trace:list', '--json'], { TRACE_DATABASE_URL: 'file:storage/typo.sqlite' })
     expect(inStorage.stderr).toContain(`The trace store ${app.path('storage', 'typo.sqlite')} does not exist (TRACE_DATABASE_URL=file:storage/typo.sqlite)`)
-    expect(inStorage.stdout).toBe('')
+    expect(JSON.parse(inStorage.stdout).error).toMatchObject({ code: 'E_TRACE_STORE', exit_code: 1 })
     expect(existsSync(app.path('storage', 'typo.sqlite'))).toBe(false)
   })
 
