@@ -35,6 +35,8 @@ export interface ThreadTraceSinkOptions {
   checkpointEveryBytes?: number
   /** Handed a function that ends the checkpoint thread abruptly, as a crash would; for tests of the fallback. */
   onCheckpointThread?: (kill: () => Promise<void>) => void
+  /** Called each time a checkpoint ends, copied or not; for tests, which otherwise could only guess when it is done. */
+  onCheckpointEnd?: () => void
 }
 
 /**
@@ -109,6 +111,7 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
       })
       .finally(() => {
         checkpointing = undefined
+        options.onCheckpointEnd?.()
         // Writes that came while it ran may already owe the next one: asked now, not at a write that may not come.
         if (sinceCheckpoint >= every && !closing) {
           sinceCheckpoint = 0

@@ -45,13 +45,21 @@ const sizeOf = (file: string) => statSync(file).size
 const PERIOD = 512 * 1024
 const PERIODS = 8
 
+/** A count of the checkpoints that ended, for `threadTraceSink`'s `onCheckpointEnd`. */
+function checkpointCounter(): { ended: number; onCheckpointEnd: () => void } {
+  const counter = { ended: 0, onCheckpointEnd: () => void counter.ended++ }
+  return counter
+}
+
 /**
  * Writes eight periods of `batch` through `sink` and checks, after each, that
- * all written so far reached the database file (only a checkpoint copies it
- * there), that the log started over (it ends far smaller than the text
- * written), and that every trace is readable.
+ * its checkpoint ended and copied all written so far into the database file
+ * (only a checkpoint copies it there), that the log started over (it ends
+ * far smaller than the text written), and that every trace is readable.
+ * Each period waits for its checkpoint to end before writing on, so that the
+ * log's size does not depend on how soon the checkpointing thread gets a CPU.
  */
-async function expectLogCopiedEveryPeriod(dir: ReturnType<typeof storeDir>, sink: TraceSink, batch: EncodedBatch): Promise<void> {
+async function expectLogCopiedEveryPeriod(dir: ReturnType<typeof storeDir>, sink: TraceSink, batch: EncodedBatch, checkpoints: { ended: number }): Promise<void> {
   const before = sizeOf(dir.file)
   // The write that brings the text since the last checkpoint to PERIOD asks for the next one.
   const perPeriod = Math.ceil(PERIOD / batch.data.length)
@@ -59,16 +67,15 @@ async function expectLogCopiedEveryPeriod(dir: ReturnType<typeof storeDir>, sink
   for (let period = 1; period <= PERIODS; period++) {
     for (let i = 0; i < perPeriod; i++) await sink.write(batch, 0)
     writes += perPeriod
+    await vi.waitFor(() => expect(checkpoints.ended).toBe(period), { timeout: 10_000, interval: 10 })
     // The request thread's own commits never checkpoint (tested below): what reached the file was copied by a checkpoint
     // (each 16 KiB page holds at most 16 KiB of text, so the file grows by at least the text's size).
-    const copied = before + writes * batch.data.length
-    await vi.waitFor(() => expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(copied), { timeout: 10_000, interval: 10 })
+    expect(sizeOf(dir.file)).toBeGreaterThanOrEqual(before + writes * batch.data.length)
   }
-  // All of it copied each time, and a write after a checkpoint started the log over. A log never started over holds
-  // all the text written (eight periods); one started over holds what came while the last checkpoint ran: about a
-  // period, or a few when the checkpointing thread waits for a CPU (test files run side by side).
+  // A log never started over holds all the text written (eight periods); one started over after each checkpoint
+  // holds one period's text at most, with a page of slack per batch.
   expect(writes * batch.data.length).toBeGreaterThanOrEqual(PERIODS * PERIOD)
-  expect(sizeOf(`${dir.file}-wal`)).toBeLessThan((PERIODS / 2) * PERIOD)
+  expect(sizeOf(`${dir.file}-wal`)).toBeLessThan(2 * PERIOD)
   const reader = await openTraceStore(dir)
   cleanup.push(() => reader.close())
   expect(await reader.count()).toBe(batch.count * writes)
@@ -133,9 +140,10 @@ describe('TRACE_WRITER=thread: batches written on the request thread, the log ch
 
   it('asks the other thread to checkpoint every checkpointEveryBytes: the log is copied into the file, then starts over', async () => {
     const dir = storeDir()
-    const sink = await threadTraceSink(dir, { checkpointEveryBytes: PERIOD })
+    const checkpoints = checkpointCounter()
+    const sink = await threadTraceSink(dir, { checkpointEveryBytes: PERIOD, onCheckpointEnd: checkpoints.onCheckpointEnd })
     cleanup.push(() => sink.close())
-    await expectLogCopiedEveryPeriod(dir, sink, await bulkyBatch(100, 2))
+    await expectLogCopiedEveryPeriod(dir, sink, await bulkyBatch(100, 2), checkpoints)
   })
 
   it('asks for a checkpoint owed while the last one ran as soon as that one ends, with no write after it', async () => {
@@ -153,10 +161,11 @@ describe('TRACE_WRITER=thread: batches written on the request thread, the log ch
   it('checkpoints on the request thread once the checkpoint thread is gone: the log is still copied and starts over', async () => {
     const dir = storeDir()
     let kill: (() => Promise<void>) | undefined
-    const sink = await threadTraceSink(dir, { checkpointEveryBytes: PERIOD, onCheckpointThread: (end) => (kill = end) })
+    const checkpoints = checkpointCounter()
+    const sink = await threadTraceSink(dir, { checkpointEveryBytes: PERIOD, onCheckpointThread: (end) => (kill = end), onCheckpointEnd: checkpoints.onCheckpointEnd })
     cleanup.push(() => sink.close())
     expect(kill).toBeDefined()
     await kill!()
-    await expectLogCopiedEveryPeriod(dir, sink, await bulkyBatch(100, 3))
+    await expectLogCopiedEveryPeriod(dir, sink, await bulkyBatch(100, 3), checkpoints)
   })
 })
