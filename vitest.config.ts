@@ -1,6 +1,11 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+const TEST_FILES = ['framework/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts', 'examples/**/*.test.ts']
+
+/** Test files that replace a module with vi.mock. */
+const MOCKS_MODULES = ['tests/extension/traces-source.test.ts']
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -21,7 +26,6 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['framework/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts', 'examples/**/*.test.ts'],
     // Room for a file slowed by the others running beside it; a hang still ends the test.
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -32,5 +36,21 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // In-process CLI runs collect closed libsql databases (tests/helpers/run-svc.ts).
     execArgv: ['--expose-gc'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: TEST_FILES,
+          exclude: [...configDefaults.exclude, ...MOCKS_MODULES],
+          // A worker runs its files one after another in one process, importing framework/ and cli/ once, not once
+          // a file: 120 s of imports in a run of the suite became 22 s (docs/benchmarks.md, "The test suite's wall
+          // time"). Files share no state but what they create: none sets globals or process.env for good.
+          isolate: false,
+        },
+      },
+      // A file that replaces a module (vi.mock) gets a process of its own, so that no other file sees the stand-in.
+      { extends: true, test: { name: 'isolated', include: [...MOCKS_MODULES] } },
+    ],
   },
 })

@@ -5,6 +5,7 @@
  * `svcJson` is validated against the contract schema(s) its command declares
  * (meta.json), so each test that reads JSON also checks the contract.
  */
+import { readdirSync } from 'node:fs'
 import { findCommand, loadManifest } from '../../cli/command/manifest.ts'
 import type { CliErrorJson } from '../../cli/contract/index.ts'
 import { runCli } from '../../cli/main.ts'
@@ -35,8 +36,9 @@ export interface RunResult {
 /** `svc <argv>`, in this process. */
 export async function runSvc(argv: string[], options: RunOptions): Promise<RunResult> {
   const io = bufferIO({ cwd: options.cwd, env: svcEnv(options.env), stdin: options.stdin, tty: options.tty, signal: options.signal })
+  const filesBefore = openFileCount()
   const exitCode = await runCli(argv, io)
-  releaseClosedDatabases()
+  releaseClosedDatabases(filesBefore)
   return { exitCode, ...io.output }
 }
 
@@ -54,9 +56,10 @@ export function startSvc(argv: string[], options: Omit<RunOptions, 'signal'>): R
   const controller = new AbortController()
   const io = bufferIO({ cwd: options.cwd, env: svcEnv(options.env), stdin: options.stdin, tty: options.tty, signal: controller.signal })
   let finished = false
+  const filesBefore = openFileCount()
   const done = runCli(argv, io).then((exitCode) => {
     finished = true
-    releaseClosedDatabases()
+    releaseClosedDatabases(filesBefore)
     return { exitCode, ...io.output }
   })
   return {
@@ -82,9 +85,24 @@ export function startSvc(argv: string[], options: Omit<RunOptions, 'signal'>): R
  * collected. A spawned svc (serve) that later closes the same database
  * deletes its -wal file under those stale handles, and the next in-process
  * open fails with SQLITE_IOERR. vitest runs with --expose-gc (vitest.config.ts).
+ * A full collection walks the whole heap of a worker that has run many files
+ * (vitest.config.ts: `isolate: false`), so it runs only when the command left
+ * more files open than it found: most commands that fail on their arguments,
+ * or read no database, open none.
  */
-function releaseClosedDatabases(): void {
+function releaseClosedDatabases(filesBefore: number | undefined): void {
+  const filesAfter = openFileCount()
+  if (filesBefore !== undefined && filesAfter !== undefined && filesAfter <= filesBefore) return
   ;(globalThis as { gc?: () => void }).gc?.()
+}
+
+/** The files this process has open, where the system lists them (/proc on Linux); undefined elsewhere. */
+function openFileCount(): number | undefined {
+  try {
+    return readdirSync('/proc/self/fd').length
+  } catch {
+    return undefined
+  }
 }
 
 /**
