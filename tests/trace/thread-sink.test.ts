@@ -111,6 +111,8 @@ describe('TRACE_WRITER=thread: batches written on the request thread, the log ch
     const sink = await threadTraceSink(dir)
     cleanup.push(() => sink.close())
     const tracer = createTracer({ sink, config: resolveTraceConfig({ TRACE_WRITER: 'thread', TRACE_BATCH_SIZE: '7', TRACE_FLUSH_MS: '60000' }) })
+    // Closed before the sink (cleanup runs last first): its timers would otherwise write to a closed store.
+    cleanup.push(() => tracer.close())
     const app = createApp({ config: testConfig(), tracer, api: defineRoutes((r) => r.get('/ping/{n}', (c) => ({ n: Number(c.params.n) }))) })
     const ids: string[] = []
     for (let i = 0; i < 30; i++) ids.push((await app.fetch(request('GET', `/api/ping/${i}`))).headers.get(TRACE_HEADER)!)
