@@ -6,12 +6,22 @@
 import type { WorkerEvent } from '../../framework/index.ts'
 import type { Colors } from '../output/print.ts'
 
+interface WireJob {
+  id: string
+  name: string
+  /** The listener a `svc.listener` job runs, say (the job's `describe`). */
+  subject?: string
+  queue: string
+  attempt: number
+  maxAttempts: number
+}
+
 /** A worker event as it crosses a process boundary (errors reduced to their message). */
 export type WireEvent =
-  | { type: 'started'; job: { id: string; name: string; queue: string; attempt: number; maxAttempts: number }; timeoutMs: number }
+  | { type: 'started'; job: WireJob; timeoutMs: number }
   | {
       type: 'finished'
-      job: { id: string; name: string; queue: string; attempt: number; maxAttempts: number }
+      job: WireJob
       outcome: 'done' | 'retry' | 'failed' | 'lost'
       durationMs: number
       error?: string
@@ -38,7 +48,7 @@ export function progressLine(event: WireEvent, color: Colors, at: Date, worker?:
   const label = LABEL[outcome]
   const painted = outcome === 'done' ? color.green(label) : outcome === 'retry' ? color.yellow(label) : color.red(label)
   const attempt = job.maxAttempts > 1 ? ` attempt ${job.attempt}/${job.maxAttempts}` : ''
-  const base = `${stamp} ${who}${color.bold(job.name)} #${job.id} ${color.dim(`(${job.queue}${attempt})`)} ${painted} ${formatMs(event.durationMs)}`
+  const base = `${stamp} ${who}${color.bold(job.name)}${job.subject === undefined ? '' : ` ${color.bold(job.subject)}`} #${job.id} ${color.dim(`(${job.queue}${attempt})`)} ${painted} ${formatMs(event.durationMs)}`
   if (outcome === 'done') return base
   const retry = event.retryInMs === undefined ? '' : `, next run in ${formatMs(event.retryInMs)}`
   return `${base}: ${event.error ?? ''}${retry}`

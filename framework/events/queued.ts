@@ -16,6 +16,8 @@ export interface QueuedListenerPayload {
 }
 
 export const listenerJob = defineJob('svc.listener', {
+  // Every queued listener is this one job: the worker's line names which listener ran.
+  describe: (payload: QueuedListenerPayload) => (typeof payload?.listener === 'string' ? payload.listener : undefined),
   async handle(payload: QueuedListenerPayload, context) {
     const listener = listenerNamed(payload.listener)
     if (listener === undefined) {

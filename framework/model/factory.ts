@@ -21,9 +21,16 @@ export interface Factory<Row extends { id: unknown }, Attributes> {
   createMany(db: Database, count: number, overrides?: Partial<Attributes>): Promise<Row[]>
 }
 
-export function defineFactory<Row extends { id: unknown }, Attributes>(
+/**
+ * The keys of `Made` that `Attributes` does not have, each typed `never`: a
+ * factory still naming a column the model no longer has is a type error
+ * (plain assignability would let the extra key through).
+ */
+export type NoExtraColumns<Made, Attributes> = Made & { [Key in Exclude<keyof Made, keyof Attributes>]: never }
+
+export function defineFactory<Row extends { id: unknown }, Attributes, Made extends NoInfer<Attributes>>(
   model: Model<Row, Attributes>,
-  attributes: (sequence: number) => NoInfer<Attributes>,
+  attributes: (sequence: number) => NoExtraColumns<Made, NoInfer<Attributes>>,
 ): Factory<Row, Attributes> {
   let sequence = 0
   const factory: Factory<Row, Attributes> = {

@@ -50,6 +50,8 @@ export interface JobInfo {
   /** 1 on the first run, 2 on the first retry, ... */
   readonly attempt: number
   readonly maxAttempts: number
+  /** What this run is about when the name alone does not say (a `svc.listener` job: the listener's name): the job's `describe`. */
+  readonly subject?: string
 }
 
 /**
@@ -109,6 +111,11 @@ export interface JobOptions<Payload> {
   backoff?: BackoffOptions
   /** Milliseconds one run may take; default the worker's `--timeout`. */
   timeout?: number
+  /**
+   * Names what one run is about, for the worker's line: a job whose name is
+   * shared by different work (the queued-listener job) says which.
+   */
+  describe?(payload: Payload): string | undefined
 }
 
 export interface JobDefinition<Payload = unknown> {
@@ -118,6 +125,7 @@ export interface JobDefinition<Payload = unknown> {
   readonly attempts: number | undefined
   readonly backoff: BackoffOptions | undefined
   readonly timeout: number | undefined
+  readonly describe: ((payload: Payload) => string | undefined) | undefined
   handle(payload: Payload, job: JobContext): Promise<void> | void
 }
 
@@ -138,6 +146,7 @@ export function defineJob<Payload>(name: string, options: JobOptions<Payload>): 
     attempts: options.attempts,
     backoff: options.backoff,
     timeout: options.timeout,
+    describe: options.describe,
     handle: options.handle,
   }
 }

@@ -51,7 +51,8 @@ export interface JobRunResult {
   timedOut: boolean
 }
 
-export async function runJob(reservation: Reservation, definition: JobDefinition<never> | undefined, options: RunJobOptions): Promise<JobRunResult> {
+/** Which job and run a reservation is, with the subject its definition's `describe` names (none when that throws: a malformed payload fails in `handle`, where it is reported). */
+export function jobInfo(reservation: Reservation, definition: JobDefinition<never> | undefined): JobInfo {
   const job: JobInfo = {
     id: reservation.id,
     name: reservation.name,
@@ -59,6 +60,17 @@ export async function runJob(reservation: Reservation, definition: JobDefinition
     attempt: reservation.attempt,
     maxAttempts: reservation.maxAttempts,
   }
+  let subject: string | undefined
+  try {
+    subject = definition?.describe?.(reservation.payload as never)
+  } catch {
+    subject = undefined
+  }
+  return typeof subject === 'string' && subject !== '' ? { ...job, subject } : job
+}
+
+export async function runJob(reservation: Reservation, definition: JobDefinition<never> | undefined, options: RunJobOptions): Promise<JobRunResult> {
+  const job = jobInfo(reservation, definition)
   const started = performance.now()
   const result = (outcome: JobOutcome, extra: Partial<JobRunResult> = {}): JobRunResult => ({
     job,

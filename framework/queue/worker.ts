@@ -10,7 +10,7 @@
 import type { QueueDriver } from './driver.ts'
 import type { JobInfo, JobServices } from './job.ts'
 import type { JobRegistry } from './registry.ts'
-import { runJob, type JobRunResult } from './run-job.ts'
+import { jobInfo, runJob, type JobRunResult } from './run-job.ts'
 
 export interface WorkerOptions {
   driver: QueueDriver
@@ -105,7 +105,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
     const definition = options.jobs.get(reservation.name)
     options.onEvent?.({
       type: 'started',
-      job: { id: reservation.id, name: reservation.name, queue: reservation.queue, attempt: reservation.attempt, maxAttempts: reservation.maxAttempts },
+      job: jobInfo(reservation, definition),
       timeoutMs: definition?.timeout ?? timeoutMs,
     })
     const result = await runJob(reservation, definition, {

@@ -6,7 +6,7 @@
  * errors name the variable, a busy port is a clear error.
  */
 import { createServer } from 'node:net'
-import { rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyExampleApp, startSvc, waitForLine, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, startSvc as startInProcess } from '../helpers/run-svc.ts'
@@ -205,5 +205,58 @@ describe('configuration errors name the variable', () => {
     } finally {
       app.write('.env', before)
     }
+  })
+})
+
+describe('svc serve: the links in mails', () => {
+  /** Serves on port 0, signs up `email`, stops the server; the served URL and the verification link mailed (storage/logs/mail.log). */
+  async function signUp(email: string, env: Record<string, string> = {}): Promise<{ url: string; link: string | undefined }> {
+    const child = startSvc(['serve', '--port', '0', '--migrate', '--quiet'], {
+      cwd: app.dir,
+      env: { MAIL_MAILER: 'log', PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_ITERATIONS: '1', ...env },
+    })
+    const exited = exitOf(child)
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    try {
+      const [, url] = await waitForLine(child.stdout, /^svc listening on (http:\/\/127\.0\.0\.1:\d+) \(development\)$/)
+      const password = 'correct horse battery staple'
+      const response = await fetch(`${url}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Ada', email, password, password_confirmation: password }),
+      })
+      expect(response.status, await response.text()).toBe(201)
+      const link = await mailedLink(email)
+      child.kill('SIGTERM')
+      expect(await exited, stderr).toBe(0)
+      return { url: url!, link }
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }
+
+  /** The verification link mailed to `email`: the mail is written after the answer (not awaited by Node's server), so the log is read until it is there. */
+  async function mailedLink(email: string): Promise<string | undefined> {
+    const log = app.path('storage', 'logs', 'mail.log')
+    for (let i = 0; i < 500; i++) {
+      const mail = existsSync(log) ? readFileSync(log, 'utf8').split(`To: ${email}\n`)[1] : undefined
+      const link = mail === undefined ? undefined : /^(http\S+\/verify-email\?token=\S+)$/m.exec(mail)?.[1]
+      if (link !== undefined) return link
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    return undefined
+  }
+
+  it('with APP_URL unset they point where the server listens (--port 0 included)', async () => {
+    const { url, link } = await signUp('served@example.com')
+    expect(link).toBeDefined()
+    expect(new URL(link!).origin).toBe(url)
+  })
+
+  it('with APP_URL set they point there', async () => {
+    const { url, link } = await signUp('configured@example.com', { APP_URL: 'https://blog.example.com/' })
+    expect(link).toMatch(/^https:\/\/blog\.example\.com\/verify-email\?token=/)
+    expect(link).not.toContain(url)
   })
 })

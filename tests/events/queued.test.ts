@@ -27,6 +27,7 @@ import {
   resolveConfig,
   type Database,
   type JobDefinition,
+  type WorkerEvent,
 } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
 
@@ -105,8 +106,19 @@ describe('queued listeners', () => {
   it('a listener the worker does not know fails for good, saying so', async () => {
     const driver = databaseQueueDriver(db)
     await createQueue(driver).dispatch(listenerJob, { listener: 'gone', event: {} })
-    await runWorker({ driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: {}, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true })
+    const events: WorkerEvent[] = []
+    await runWorker({ driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: {}, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true, onEvent: (event) => events.push(event) })
+    // The worker's events name the listener (queue:work prints `svc.listener gone #1`).
+    expect(events.map((event) => (event.type === 'started' ? event.job.subject : event.type === 'finished' ? event.result.job.subject : event.type))).toEqual(['gone', 'gone'])
     const [failed] = await driver.failed()
     expect(failed).toMatchObject({ name: 'svc.listener', attempts: 1, error: 'PermanentJobError: No listener named "gone" is registered (is it in app/listeners/index.ts?)' })
+  })
+
+  it('a payload without a listener name still runs (and fails) with no subject', async () => {
+    const driver = databaseQueueDriver(db)
+    await createQueue(driver).dispatch(listenerJob, { event: {} } as never)
+    const events: WorkerEvent[] = []
+    await runWorker({ driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: {}, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true, onEvent: (event) => events.push(event) })
+    expect(events.map((event) => event.type === 'finished' && { outcome: event.result.outcome, subject: event.result.job.subject })).toEqual([false, { outcome: 'failed', subject: undefined }])
   })
 })

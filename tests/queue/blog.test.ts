@@ -77,7 +77,7 @@ describe('the example blog in the background', () => {
 
     const work = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
     expect(work.exitCode).toBe(0)
-    expect(work.stdout.match(/svc\.listener #\d+ \(default attempt 1\/3\) DONE/g)).toHaveLength(3)
+    expect(work.stdout.match(/svc\.listener mail-author #\d+ \(default attempt 1\/3\) DONE/g)).toHaveLength(3)
     const mails = readFileSync(log, 'utf8')
     expect(mails).toContain('To: ada@example.com\nSubject: Your post "Hello" is live\n\nHello Ada,\n\nyour post "Hello" is live:\nhttp://127.0.0.1:8080/api/v1/posts/hello')
     expect(mails).toContain('<p>your post <a href="http://127.0.0.1:8080/api/v1/posts/hello">Hello</a> is live.</p>')

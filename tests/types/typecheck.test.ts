@@ -1,6 +1,7 @@
 /**
  * Runs the type-level tests (typed-handlers.ts: typed path parameters,
- * `c.state`, route schemas, typed database reads, read-only context fields)
+ * `c.state`, route schemas, typed database reads, read-only context fields;
+ * factories.ts: a factory's attributes are the model's)
  * through the compiler, so that `npm test` fails when a wrong use stops being
  * a type error. `npm run typecheck` checks the same file with the whole project.
  */

@@ -1,18 +1,20 @@
 import { existsSync } from 'node:fs'
 import { ensureEnvFile, serve } from '../../../framework/node/index.ts'
-import { migrate } from '../../../framework/index.ts'
+import { migrate, type App } from '../../../framework/index.ts'
+import { text } from '../../../framework/config/env-readers.ts'
 import { defineCommand } from '../../command/define.ts'
 import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
 import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
+import type { CommandIO } from '../../output/io.ts'
 import { printLine, printNote } from '../../output/print.ts'
-import { loadApp } from '../../project/load-app.ts'
+import { loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
-import { projectFor } from '../../project/project.ts'
+import { projectFor, type Project } from '../../project/project.ts'
 import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
 import { withRequestLog } from '../../server/request-log.ts'
 import { projectTraceConfig } from '../../trace/open-store.ts'
-import { DRAIN } from '../../server/worker.ts'
+import { DRAIN, SUPERVISED_ENV } from '../../server/worker.ts'
 
 export default defineCommand({
   meta: { name: 'serve', group: 'Server', description: 'Serve the app over HTTP (development server)' },
@@ -32,37 +34,73 @@ export default defineCommand({
         printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
       }
     }
-    const loaded = await loadApp(project, { serving: true })
-    if (loaded.config.env === 'production' && loaded.config.debug) printNote(io, DEBUG_IN_PRODUCTION)
-    if (args.migrate) {
-      let ran: string[]
-      try {
-        ran = await migrate(loaded.database!, await loadMigrations(project))
-      } catch (error) {
-        await loaded.close()
-        if (error instanceof CliError) throw error
-        // A libSQL server out of reach says only "fetch failed": which database, and where to look, is said here.
-        if (error instanceof Error && error.name === 'MigrationError') throw new CliError('E_MIGRATION', error.message, { hint: 'fix the migration and run svc serve --migrate again; the ones before it stay applied', cause: error })
-        throw new CliError('E_DATABASE', `Cannot migrate the database: ${(error as Error).message}`, {
-          hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server); svc doctor checks the connection',
-        })
-      }
-      if (ran.length > 0) printNote(io, `Migrated: ${ran.join(', ')}`)
+    const settings = loadConfig(project)
+    const port = args.port ?? settings.port
+    const host = args.host ?? settings.host
+    // With APP_URL unset, the links in mails point where this server listens (docs/configuration.md).
+    // On port 0 that is known once it listens, so it listens first (requests meanwhile wait for the app);
+    // a supervised worker must not (its supervisor counts it started once it listens), nor need it: it is given a port.
+    const followServer = text(settings.vars, 'APP_URL') === undefined
+    const listenFirst = followServer && port === 0 && io.env[SUPERVISED_ENV] !== '1'
+    let loaded: LoadedApp | undefined
+    const load = async (url: string | undefined): Promise<LoadedApp> => {
+      loaded = await loadApp(project, { serving: true, overrides: url === undefined ? {} : { APP_URL: url } })
+      if (loaded.config.env === 'production' && loaded.config.debug) printNote(io, DEBUG_IN_PRODUCTION)
+      if (args.migrate) await migrateFirst(project, loaded, io)
+      return loaded
     }
-    const port = args.port ?? loaded.config.port
-    const logged = !args.quiet && loaded.config.env === 'development'
+    const ready = (app: LoadedApp): Pick<App, 'fetch' | 'reject'> =>
+      !args.quiet && app.config.env === 'development' ? withRequestLog(app.app, io, projectTraceConfig(project, app.config)) : app.app
+    let handler: Pick<App, 'fetch' | 'reject'> | undefined
+    let appLoaded!: (app: Pick<App, 'fetch' | 'reject'>) => void
+    let appFailed!: (error: unknown) => void
+    const loading = new Promise<Pick<App, 'fetch' | 'reject'>>((resolve, reject) => {
+      appLoaded = resolve
+      appFailed = reject
+    })
+    // A request that waited for an app that failed to load gets the adapter's 500 (its rejection is handled there).
+    loading.catch(() => undefined)
+    if (!listenFirst) {
+      try {
+        handler = ready(await load(followServer && port !== 0 ? servedUrl(host, port) : undefined))
+      } catch (error) {
+        await loaded?.close()
+        throw error
+      }
+    }
     let server
     try {
-      server = await serve(logged ? withRequestLog(loaded.app, io, projectTraceConfig(project, loaded.config)) : loaded.app, { port, host: args.host ?? loaded.config.host, onClose: loaded.close })
+      server = await serve(
+        {
+          fetch: (request, env, executionCtx) =>
+            handler !== undefined ? handler.fetch(request, env, executionCtx) : loading.then((app) => app.fetch(request, env, executionCtx)),
+          // Before the app is loaded, serve answers a malformed request with its own envelope.
+          get reject() {
+            return handler?.reject
+          },
+          config: settings,
+        },
+        { port, host, onClose: () => loaded?.close() },
+      )
     } catch (error) {
-      await loaded.close()
+      await loaded?.close()
       throw new CliError('E_LISTEN', `Cannot listen on port ${port}: ${(error as Error).message}`, {
         hint: 'pick another port with --port (0 chooses a free one)',
       })
     }
+    if (listenFirst) {
+      try {
+        handler = ready(await load(servedUrl(server.host, server.port)))
+        appLoaded(handler)
+      } catch (error) {
+        appFailed(error)
+        await server.close()
+        throw error
+      }
+    }
     // Announced once stopping is wired: whoever waits for this line may stop the server right after reading it.
     const stopped = new Promise<unknown>((resolve) => io.signal.addEventListener('abort', () => resolve(io.signal.reason), { once: true }))
-    printLine(io, `svc listening on ${server.url} (${loaded.config.env})`)
+    printLine(io, `svc listening on ${server.url} (${settings.env})`)
     const reason = await stopped
     // Handing over to another worker (svc live, serve:prod reload) is silent; a stop is said.
     if (reason !== DRAIN) printNote(io, `${typeof reason === 'string' ? reason : 'Stopping'}: finishing in-flight requests...`)
@@ -73,3 +111,24 @@ export default defineCommand({
     }
   },
 })
+
+async function migrateFirst(project: Project, loaded: LoadedApp, io: CommandIO): Promise<void> {
+  let ran: string[]
+  try {
+    ran = await migrate(loaded.database!, await loadMigrations(project))
+  } catch (error) {
+    if (error instanceof CliError) throw error
+    // A libSQL server out of reach says only "fetch failed": which database, and where to look, is said here.
+    if (error instanceof Error && error.name === 'MigrationError') throw new CliError('E_MIGRATION', error.message, { hint: 'fix the migration and run svc serve --migrate again; the ones before it stay applied', cause: error })
+    throw new CliError('E_DATABASE', `Cannot migrate the database: ${(error as Error).message}`, {
+      hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server); svc doctor checks the connection',
+    })
+  }
+  if (ran.length > 0) printNote(io, `Migrated: ${ran.join(', ')}`)
+}
+
+/** Where this server is reached from the machine it runs on: a wildcard bind (0.0.0.0, ::) is no address to link to. */
+function servedUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::') return `http://localhost:${port}`
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+}
