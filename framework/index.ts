@@ -14,7 +14,7 @@ export {
   type AppPluginSpec,
   type KernelOptions,
 } from './app/create-app.ts'
-export { CONN_INFO, connInfoFromEnv, type ConnInfo, type ConnInfoEnv, type ConnInfoReader } from './app/conn-info.ts'
+export { afterResponse, CONN_INFO, connInfoFromEnv, type ConnInfo, type ConnInfoEnv, type ConnInfoReader } from './app/conn-info.ts'
 export { logUnexpectedError, type ErrorHook } from './app/on-error.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
 export {

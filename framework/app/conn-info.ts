@@ -1,3 +1,5 @@
+import type { ExecutionContextLike } from '../context/context.ts'
+
 /**
  * What the runtime adapter knows about the connection (the socket peer's
  * address, the headers as the runtime parsed them), handed to the app as a
@@ -31,6 +33,13 @@ export interface ConnInfo {
    * pending (docs/traces.md, "Capture").
    */
   responseDone?: () => Promise<void>
+  /**
+   * Keeps work that outlives the response (a mail sent after the answer)
+   * part of the server's life: svc's Node adapter lets it finish before a
+   * graceful stop closes the app's database and mailer, as Workers'
+   * `waitUntil` does. See `afterResponse`.
+   */
+  waitUntil?: (task: Promise<unknown>) => void
 }
 
 /** An `env` that carries the connection. */
@@ -44,4 +53,14 @@ export type ConnInfoReader = (request: Request, env: unknown) => ConnInfo | unde
 /** The default reader: the value an adapter (svc's Node `serve`, the test client) put under `CONN_INFO`. */
 export function connInfoFromEnv(_request: Request, env: unknown): ConnInfo | undefined {
   return typeof env === 'object' && env !== null ? (env as ConnInfoEnv)[CONN_INFO] : undefined
+}
+
+/**
+ * Lets `task` finish after the response: Workers' `waitUntil` where there is
+ * one, else the adapter's (`ConnInfo.waitUntil`: svc's Node `serve` waits for
+ * it before a graceful stop closes the app). Elsewhere it runs unwatched.
+ */
+export function afterResponse(c: { readonly executionCtx: ExecutionContextLike | undefined; readonly connInfo: ConnInfo | undefined }, task: Promise<unknown>): void {
+  if (c.executionCtx !== undefined) c.executionCtx.waitUntil(task)
+  else c.connInfo?.waitUntil?.(task)
 }

@@ -3,6 +3,7 @@
  * table; bodies are JSON. See docs/authentication.md for every status.
  */
 import * as v from 'valibot'
+import { afterResponse } from '../app/conn-info.ts'
 import type { Context } from '../context/context.ts'
 import { readThenWrite, type Database } from '../database/database.ts'
 import { HttpError, ValidationError } from '../http/http-error.ts'
@@ -127,7 +128,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   }
 
   /**
-   * Sends a mail after the answer (Workers: `waitUntil`), so its timing does
+   * Sends a mail after the answer (`afterResponse`: a graceful stop waits for it), so its timing does
    * not reveal whether an account exists. The token it carries is already
    * stored: a mail that fails (and that the app's mailer could not queue
    * for a retry either: `sendOrQueue`) is logged, and the user can ask again
@@ -135,7 +136,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
    */
   function inBackground(c: Context, work: () => Promise<void>): void {
     const task = work().catch((error: unknown) => console.error(`[svc auth] sending mail failed: ${(error as Error).message}`))
-    c.executionCtx?.waitUntil(task)
+    afterResponse(c, task)
   }
 
   /** A one-time token's expiry for `purpose`, from now. */

@@ -47,6 +47,7 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
   const host = options.host ?? '127.0.0.1'
   const requestTimeout = options.requestTimeoutMs ?? app.config?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   let closing: Promise<void> | undefined
+  const background = new BackgroundWork()
   // Node keeps a connection alive after a response that finishes once close()
   // was called, so the stop would wait for the client to hang up (about 4 s
   // with fetch). Responses sent once the stop began therefore carry
@@ -60,7 +61,7 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
     // writes it without a promise. With a body, its synchronous path drains the unread rest itself once
     // the response is sent, and the tracer would not see how the body ended: that keeps the promise path.
     fetch: (request, env) => {
-      const answer = app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing) })
+      const answer = app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing, background) })
       if (answer instanceof Promise || !(request.method === 'GET' || request.method === 'HEAD')) {
         return Promise.resolve(answer).then((response) => {
           markClosing(env.outgoing)
@@ -110,7 +111,10 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
         sweep = setInterval(() => server.closeIdleConnections(), 100)
         server.close(done)
         server.closeIdleConnections()
-      }).then(() => options.onClose?.())
+      })
+        // Work the requests left running (a mail sent after its answer) still needs the app's database and mailer.
+        .then(() => background.settled(BACKGROUND_WAIT_MS))
+        .then(() => options.onClose?.())
       return closing
     },
   }
@@ -128,6 +132,7 @@ class NodeConnection implements ConnInfo {
   constructor(
     private readonly incoming: IncomingMessage | Http2ServerRequest,
     private readonly outgoing: ServerResponse | Http2ServerResponse,
+    private readonly background: BackgroundWork,
   ) {
     this.remoteAddress = incoming.socket.remoteAddress
     this.headers = incoming.headers
@@ -141,6 +146,10 @@ class NodeConnection implements ConnInfo {
    * early answer (401, 404, 429), would otherwise keep its trace pending for
    * ever.
    */
+  waitUntil(task: Promise<unknown>): void {
+    this.background.add(task)
+  }
+
   responseDone(): Promise<void> {
     const { incoming, outgoing } = this
     return new Promise((resolve) => {
@@ -153,5 +162,31 @@ class NodeConnection implements ConnInfo {
       if (outgoing.closed) afterResponse()
       else outgoing.once('close', afterResponse)
     })
+  }
+}
+
+/**
+ * How long a graceful stop waits for work left running after responses: a
+ * mail server that does not answer must not keep the process from stopping.
+ */
+const BACKGROUND_WAIT_MS = 10_000
+
+/** Work that outlives its response (`ConnInfo.waitUntil`), until it settles. */
+class BackgroundWork {
+  private readonly running = new Set<Promise<unknown>>()
+
+  add(task: Promise<unknown>): void {
+    const forget = (): void => void this.running.delete(tracked)
+    const tracked: Promise<void> = task.then(forget, forget)
+    this.running.add(tracked)
+  }
+
+  /** Resolves once every task added so far settled, or after `limitMs`. */
+  async settled(limitMs: number): Promise<void> {
+    if (this.running.size === 0) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)))
+    await Promise.race([Promise.allSettled([...this.running]), limit])
+    clearTimeout(timer)
   }
 }

@@ -4,7 +4,7 @@
  */
 import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { createApp, defineRoutes } from 'svc'
+import { afterResponse, createApp, defineRoutes } from 'svc'
 import { testConfig } from '../helpers/app.ts'
 import { startServer, withServer } from '../helpers/server.ts'
 
@@ -73,5 +73,34 @@ describe('serve', () => {
     expect(await response.json()).toEqual({ success: true, data: { slow: true } })
     await closed
     expect(events).toEqual(['handler done', 'onClose', 'closed'])
+  })
+
+  it('stops gracefully after the work a request left running (afterResponse): onClose runs once it settles', async () => {
+    const events: string[] = []
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const app = createApp({
+      config: testConfig(),
+      web: defineRoutes((r) =>
+        r.post('/signup', (c) => {
+          // As auth's mails: answered first, the mail sent after (it needs the database and mailer onClose closes).
+          afterResponse(c, released.then(() => void events.push('mail sent')))
+          return { signed_up: true }
+        }),
+      ),
+    })
+    const server = await startServer(app, { onClose: () => void events.push('onClose') })
+    const response = await fetch(`${server.url}/signup`, { method: 'POST' })
+    expect(response.status).toBe(200)
+    await response.text()
+
+    const closed = server.close().then(() => events.push('closed'))
+    // Given time to finish (it takes a few milliseconds when nothing waits), the stop has not closed the app:
+    // the mail still runs. This cannot fail when the stop waits, whatever the machine's speed.
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 200))])
+    expect(events).toEqual([])
+    release()
+    await closed
+    expect(events).toEqual(['mail sent', 'onClose', 'closed'])
   })
 })
