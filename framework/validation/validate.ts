@@ -7,6 +7,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { ValidationError, type FieldErrors } from '../http/http-error.ts'
 import { toValidationIssue, type InputSource, type ValidationMessageFormatter } from './issues.ts'
 import { defaultValidationMessage } from './messages.ts'
+import { withOwnKeysOnly } from './inherited-keys.ts'
 import { jsonObject } from './rules.ts'
 
 export type ValidationResult<S extends StandardSchemaV1> =
@@ -22,7 +23,7 @@ export async function checkWith<S extends StandardSchemaV1>(
 ): Promise<ValidationResult<S>> {
   // valibot's `object` takes a list as an object whose keys are missing: the error would list every field.
   const checked: StandardSchemaV1 = Array.isArray(input) && isObjectSchema(schema) ? LIST_REFUSED : schema
-  const result = await checked['~standard'].validate(input)
+  const result = await checked['~standard'].validate(withOwnKeysOnly(checked, input))
   if (result.issues === undefined) return { ok: true, value: result.value }
   return { ok: false, errors: toFieldErrors(result.issues, source, format) }
 }
