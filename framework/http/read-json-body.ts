@@ -34,6 +34,13 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   if (request.body === null) return {}
 
   const bytes = await readBytesWithin(request.body, limit)
+  const type = request.headers.get('content-type')
+  // The declared type first: a binary upload (an image, application/octet-stream) is the wrong kind of body (415), not malformed JSON.
+  if (!isJsonType(type)) {
+    const lossy = new TextDecoder().decode(bytes)
+    if (lossy.trim() === '') return {}
+    throw refused(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`), lossy, bytes.byteLength)
+  }
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
@@ -41,11 +48,6 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     throw refused(new HttpError(400, 'Malformed JSON body: not valid UTF-8'), new TextDecoder().decode(bytes), bytes.byteLength)
   }
   if (text.trim() === '') return {}
-
-  const type = request.headers.get('content-type')
-  if (!isJsonType(type)) {
-    throw refused(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`), text, bytes.byteLength)
-  }
   let value: unknown
   try {
     value = JSON.parse(text)

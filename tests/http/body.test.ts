@@ -110,6 +110,15 @@ describe('JSON body', () => {
     const missing = await post(app, { body: new Uint8Array([0x7b, 0x7d]) })
     expect(missing.status).toBe(415)
     expect((await missing.json()).error).toContain('no Content-Type')
+    // Bytes that are not UTF-8 under a type the route does not read are the wrong kind of body, not malformed JSON.
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe])
+    for (const type of ['application/octet-stream', 'image/png']) {
+      const binary = await post(app, { headers: { 'content-type': type }, body: png })
+      expect(binary.status, type).toBe(415)
+      expect(await binary.json()).toMatchObject({ success: false, code: 415, error: `Unsupported Media Type: send the body as application/json (got ${type})` })
+    }
+    // An empty body, or whitespace, under any type is no body: the route sees {} as before.
+    expect((await post(app, { headers: { 'content-type': 'application/octet-stream' }, body: '  ' })).status).not.toBe(415)
   })
 
   it('a number too large to represent (1e400 parses to Infinity): 400 naming where, never the value', async () => {
