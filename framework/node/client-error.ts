@@ -33,10 +33,12 @@ export function rejectionFor(error: ParserError): HttpError | undefined {
 
 /**
  * What can be read of the refused request from the bytes Node kept: its
- * method and target when the request line is readable, else `GET /`.
+ * method and target when the request line is readable, else `GET /`. Read
+ * as UTF-8: a client that sent a raw `é` in its path (which Node refuses)
+ * meant the path a URL writes as `%C3%A9`, as its trace should say.
  */
 export function refusedRequest(error: ParserError, host: string): Request {
-  const line = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\r\n', 1)[0] ?? ''
+  const line = error.rawPacket?.subarray(0, 8192).toString('utf8').split('\r\n', 1)[0] ?? ''
   const match = /^([A-Z]{1,16}) (\/[^ ]*) HTTP\/1\.[01]$/.exec(line)
   if (match !== null) {
     try {

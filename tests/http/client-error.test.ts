@@ -97,6 +97,15 @@ describe('requests Node refuses, answered in the envelope and traced', () => {
       expect(traced[0]).toMatchObject({ method: 'PUT', path: '/api/items/7', status: 431 })
     })
   })
+
+  it('reads a request line with UTF-8 bytes (which Node refuses) as UTF-8: the path is the one the client meant', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      const line = Buffer.concat([Buffer.from('GET /api/caf'), Buffer.from('é', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')])
+      expect(parse(await raw(port, [line])).status).toBe(400)
+      // As a URL writes it, and as the trace of an accepted /api/café is stored; latin1 read it as /api/cafÃ©.
+      expect(traced[0]).toMatchObject({ method: 'GET', path: new URL('/api/café', 'http://x').pathname, status: 400 })
+    })
+  })
 })
 
 describe('requests that do not arrive in time: 408 in the envelope, the connection closed', () => {
