@@ -13,11 +13,32 @@ const GLOB_CHARS = /[*?[]/
  * shell glob (a `*` that is a whole segment is a non-empty one); `**` crosses segments (and a whole `**` segment may be none);
  * `?` is one character and `[...]` (`[!...]`) one of (not of) a set, none of
  * them a `/`. Case-sensitive. The query string is stored apart: never matched.
+ * A pattern with characters a URL percent-encodes (`café`, a space) also
+ * matches the decoded path, so `--path café` finds the stored `/caf%C3%A9`.
  * Trailing slashes are tolerated on both sides, as the router tolerates them:
  * `/api/v1/posts/*` matches `/api/v1/posts/5/` (the route `/api/v1/posts/{id}`
  * answered it), never `/api/v1/posts/5/comments`.
  */
 export function pathMatcher(pattern: string): (path: string) => boolean {
+  const matches = rawPathMatcher(pattern)
+  if (!ENCODED_IN_PATHS.test(pattern)) return matches
+  // A path is stored as its URL writes it (`/caf%C3%A9`); a pattern written as people read it (`café`) is matched
+  // against the path decoded too.
+  return (path) => matches(path) || (path.includes('%') && matches(decodedPath(path)))
+}
+
+/** Characters a URL writes percent-encoded in a path: a pattern with one is written as people read paths. */
+const ENCODED_IN_PATHS = /[^\x21-\x7e]|["<>`{}]/u
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    return path
+  }
+}
+
+function rawPathMatcher(pattern: string): (path: string) => boolean {
   if (!GLOB_CHARS.test(pattern)) return (path) => path.includes(pattern)
   const glob = globToRegExp(pattern)
   return (path) => glob.test(path)

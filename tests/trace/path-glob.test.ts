@@ -43,3 +43,19 @@ describe('path globs and trailing slashes', () => {
     expect(pathMatcher('/api/v*')('/api/v')).toBe(true)
   })
 })
+
+describe('paths a URL writes percent-encoded', () => {
+  const stored = new URL('/api/v1/tags/café crème', 'http://x').pathname // '/api/v1/tags/caf%C3%A9%20cr%C3%A8me'
+
+  it('are found by the pattern as people read them, as a substring or a glob', () => {
+    for (const pattern of ['café', 'café crème', '/api/v1/tags/café*', '/api/*/tags/*', '/api/**/caf? *']) expect(pathMatcher(pattern)(stored), pattern).toBe(true)
+  })
+
+  it('and by the pattern as the URL writes them; a pattern of neither form does not match', () => {
+    expect(pathMatcher('caf%C3%A9')(stored)).toBe(true)
+    expect(pathMatcher('cafe')(stored)).toBe(false)
+    expect(pathMatcher('/api/v1/tags/thé')(stored)).toBe(false)
+    // A path whose percent-escapes are not UTF-8 is still read as stored, never thrown on.
+    expect(pathMatcher('é')('/api/%E9')).toBe(false)
+  })
+})
