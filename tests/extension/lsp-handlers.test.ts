@@ -15,7 +15,7 @@ import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
 import { analyseRoutes } from '../../cli/lsp/analysis.ts'
 import { codeLenses, definition, diagnostics, hover, resolveModule, traceCounts, type ServerState } from '../../cli/lsp/handlers.ts'
 import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
-import { parseRouteFile, type RouteFileModel } from '../../cli/lsp/route-file.ts'
+import { parseRouteFile, withLastParsed, type RouteFileModel } from '../../cli/lsp/route-file.ts'
 import { replayArgs, traceListArgs, whyArgs } from '../../cli/lsp/server.ts'
 import { CliCommandError, createCliRunner, parseCliError, readCliFailure } from '../../cli/lsp/cli-runner.ts'
 
@@ -389,5 +389,25 @@ describe('a route file saved with a syntax error', () => {
   it('keeps the location line under the message when the CLI printed it on stderr only', () => {
     const stderr = `error [E_APP_LOAD]: Cannot load the app: ParseError: Missing semicolon.  \n ${broken}:4:25\n  fix: fix the error above\n`
     expect(readCliFailure('', stderr, 'x')).toEqual({ code: 'E_APP_LOAD', message: `Cannot load the app: ParseError: Missing semicolon. ${broken}:4:25`, hint: 'fix the error above' })
+  })
+})
+
+describe('a route file being typed with a syntax error', () => {
+  it('keeps the CodeLens of the last text that parsed, at their old lines, and still reports the error', () => {
+    const good = parseRouteFile(API_ROUTES, '/api')
+    const typing = API_ROUTES.replace("r.get('/posts/{id}', posts.showPost)", "r.get('/posts/{id}', posts.showPost) ) )(")
+    const broken = parseRouteFile(typing, '/api')
+    expect(broken.syntaxError).not.toBeNull()
+
+    const before = codeLenses(state({ model: () => good }), documentOf(apiFile))
+    expect(before.length).toBeGreaterThan(0)
+    const kept = withLastParsed(broken, good)
+    expect(codeLenses(state({ model: () => kept }), documentOf(apiFile))).toEqual(before)
+    expect(diagnostics(state({ model: (file) => (file === apiFile ? kept : null) }), documentOf(apiFile))).toContainEqual(
+      expect.objectContaining({ code: 'syntax-error' }),
+    )
+    // Once it parses again, the new text's model is the one used.
+    expect(withLastParsed(good, good)).toBe(good)
+    expect(withLastParsed(broken, undefined)).toBe(broken)
   })
 })
