@@ -81,7 +81,9 @@ export function createCliRunner(options: CliRunnerOptions): CliRunner {
  * process that died before reporting).
  */
 export function readCliFailure(stdout: string, stderr: string, fallback: string): SvcErrorData {
-  return cliErrorDocument(stdout) ?? parseCliError(stderr, fallback)
+  const data = cliErrorDocument(stdout) ?? parseCliError(stderr, fallback)
+  // One line: a tree item or a diagnostic shows a message's first line only, and a parse error's file:line:column is on its second.
+  return { ...data, message: data.message.replace(/\s*\n\s*/g, ' ').trim() }
 }
 
 function cliErrorDocument(stdout: string): SvcErrorData | undefined {
@@ -98,7 +100,8 @@ function cliErrorDocument(stdout: string): SvcErrorData | undefined {
 
 /** `error [E_CODE]: message` and `  fix: hint`, as `reportError` prints them. */
 export function parseCliError(stderr: string, fallback: string): SvcErrorData {
-  const match = /^error \[([A-Z0-9_]+)\]: (.*)$/m.exec(stderr)
+  // The message runs on to the `fix:` line: a ParseError's location is the line under its first.
+  const match = /^error \[([A-Z0-9_]+)\]: ([\s\S]*?)\s*(?:^\s+fix: |$(?![\s\S]))/m.exec(stderr)
   const hint = /^\s+fix: (.*)$/m.exec(stderr)?.[1] ?? null
   if (match) return { code: match[1]!, message: match[2]!, hint }
   const plain = /^error: (.*)$/m.exec(stderr)?.[1]

@@ -233,8 +233,9 @@ export function workspaceDiagnostics(state: ServerState): Map<string, Diagnostic
   // The app does not load for a reason not shown above: say so on the first route file.
   const explained = found.some((diagnostic) => diagnostic.severity === 'error')
   if (state.appError !== null && state.appError.code === 'E_APP_LOAD' && !explained && state.routeFiles[0]) {
-    byFile.get(state.routeFiles[0])!.push({
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    const at = errorLocation(state.appError.message, state.routeFiles)
+    byFile.get(at?.file ?? state.routeFiles[0])!.push({
+      range: { start: at?.position ?? { line: 0, character: 0 }, end: at?.position ?? { line: 0, character: 0 } },
       severity: SEVERITY.error,
       source: 'svc',
       code: 'app-load-error',
@@ -242,6 +243,18 @@ export function workspaceDiagnostics(state: ServerState): Map<string, Diagnostic
     })
   }
   return byFile
+}
+
+/**
+ * Where a load error points (`.../routes/api.ts:18:6`, as a ParseError says),
+ * when that is one of the route files: the diagnostic goes on that line.
+ */
+export function errorLocation(message: string, routeFiles: readonly string[]): { file: string; position: Position } | undefined {
+  for (const match of message.matchAll(/(\S+?):(\d+):(\d+)/g)) {
+    const file = routeFiles.find((candidate) => candidate === match[1] || candidate.endsWith(`/${match[1]}`))
+    if (file !== undefined) return { file, position: { line: Math.max(0, Number(match[2]) - 1), character: Math.max(0, Number(match[3]) - 1) } }
+  }
+  return undefined
 }
 
 export function diagnostics(state: ServerState, document: TextDocument): Diagnostic[] {

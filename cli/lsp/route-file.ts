@@ -113,6 +113,16 @@ interface Scope {
 type Node = { type: string; start?: number | null; end?: number | null; loc?: { start: Loc; end: Loc } | null; [key: string]: unknown }
 type Loc = { line: number; column: number }
 
+/**
+ * While an edit does not parse, the document keeps the routes of the last
+ * text that did (its CodeLens stay, at their old lines, instead of all
+ * vanishing at each keystroke); the new syntax error is still reported.
+ */
+export function withLastParsed(model: RouteFileModel, lastParsed: RouteFileModel | undefined): RouteFileModel {
+  if (model.syntaxError === null || lastParsed === undefined) return model
+  return { ...lastParsed, syntaxError: model.syntaxError }
+}
+
 export function parseRouteFile(text: string, prefix: string): RouteFileModel {
   const model: RouteFileModel = { routes: [], imports: new Map(), localFunctions: new Map(), syntaxError: null }
   let program: Node

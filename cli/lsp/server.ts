@@ -40,7 +40,7 @@ import { checkAliases } from './alias-check.ts'
 import { CliCommandError, createCliRunner, type CliRunner } from './cli-runner.ts'
 import { codeLenses, definition, hover, workspaceDiagnostics, type ServerState } from './handlers.ts'
 import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
-import { parseRouteFile, type RouteFileModel } from './route-file.ts'
+import { parseRouteFile, withLastParsed, type RouteFileModel } from './route-file.ts'
 import { SourceWatch } from './source-watch.ts'
 import { TraceStoreWatch } from './trace-store-watch.ts'
 
@@ -197,6 +197,8 @@ class Workspace {
   tracePollMs = 1000
   private runner: CliRunner | undefined
   private readonly models = new Map<string, { text: string; model: RouteFileModel }>()
+  /** Each route file's last model that parsed: not cleared on refresh, since a saved syntax error must not drop the lenses either. */
+  private readonly parsedModels = new Map<string, RouteFileModel>()
   private routeTable: ServerState['routeTable'] = null
   private appError: SvcErrorData | null = null
   private traces: ServerState['traces'] = null
@@ -439,7 +441,9 @@ class Workspace {
     if (text === null) return null
     const cached = this.models.get(file)
     if (cached && cached.text === text) return cached.model
-    const model = parseRouteFile(text, routeFilePrefix(file))
+    const parsed = parseRouteFile(text, routeFilePrefix(file))
+    if (parsed.syntaxError === null) this.parsedModels.set(file, parsed)
+    const model = withLastParsed(parsed, this.parsedModels.get(file))
     this.models.set(file, { text, model })
     return model
   }

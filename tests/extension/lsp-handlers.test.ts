@@ -15,9 +15,9 @@ import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
 import { analyseRoutes } from '../../cli/lsp/analysis.ts'
 import { codeLenses, definition, diagnostics, hover, resolveModule, traceCounts, type ServerState } from '../../cli/lsp/handlers.ts'
 import { routeFilePrefix } from '../../framework/router/path-grammar.ts'
-import { parseRouteFile, type RouteFileModel } from '../../cli/lsp/route-file.ts'
+import { parseRouteFile, withLastParsed, type RouteFileModel } from '../../cli/lsp/route-file.ts'
 import { replayArgs, traceListArgs, whyArgs } from '../../cli/lsp/server.ts'
-import { parseCliError, readCliFailure } from '../../cli/lsp/cli-runner.ts'
+import { CliCommandError, createCliRunner, parseCliError, readCliFailure } from '../../cli/lsp/cli-runner.ts'
 
 const API_ROUTES = `import { defineRoutes } from 'svc'
 import * as posts from '../app/controllers/posts.ts'
@@ -357,5 +357,57 @@ describe('custom request arguments', () => {
     expect(readCliFailure('', 'error [E_NO_APP]: No app here\n  fix: svc new\n', 'x')).toEqual({ code: 'E_NO_APP', message: 'No app here', hint: 'svc new' })
     expect(readCliFailure('{"routes": []}', 'boom\n', 'x')).toEqual({ code: 'E_CLI', message: 'boom', hint: null })
     expect(readCliFailure('{"error": "text"}', '', 'svc x failed (exit 1)')).toEqual({ code: 'E_CLI', message: 'svc x failed (exit 1)', hint: null })
+  })
+})
+
+describe('a route file saved with a syntax error', () => {
+  const project = mkdtempSync(join(tmpdir(), 'svc-lsp-parse-'))
+  const broken = join(project, 'routes', 'api.ts')
+  afterAll(() => rmSync(project, { recursive: true, force: true }))
+
+  it('says where the error is, in the Routes view and as a diagnostic on that line of that file', async () => {
+    mkdirSync(join(project, 'routes'))
+    writeFileSync(broken, `import { defineRoutes } from 'svc'\n\nexport default defineRoutes((r) => {\n  r.get('/a', () => ({})) ) )(\n})\n`)
+    const runner = createCliRunner({ command: [process.execPath, join(process.cwd(), 'dist', 'cli', 'bin.js')], root: project })
+    const failure = await runner.json(['route:list']).then(
+      () => expect.fail('route:list loaded a broken route file'),
+      (error: CliCommandError) => error.toJSON(),
+    )
+    expect(failure.code).toBe('E_APP_LOAD')
+    // One line (a tree item shows no more), with the location the parser gave.
+    expect(failure.message).toMatch(/^Cannot load the app: ParseError: .* \S*routes\/api\.ts:4:\d+$/)
+
+    const column = Number(/:4:(\d+)$/.exec(failure.message)![1])
+    const found = diagnostics(
+      state({ appDir: project, routeFiles: [broken], appError: failure, model: () => null }),
+      documentOf(broken),
+    )
+    expect(found).toMatchObject([{ code: 'app-load-error', range: { start: { line: 3, character: column - 1 } } }])
+    expect(found[0]!.message).toContain(`routes/api.ts:4:${column}`)
+  })
+
+  it('keeps the location line under the message when the CLI printed it on stderr only', () => {
+    const stderr = `error [E_APP_LOAD]: Cannot load the app: ParseError: Missing semicolon.  \n ${broken}:4:25\n  fix: fix the error above\n`
+    expect(readCliFailure('', stderr, 'x')).toEqual({ code: 'E_APP_LOAD', message: `Cannot load the app: ParseError: Missing semicolon. ${broken}:4:25`, hint: 'fix the error above' })
+  })
+})
+
+describe('a route file being typed with a syntax error', () => {
+  it('keeps the CodeLens of the last text that parsed, at their old lines, and still reports the error', () => {
+    const good = parseRouteFile(API_ROUTES, '/api')
+    const typing = API_ROUTES.replace("r.get('/posts/{id}', posts.showPost)", "r.get('/posts/{id}', posts.showPost) ) )(")
+    const broken = parseRouteFile(typing, '/api')
+    expect(broken.syntaxError).not.toBeNull()
+
+    const before = codeLenses(state({ model: () => good }), documentOf(apiFile))
+    expect(before.length).toBeGreaterThan(0)
+    const kept = withLastParsed(broken, good)
+    expect(codeLenses(state({ model: () => kept }), documentOf(apiFile))).toEqual(before)
+    expect(diagnostics(state({ model: (file) => (file === apiFile ? kept : null) }), documentOf(apiFile))).toContainEqual(
+      expect.objectContaining({ code: 'syntax-error' }),
+    )
+    // Once it parses again, the new text's model is the one used.
+    expect(withLastParsed(good, good)).toBe(good)
+    expect(withLastParsed(broken, undefined)).toBe(broken)
   })
 })
