@@ -191,7 +191,7 @@ describe('.query(schema)', () => {
       headers: { 'content-type': 'application/json' },
     })
     expect(answer.status).toBe(200)
-    expect(answer.body.data).toStrictEqual({ items: [{ name: 'a' }, { name: 'b', toString: 'c' }], owner: { name: 'd' } })
+    expect(answer.body.data as unknown).toStrictEqual<unknown>({ items: [{ name: 'a' }, { name: 'b', toString: 'c' }], owner: { name: 'd' } })
     expect(Object.getPrototypeOf(answer.body.data.items[0])).toBe(Object.prototype)
   })
 
