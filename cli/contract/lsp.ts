@@ -21,6 +21,8 @@ export interface TraceListParams {
   limit?: number
   /** `--ignore`: paths to leave out (substrings or globs: `/health/*`). */
   ignore?: string[]
+  /** `--route`: only the traces this route pattern answered (`/api/v1/posts/{id}`). */
+  route?: string
 }
 
 export interface TraceParams {

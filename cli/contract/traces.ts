@@ -81,6 +81,8 @@ export interface TraceFiltersJson {
   limit: number
   /** `--ignore`: paths left out (substrings or globs). */
   ignore: string[]
+  /** `--route`: only the traces this route pattern answered (trace:list, log:trace); null otherwise. */
+  route: string | null
 }
 
 export interface TraceListJson {

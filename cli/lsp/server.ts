@@ -123,8 +123,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Connec
 export function traceListArgs(params: TraceListParams): string[] {
   const args = [params.error ? 'log:trace' : 'trace:list']
   if (params.error) args.push('--error')
-  for (const key of ['status', 'method', 'path', 'ip', 'since'] as const) {
-    const value = params[key]
+  for (const key of ['status', 'method', 'path', 'route', 'ip', 'since'] as const) {
+    const value = key === 'method' ? methodsOf(params) : params[key]
     if (typeof value === 'string' && value.trim() !== '') args.push(`--${key}=${value.trim()}`)
   }
   if (params.slow === true) args.push('--slow')
@@ -132,6 +132,12 @@ export function traceListArgs(params: TraceListParams): string[] {
   if (typeof params.limit === 'number') args.push(`--limit=${params.limit}`)
   for (const path of strings(params.ignore)) args.push(`--ignore=${path}`)
   return args
+}
+
+/** The methods asked: a GET route's traces include its HEAD requests (the router answers HEAD with the GET route). */
+function methodsOf(params: TraceListParams): string | undefined {
+  const method = params.method?.trim().toUpperCase()
+  return params.route !== undefined && method === 'GET' ? 'GET,HEAD' : method
 }
 
 /** Every value as `--name=value`: a value that starts with a dash stays a value. */

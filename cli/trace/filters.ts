@@ -13,7 +13,7 @@ const DEFAULT_LIMIT = 50
 export const traceFilterArgs = {
   path: { type: 'string', description: 'Path contains this text, or matches this glob (* one segment, ** any: /api/*/posts/**)', valueHint: 'text|glob' },
   status: { type: 'string', description: 'Status or class, comma-separated: 401, 4xx, 401,5xx', valueHint: 'code' },
-  method: { type: 'string', description: 'HTTP method', valueHint: 'GET' },
+  method: { type: 'string', description: 'HTTP method, or several, comma-separated: GET,HEAD', valueHint: 'GET' },
   ip: { type: 'string', description: 'Client address', valueHint: 'address' },
   error: { type: 'boolean', description: 'Only failed requests (5xx: every unexpected exception)' },
   since: { type: 'string', description: 'Newer than: an age (45s, 30m, 1h, 2d, 1w) or a date and time (2026-11-27 21:47:20: UTC unless it gives a zone)', valueHint: 'age' },
@@ -28,8 +28,18 @@ export const ignoreArg = {
   ignore: { type: 'string', description: 'Leave out paths containing this text or matching this glob (/health/*, /static/**)', valueHint: 'text|glob', multiple: true },
 } as const satisfies ArgsDef
 
+/**
+ * Only for the lists: the traces one route answered, by its pattern as
+ * route:list prints it. The editor's Traces view of a route asks with it, so
+ * that "Load more" pages through that route's traces alone (a path glob also
+ * catches a static sibling, /posts/archive beside /posts/{id}).
+ */
+export const routeArg = {
+  route: { type: 'string', description: 'Only traces this route answered, by its pattern as route:list prints it (/api/v1/posts/{id})', valueHint: 'pattern' },
+} as const satisfies ArgsDef
+
 /** The filters as a command received them (any of them may be left out). */
-export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs & typeof ignoreArg>>
+export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs & typeof ignoreArg & typeof routeArg>>
 
 /**
  * A pattern written with a query string (`/search?q=x`) would match no path
@@ -89,7 +99,7 @@ export function parseSince(text: string, now = Date.now()): number {
 /** The filter options a command was given (those a search applies), as written on the command line. */
 export function givenFilters(args: FilterArgs): string[] {
   const given: string[] = []
-  for (const name of ['path', 'status', 'method', 'ip', 'since'] as const) if (args[name] !== undefined && args[name] !== '') given.push(`--${name}`)
+  for (const name of ['path', 'route', 'status', 'method', 'ip', 'since'] as const) if (args[name] !== undefined && args[name] !== '') given.push(`--${name}`)
   if (args.error === true) given.push('--error')
   for (const name of ['days', 'slow', 'limit'] as const) if (args[name] !== undefined) given.push(`--${name}`)
   if (args.ignore !== undefined && args.ignore.length > 0) given.push('--ignore')
@@ -122,6 +132,7 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     slow_ms: null,
     limit,
     ignore: args.ignore ?? [],
+    route: args.route ?? null,
   }
   if (args.path) {
     checkPathPattern('--path', args.path)
@@ -140,6 +151,7 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     filter.status = args.status
   }
   if (args.method) filter.method = args.method.toUpperCase()
+  if (args.route) filter.route = args.route
   if (args.ip) filter.ip = args.ip
   if (args.error) filter.error = true
   let since = args.since ? parseSince(args.since, now) : undefined

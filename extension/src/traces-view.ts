@@ -18,7 +18,7 @@ export interface TraceFilters {
   method?: string
   path?: string
   slow?: number
-  /** A route pattern (`/api/v1/posts/{id}`): the CLI is asked with the path glob, and the list keeps the traces that matched this route. */
+  /** A route pattern (`/api/v1/posts/{id}`): the CLI is asked for the traces this route answered (`--route`, with the path glob). */
   route?: string
 }
 
@@ -74,10 +74,17 @@ export class TraceSource implements vscode.Disposable {
 
   params(): TraceListParams {
     const { route, method, ...filters } = this.filters
-    // A GET route also answers HEAD: the CLI takes one method, so it is asked for all and the list keeps the route's (routeAnswers).
-    const asked = route !== undefined && method === 'GET' ? undefined : method
+    // The CLI keeps the route's own traces (`--route`; a GET route's HEAD requests too), so that the count and
+    // "Load more" are the route's. The list still keeps only the route's (routeAnswers), whatever the server.
     const ignore = this.showIgnored ? [] : this.settings().ignore
-    return { ...filters, ...(asked ? { method: asked } : {}), ...(this.errorsOnly ? { error: true } : {}), ...(ignore.length > 0 ? { ignore } : {}), limit: this.limit }
+    return {
+      ...filters,
+      ...(route !== undefined ? { route } : {}),
+      ...(method ? { method } : {}),
+      ...(this.errorsOnly ? { error: true } : {}),
+      ...(ignore.length > 0 ? { ignore } : {}),
+      limit: this.limit,
+    }
   }
 
   /** The rows shown: the listed ones the typed text matches. */

@@ -438,8 +438,9 @@ export function compileFilter(filter: TraceFilter): (record: TraceRecord) => boo
     tests.push((record) => ranges.some(([low, high]) => record.status_code >= low && record.status_code <= high))
   }
   if (filter.method !== undefined && filter.method !== '') {
-    const method = filter.method.toUpperCase()
-    tests.push((record) => record.method === method)
+    // A comma-separated list, as --status takes: a GET route's traces are `GET,HEAD`.
+    const methods = new Set(filter.method.split(',').map((method) => method.trim().toUpperCase()))
+    tests.push((record) => methods.has(record.method))
   }
   if (filter.ip !== undefined && filter.ip !== '') {
     const ip = filter.ip

@@ -329,6 +329,11 @@ describe('custom request arguments', () => {
     expect(traceListArgs({})).toEqual(['trace:list'])
     expect(traceListArgs({ status: '4xx', method: 'GET', path: '/api/*', slow: 200, limit: 50 })).toEqual(['trace:list', '--status=4xx', '--method=GET', '--path=/api/*', '--slow=200', '--limit=50'])
     expect(traceListArgs({ error: true, since: '1h' })).toEqual(['log:trace', '--error', '--since=1h'])
+    // A route's traces: its own (--route), and a GET route's HEAD requests with them.
+    expect(traceListArgs({ path: '/api/v1/posts/*', route: '/api/v1/posts/{id}', method: 'GET', limit: 50 })).toEqual([
+      'trace:list', '--method=GET,HEAD', '--path=/api/v1/posts/*', '--route=/api/v1/posts/{id}', '--limit=50',
+    ])
+    expect(traceListArgs({ route: '/api/v1/posts/{id}', method: 'PUT' })).toEqual(['trace:list', '--method=PUT', '--route=/api/v1/posts/{id}'])
     expect(replayArgs({ id: 'svc_abc', diff: true, force: true })).toEqual(['replay', 'svc_abc', '--diff', '--force'])
     expect(replayArgs({ id: 'svc_abc', format: 'curl' })).toEqual(['replay', 'svc_abc', '--format=curl'])
     expect(replayArgs({ id: 'svc_abc', sendRedacted: true })).toEqual(['replay', 'svc_abc', '--send-redacted'])

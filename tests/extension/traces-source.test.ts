@@ -97,13 +97,14 @@ describe('TraceSource', () => {
       trace('svc_put', 'PUT', '/api/v1/posts/5', '/api/v1/posts/{id}'),
       trace('svc_slug', 'GET', '/api/v1/posts/hello', '/api/v1/posts/{slug}'),
     ]
-    // The CLI as it filters: one method, exactly.
-    const asked: Array<{ method?: string }> = []
+    // The language server as it asks the CLI (traceListArgs): the route's own traces, GET,HEAD for a GET route.
+    const asked: Array<{ method?: string; route?: string }> = []
     const client = {
       onTracesChanged: () => ({ dispose: () => undefined }),
-      request: async (_method: string, params: { method?: string }) => {
+      request: async (_method: string, params: { method?: string; route?: string }) => {
         asked.push(params)
-        return { traces: store.filter((entry) => params.method === undefined || entry.method === params.method) }
+        const methods = params.route !== undefined && params.method === 'GET' ? ['GET', 'HEAD'] : params.method === undefined ? undefined : [params.method]
+        return { traces: store.filter((entry) => (methods === undefined || methods.includes(entry.method)) && (params.route === undefined || entry.route === params.route)) }
       },
     }
     const source = new TraceSource(client as never, () => ({ limit: 50, ignore: [] }))
@@ -111,6 +112,8 @@ describe('TraceSource', () => {
     await source.refresh()
     expect(source.traces.map((entry) => entry.trace_id).sort()).toEqual(['svc_get', 'svc_head'])
     expect(source.describeFilters()).toBe('GET · route /api/v1/posts/{id}')
+    // Asked for the route itself, so that the CLI's count and "Load more" are the route's (not /api/v1/posts/{slug}'s).
+    expect(asked.at(-1)).toMatchObject({ route: '/api/v1/posts/{id}', method: 'GET', path: '/api/v1/posts/*' })
     source.setFilters({ path: '/api/v1/posts/*', route: '/api/v1/posts/{id}', method: 'PUT' })
     await source.refresh()
     expect(source.traces.map((entry) => entry.trace_id)).toEqual(['svc_put'])

@@ -272,3 +272,38 @@ describe('with traces', () => {
     })
   })
 })
+
+describe('--route: the traces one route answered', () => {
+  // Recorded after the tests above, which count what they recorded: three routes under the glob /api/v1/posts/*.
+  beforeAll(async () => {
+    await record(false, async (send) => {
+      for (let i = 0; i < 2; i++) expect((await send(`routeShow:${i}`, 'GET', `/api/v1/posts/${i + 1}`)).status).toBe(200)
+      expect((await send('routeHead', 'HEAD', '/api/v1/posts/1')).status).toBe(200)
+      expect((await send('routeArchive', 'GET', '/api/v1/posts/archive')).status).toBe(200)
+      expect((await send('routeSlug', 'GET', '/api/v1/posts/no-such-post')).status).toBe(404)
+    })
+  }, 60_000)
+
+  it('keeps only that route, so the count and --limit are its own; the editor asks GET,HEAD for a GET route', async () => {
+    const glob = await json<TraceListJson>(['trace:list', '--path', '/api/v1/posts/*', '--limit', '1000'])
+    const routes = new Set(glob.traces.map((trace) => trace.route))
+    expect(routes).toEqual(new Set(['/api/v1/posts/{id}', '/api/v1/posts/archive/{year?}', '/api/v1/posts/{slug}']))
+
+    const own = await json<TraceListJson>(['trace:list', '--path', '/api/v1/posts/*', '--route', '/api/v1/posts/{id}', '--method', 'GET,HEAD', '--limit', '1000'])
+    const expected = glob.traces.filter((trace) => trace.route === '/api/v1/posts/{id}' && (trace.method === 'GET' || trace.method === 'HEAD'))
+    expect(own.traces.map((trace) => trace.trace_id)).toEqual(expected.map((trace) => trace.trace_id))
+    expect(own.traces.some((trace) => trace.method === 'HEAD')).toBe(true)
+    expect(own.filters).toMatchObject({ route: '/api/v1/posts/{id}', method: 'GET,HEAD' })
+    // A page of the route's traces is full of them: "Load more" pages through this route alone.
+    const page = await json<TraceListJson>(['trace:list', '--route', '/api/v1/posts/{id}', '--limit', '3'])
+    expect(page.traces).toHaveLength(3)
+    expect(page.traces.every((trace) => trace.route === '/api/v1/posts/{id}')).toBe(true)
+    expect((await json<TraceListJson>(['trace:list', '--route', '/api/v1/posts/{nope}'])).traces).toEqual([])
+  })
+
+  it('is refused beside a trace id, as every filter is', async () => {
+    const refused = await svc(['log:trace', ids['routeArchive']!, '--route', '/api/v1/posts/{id}'])
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain('--route selects the traces of a search')
+  })
+})

@@ -2,7 +2,7 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
-import { ignoreArg, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
+import { ignoreArg, routeArg, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { printTraceList, searchTraces } from '../../trace/search.ts'
@@ -18,6 +18,7 @@ export default defineCommand({
     ...jsonArg,
     ...traceFilterArgs,
     ...ignoreArg,
+    ...routeArg,
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
