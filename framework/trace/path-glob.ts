@@ -30,9 +30,10 @@ export function pathMatcher(pattern: string): (path: string) => boolean {
 /** Characters a URL writes percent-encoded in a path: a pattern with one is written as people read paths. */
 const ENCODED_IN_PATHS = /[^\x21-\x7e]|["<>`{}]/u
 
+/** decodeURI, not decodeURIComponent: an encoded `/` (`%2F`) stays one, never a segment's end. */
 function decodedPath(path: string): string {
   try {
-    return decodeURIComponent(path)
+    return decodeURI(path)
   } catch {
     return path
   }

@@ -57,5 +57,8 @@ describe('paths a URL writes percent-encoded', () => {
     expect(pathMatcher('/api/v1/tags/thé')(stored)).toBe(false)
     // A path whose percent-escapes are not UTF-8 is still read as stored, never thrown on.
     expect(pathMatcher('é')('/api/%E9')).toBe(false)
+    // An encoded slash stays inside its segment: `*` does not reach across it as if it were two.
+    expect(pathMatcher('/files/*/é')('/files/a%2Fb/%C3%A9')).toBe(true)
+    expect(pathMatcher('/files/*/*/é')('/files/a%2Fb/%C3%A9')).toBe(false)
   })
 })
