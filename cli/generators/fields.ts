@@ -59,7 +59,8 @@ export function parseFields(spec: string | undefined): Field[] {
 /** Which half of a refused `name:type` is wrong, and the likely fix: ` (no type "strng"; did you mean string?)`. */
 function whatIsWrong(part: string): string {
   const [column = '', type = '', ...rest] = part.replace(/\?$/, '').split(':')
-  if (rest.length > 0 || !part.includes(':')) return ''
+  if (!part.includes(':')) return ''
+  if (rest.length > 0) return modifierProblem(column, type, rest)
   if (!/^[a-z][a-z0-9_]*$/.test(column)) {
     const snake = column.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9_]+/g, '_').toLowerCase()
     return /^[a-z][a-z0-9_]*$/.test(snake) ? ` (the column "${column}" is not snake_case: ${snake})` : ` (the column "${column}" is not snake_case)`
@@ -67,6 +68,17 @@ function whatIsWrong(part: string): string {
   if (FIELD_TYPES.includes(type as FieldType)) return ''
   const near = closestNames(type.toLowerCase(), FIELD_TYPES, 1)
   return near.length > 0 ? ` (no type "${type}"; did you mean ${near[0]}?)` : ` (no type "${type}")`
+}
+
+/**
+ * A modifier after the type, as other generators take them (`sku:string:unique`,
+ * `note:text:nullable`): the one svc takes is a trailing `?`; an index goes in the migration.
+ */
+function modifierProblem(column: string, type: string, modifiers: string[]): string {
+  if (!/^[a-z][a-z0-9_]*$/.test(column) || !FIELD_TYPES.includes(type as FieldType)) return ''
+  const named = modifiers.join(':')
+  if (modifiers.length === 1 && (named === 'nullable' || named === 'optional')) return ` (no modifier "${named}": write ${column}:${type}?)`
+  return ` (no modifier "${named}": a trailing ? (${column}:${type}?) is the one --fields takes; add an index or a default in the migration it writes)`
 }
 
 /** What the model's row type says after a `date` field (a string to TypeScript), so that generators reading the model know it. */

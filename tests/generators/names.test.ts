@@ -85,6 +85,9 @@ describe('parseFields', () => {
     ['count:int', '(no type "int"; did you mean integer?)'],
     ['firstName:string', '(the column "firstName" is not snake_case: first_name)'],
     ['due-at:date', '(the column "due-at" is not snake_case: due_at)'],
+    // Modifiers as other generators take them: the one --fields takes is a trailing ?.
+    ['note:text:nullable', '(no modifier "nullable": write note:text?)'],
+    ['sku:string:unique', '(no modifier "unique": a trailing ? (sku:string?) is the one --fields takes; add an index or a default in the migration it writes)'],
   ])('says which half of %j is wrong, and the likely fix', (spec, message) => {
     expect(() => parseFields(spec)).toThrow(message)
   })
