@@ -7,22 +7,14 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildManifest } from '../../cli/command/manifest.ts'
-import { tempDir } from '../helpers/app.ts'
-import { copyExampleApp, REPO_ROOT, spawnSvc, startSvc, type AppCopy } from '../helpers/cli.ts'
+import { exampleAppAndOutside, REPO_ROOT, spawnSvc, startSvc } from '../helpers/cli.ts'
 import { expectContract, runSvc } from '../helpers/run-svc.ts'
 
 const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version
-const elsewhere = tempDir('svc-e2e-')
-let app: AppCopy
-beforeAll(() => {
-  app = copyExampleApp()
-})
-afterAll(() => {
-  elsewhere.remove()
-  app.remove()
-})
+const example = exampleAppAndOutside('svc-e2e-')
+const elsewhere = example.outside
 
 describe('the svc binary', () => {
   it('--version prints the version alone', async () => {
@@ -38,14 +30,14 @@ describe('the svc binary', () => {
   })
 
   it('a user error: exit 1, the code and the fix on stderr, nothing on stdout', async () => {
-    const { code, stdout, stderr } = await spawnSvc(['migrate:rollback', '--stpe=5'], { cwd: app.dir })
+    const { code, stdout, stderr } = await spawnSvc(['migrate:rollback', '--stpe=5'], { cwd: example.app.dir })
     expect(code).toBe(1)
     expect(stdout).toBe('')
     expect(stderr).toBe('error [E_UNKNOWN_OPTION]: Unknown option --stpe for svc migrate:rollback\n  fix: did you mean --step? (svc migrate:rollback --help lists its options)\n')
   })
 
   it('--json: one contract document on stdout, progress on stderr', async () => {
-    const { code, stdout } = await spawnSvc(['route:list', '--json'], { cwd: app.dir })
+    const { code, stdout } = await spawnSvc(['route:list', '--json'], { cwd: example.app.dir })
     expect(code).toBe(0)
     await expectContract('route:list', JSON.parse(stdout))
   })

@@ -4,26 +4,18 @@
  * lines on stderr; without `--json` stdout stays empty. Failures before the
  * line is parsed (unknown command, unknown option, bad value) count too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { asksForJson } from '../../cli/main.ts'
 import { describeFailure } from '../../cli/output/print.ts'
-import { tempDir } from '../helpers/app.ts'
-import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { exampleAppAndOutside } from '../helpers/cli.ts'
 import { runSvc, svcJsonError } from '../helpers/run-svc.ts'
 
-const elsewhere = tempDir('svc-json-errors-')
-let app: AppCopy
-beforeAll(() => {
-  app = copyExampleApp()
-})
-afterAll(() => {
-  elsewhere.remove()
-  app.remove()
-})
+const example = exampleAppAndOutside('svc-json-errors-')
+const elsewhere = example.outside
 
 describe('--json failures', () => {
   it('a command that reads state and fails prints the error document on stdout, the human lines on stderr', async () => {
-    const { exitCode, stderr, document } = await svcJsonError(['log:trace', 'svc_no_such_trace'], { cwd: app.dir })
+    const { exitCode, stderr, document } = await svcJsonError(['log:trace', 'svc_no_such_trace'], { cwd: example.app.dir })
     expect(exitCode).toBe(1)
     expect(document).toEqual({ error: { code: 'E_TRACE_NOT_FOUND', message: 'No trace with id "svc_no_such_trace"', fix: expect.any(String), exit_code: 1 } })
     expect(stderr).toContain('error [E_TRACE_NOT_FOUND]: No trace with id "svc_no_such_trace"\n')
@@ -48,7 +40,7 @@ describe('--json failures', () => {
   })
 
   it('without --json nothing changes: stdout is empty, stderr has the lines', async () => {
-    const result = await runSvc(['log:trace', 'svc_no_such_trace'], { cwd: app.dir })
+    const result = await runSvc(['log:trace', 'svc_no_such_trace'], { cwd: example.app.dir })
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(/^error \[E_TRACE_NOT_FOUND\]: No trace with id "svc_no_such_trace"\n {2}fix: .+\n$/m)

@@ -6,21 +6,13 @@
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { MakeMigrationsJson, RouteListJson } from '../../cli/contract/index.ts'
-import { tempDir } from '../helpers/app.ts'
-import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { exampleAppAndOutside } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
-const sandbox = tempDir('svc-outside-')
-let app: AppCopy
-beforeAll(() => {
-  app = copyExampleApp()
-})
-afterAll(() => {
-  sandbox.remove()
-  app.remove()
-})
+const example = exampleAppAndOutside('svc-outside-')
+const sandbox = example.outside
 
 function folder(name: string, packageJson?: object): string {
   const dir = join(sandbox.path, name)
@@ -40,11 +32,11 @@ describe('outside any app', () => {
   })
 
   it('inside an app\'s subfolder: names the app and the --cwd that reaches it', async () => {
-    const { exitCode, stderr } = await runSvc(['route:list'], { cwd: app.path('app', 'controllers') })
+    const { exitCode, stderr } = await runSvc(['route:list'], { cwd: example.app.path('app', 'controllers') })
     expect(exitCode).toBe(1)
-    expect(stderr).toContain(`error [E_NO_APP]: No svc app in ${app.path('app', 'controllers')}: it is inside the app ${app.dir}`)
-    expect(stderr).toContain(`fix: run svc in ${app.dir}, or pass --cwd ../..`)
-    expect((await runSvc(['route:list', '--cwd', '../..'], { cwd: app.path('app', 'controllers') })).exitCode).toBe(0)
+    expect(stderr).toContain(`error [E_NO_APP]: No svc app in ${example.app.path('app', 'controllers')}: it is inside the app ${example.app.dir}`)
+    expect(stderr).toContain(`fix: run svc in ${example.app.dir}, or pass --cwd ../..`)
+    expect((await runSvc(['route:list', '--cwd', '../..'], { cwd: example.app.path('app', 'controllers') })).exitCode).toBe(0)
   })
 
   it('a package.json naming an app folder that has no routes says so', async () => {

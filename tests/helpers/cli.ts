@@ -9,6 +9,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll } from 'vitest'
+import { tempDir } from './app.ts'
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const SVC_BIN = join(REPO_ROOT, 'dist', 'cli', 'bin.js')
@@ -57,6 +59,30 @@ export function copyExampleApp(name = 'blog'): AppCopy {
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `${name}-copy`, private: true, type: 'module' }, null, 2)}\n`)
   linkRepoModules(dir)
   return appCopyAt(dir)
+}
+
+/**
+ * For a test file's commands: a copy of the example, made before its tests
+ * and removed after them (read `app` inside a test), and an empty folder
+ * outside any app.
+ */
+export function exampleAppAndOutside(prefix: string): { readonly app: AppCopy; readonly outside: { path: string; remove(): void } } {
+  const outside = tempDir(prefix)
+  let app: AppCopy | undefined
+  beforeAll(() => {
+    app = copyExampleApp()
+  })
+  afterAll(() => {
+    outside.remove()
+    app?.remove()
+  })
+  return {
+    get app() {
+      if (app === undefined) throw new Error('the example copy is made before the first test: read it inside one')
+      return app
+    },
+    outside,
+  }
 }
 
 /** File helpers over a folder of a test's own. */
