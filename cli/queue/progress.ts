@@ -3,25 +3,15 @@
  * worker, job, queue, outcome, duration), coloured on a terminal; the
  * worker's events cross from child processes as plain objects (WireEvent).
  */
-import type { WorkerEvent } from '../../framework/index.ts'
+import type { JobInfo, WorkerEvent } from '../../framework/index.ts'
 import type { Colors } from '../output/print.ts'
-
-interface WireJob {
-  id: string
-  name: string
-  /** The listener a `svc.listener` job runs, say (the job's `describe`). */
-  subject?: string
-  queue: string
-  attempt: number
-  maxAttempts: number
-}
 
 /** A worker event as it crosses a process boundary (errors reduced to their message). */
 export type WireEvent =
-  | { type: 'started'; job: WireJob; timeoutMs: number }
+  | { type: 'started'; job: JobInfo; timeoutMs: number }
   | {
       type: 'finished'
-      job: WireJob
+      job: JobInfo
       outcome: 'done' | 'retry' | 'failed' | 'lost'
       durationMs: number
       error?: string
