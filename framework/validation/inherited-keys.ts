@@ -25,7 +25,9 @@ const plans = new WeakMap<object, Plan | null>()
 
 /** `input` as `schema` should read it: own properties only where the schema names an inherited key. */
 export function withOwnKeysOnly(schema: StandardSchemaV1, input: unknown): unknown {
-  const plan = planFor(schema, new Set())
+  // The cached plan first: the set of schemas being walked is needed only the first time.
+  const cached = plans.get(schema)
+  const plan = cached !== undefined ? cached : planFor(schema, new Set())
   return plan === null ? input : copyAlong(plan, input)
 }
 
