@@ -8,6 +8,7 @@
  * all) costs one WeakMap lookup.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { WRAPPER_TYPES } from './field-schema.ts'
 
 /** How to copy an input for one schema: null when nothing in it names an inherited key. */
 type Plan = { kind: 'object'; entries: ReadonlyMap<string, Plan | null> } | { kind: 'array'; item: Plan } | { kind: 'wrapped'; inner: Plan }
@@ -20,7 +21,6 @@ interface SchemaShape {
 }
 
 const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest'])
-const WRAPPER_TYPES = new Set(['optional', 'nullable', 'nullish', 'exact_optional', 'non_optional', 'non_nullable', 'non_nullish', 'undefinedable'])
 const plans = new WeakMap<object, Plan | null>()
 
 /** `input` as `schema` should read it: own properties only where the schema names an inherited key. */

@@ -6,6 +6,7 @@
  * other libraries' issues keep their own message (rule `invalid`).
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { pipeHas, schemaAtPath } from './field-schema.ts'
 
 /** Where the validated value came from: the JSON body or the query string. */
 export type InputSource = 'body' | 'query'
@@ -87,14 +88,19 @@ export function namedCheckRule(check: unknown): string | undefined {
   return typeof check === 'function' ? (check as { [RULE_NAME]?: NamedRule })[RULE_NAME]?.rule : undefined
 }
 
-export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource): ValidationIssue {
+/** `schema`, when given, is the one that reported the issue: it words what the issue alone cannot (an integer field given a string). */
+export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource, schema?: StandardSchemaV1): ValidationIssue {
   const path = issue.path?.map((key) => String(typeof key === 'object' ? key.key : key)) ?? []
   const field = path.length === 0 ? source : path.join('.')
   const label = (path.at(-1) ?? source).replaceAll('_', ' ')
   if (!isValibotIssue(issue)) {
     return { field, path, label, rule: 'invalid', requirement: undefined, input: undefined, source, message: issue.message, custom: true, issue }
   }
-  const { rule, requirement } = ruleOf(issue)
+  const ruled = ruleOf(issue)
+  const { rule } = ruled
+  // An integer field given "a" fails `number` before its `integer` action runs: the field asks for an integer all the same.
+  const asksInteger = rule === 'type' && ruled.requirement === 'number' && schema !== undefined && pipeHas(schemaAtPath(schema, path), 'integer')
+  const requirement = asksInteger ? 'integer' : ruled.requirement
   return { field, path, label, rule, requirement, input: issue.input, source, message: issue.message, custom: !isDefaultMessage(issue), issue }
 }
 

@@ -25,7 +25,7 @@ export async function checkWith<S extends StandardSchemaV1>(
   const checked: StandardSchemaV1 = Array.isArray(input) && isObjectSchema(schema) ? LIST_REFUSED : schema
   const result = await checked['~standard'].validate(withOwnKeysOnly(checked, input))
   if (result.issues === undefined) return { ok: true, value: result.value }
-  return { ok: false, errors: toFieldErrors(result.issues, source, format) }
+  return { ok: false, errors: toFieldErrors(result.issues, source, format, checked) }
 }
 
 const LIST_REFUSED = jsonObject({})
@@ -55,13 +55,14 @@ export function toFieldErrors(
   issues: readonly StandardSchemaV1.Issue[],
   source: InputSource = 'body',
   format: ValidationMessageFormatter = defaultValidationMessage,
+  schema?: StandardSchemaV1,
 ): FieldErrors {
   // A Map, then own properties: a field named `constructor`, `toString` or `__proto__` is a field like any
   // other (looked up on a plain object it was already "set", and its error was dropped; assigned, `__proto__`
   // set the prototype). With every error dropped, the input passed as valid.
   const errors = new Map<string, string[]>()
   for (const raw of issues) {
-    const issue = toValidationIssue(raw, source)
+    const issue = toValidationIssue(raw, source, schema)
     if (!errors.has(issue.field)) errors.set(issue.field, [format(issue)])
   }
   return Object.fromEntries(errors)

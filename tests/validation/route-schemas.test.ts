@@ -224,6 +224,26 @@ describe('one message style, and one function to reword it', () => {
     expect((await createTestClient(custom).post('/api/x', { json: { code: '12' } })).body.errors).toEqual({ code: ['Codes have four digits'] })
   })
 
+  it('asks an integer field for an integer when it was given no number at all (the integer action never ran), nested and optional too', async () => {
+    const Counts = v.object({
+      stock: v.pipe(v.number(), v.integer()),
+      shelf: v.optional(v.pipe(v.number(), v.integer())),
+      price: v.number(),
+      lines: v.array(v.object({ quantity: v.pipe(v.number(), v.integer()) })),
+    })
+    const counts = createTestClient(createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/counts', () => null).body(Counts)) }))
+    const { status, body } = await counts.post('/api/counts', { json: { stock: 'a', shelf: 'b', price: 'd', lines: [{ quantity: 'e' }] } })
+    expect(status).toBe(422)
+    expect(body.errors).toEqual({
+      stock: ['The stock field must be an integer.'],
+      shelf: ['The shelf field must be an integer.'],
+      price: ['The price field must be a number.'],
+      'lines.0.quantity': ['The quantity field must be an integer.'],
+    })
+    // A number that is not whole reached the integer action: the same words.
+    expect((await counts.post('/api/counts', { json: { stock: 1.5, price: 1, lines: [] } })).body.errors).toEqual({ stock: ['The stock field must be an integer.'] })
+  })
+
   const shout: ValidationMessageFormatter = (issue) => `${issue.source}:${issue.field}:${issue.rule}:${String(issue.requirement ?? '')}`
 
   it("rewords the app's routes and c.validate() through createApp({ validationMessage })", async () => {
