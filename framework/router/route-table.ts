@@ -12,7 +12,7 @@
  */
 import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
 import { HttpError } from '../http/http-error.ts'
-import { leadingSegments, type PathPattern } from './path-grammar.ts'
+import { segmentEnd, segmentStart, type PathPattern } from './path-grammar.ts'
 import { ROUTE_METHODS, type RouteMethod } from './types.ts'
 
 export interface TableEntry<T> {
@@ -83,15 +83,12 @@ export class RouteTable<T> {
     const known = this.staticAnswers.get(bucketMethod)?.get(pathname)
     if (known !== undefined) return { value: known, params: {} }
     // From the method's root ('GET ') down the request's leading segments ('GET api/v1/posts'): the deepest bucket wins.
+    // Segments are cut only while the tree goes deeper: most paths end their walk after one or two.
     let node = this.buckets.get(bucketMethod)
     let router = node?.router
-    if (node !== undefined) {
-      const segments = leadingSegments(pathname)
-      for (let depth = 0; depth < segments.length; depth++) {
-        node = node.children?.get(segments[depth]!)
-        if (node === undefined) break
-        if (node.router !== undefined) router = node.router
-      }
+    for (let start = segmentStart(pathname, 0); node?.children !== undefined && start !== -1; start = segmentStart(pathname, start)) {
+      node = node.children.get(pathname.slice(start, segmentEnd(pathname, start)))
+      if (node?.router !== undefined) router = node.router
     }
     // itty's own promise, handed on as it is (one promise a request fewer than wrapping it).
     if (router !== undefined) return router.fetch({ method: 'GET', url: `${MATCH_ORIGIN}${pathname}` } as MatchRequest as never)
@@ -131,20 +128,28 @@ export class RouteTable<T> {
   private bucket(method: string, members: TableEntry<T>[]): IttyRouterType {
     const router = IttyRouter()
     for (const entry of members) {
-      const constraints = [...entry.where]
-      const isStatic = entry.pattern.params.length === 0
+      // Per parameter, in path order: its name and its constraint, read by name from itty's groups (no walk of them).
+      const params = entry.pattern.params.map(({ name }) => ({ name, constraint: entry.where.get(name) }))
+      const isStatic = params.length === 0
       const matcher = (request: MatchRequest): RouteMatch<T> | undefined => {
         if (isStatic) {
           this.rememberStatic(method, request.url.slice(MATCH_ORIGIN.length), entry.value)
           return { value: entry.value, params: {} }
         }
-        const params = decodeParams(request.params ?? {})
-        for (let i = 0; i < constraints.length; i++) {
-          const [name, constraint] = constraints[i]!
-          const value = params[name]
-          if (value !== undefined && !constraint.test(value)) return undefined
+        const groups = request.params ?? {}
+        const decoded: Record<string, string> = {}
+        for (let i = 0; i < params.length; i++) {
+          const { name } = params[i]!
+          const value = decodeParam(name, groups[name])
+          if (value !== undefined) decoded[name] = value
         }
-        return { value: entry.value, params }
+        // Constraints once every value is decoded: a malformed one is a 400 whichever parameter fails its constraint.
+        for (let i = 0; i < params.length; i++) {
+          const { name, constraint } = params[i]!
+          const value = decoded[name]
+          if (constraint !== undefined && value !== undefined && !constraint.test(value)) return undefined
+        }
+        return { value: entry.value, params: decoded }
       }
       // Every member was already filtered by method, so each bucket compares "GET".
       const routeEntry: RouteEntry = ['GET', entry.pattern.regex, [matcher as never], entry.pattern.regex.source]
@@ -154,16 +159,12 @@ export class RouteTable<T> {
   }
 }
 
-function decodeParams(raw: Record<string, string | undefined>): Record<string, string> {
-  const params: Record<string, string> = {}
-  for (const name in raw) {
-    const value = raw[name]
-    if (value === undefined) continue
-    try {
-      params[name] = value.includes('%') ? decodeURIComponent(value) : value
-    } catch {
-      throw new HttpError(400, `Malformed percent-encoding in path parameter "${name}"`)
-    }
+/** A parameter's decoded value; undefined for an optional one that was not given. */
+function decodeParam(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || !raw.includes('%')) return raw
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    throw new HttpError(400, `Malformed percent-encoding in path parameter "${name}"`)
   }
-  return params
 }
