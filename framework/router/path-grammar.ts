@@ -137,21 +137,15 @@ export function compilePath(path: string): PathPattern {
 /** The segments of a request path used to pick a bucket (raw, as in the URL). */
 export function leadingSegments(pathname: string): string[] {
   const segments: string[] = []
-  for (let start = segmentStart(pathname, 0); start !== -1 && segments.length < BUCKET_DEPTH; start = segmentStart(pathname, start)) {
-    segments.push(pathname.slice(start, segmentEnd(pathname, start)))
+  for (let start = 1; segments.length < BUCKET_DEPTH && start < pathname.length; ) {
+    const end = segmentEnd(pathname, start)
+    if (end > start) segments.push(pathname.slice(start, end))
+    start = end + 1
   }
   return segments
 }
 
-/** Where the first non-empty segment after a `/` at or after `from` starts; -1 when there is none. */
-export function segmentStart(pathname: string, from: number): number {
-  for (let slash = pathname.indexOf('/', from); slash !== -1; slash = pathname.indexOf('/', slash + 1)) {
-    if (slash + 1 < pathname.length && pathname.charCodeAt(slash + 1) !== 47 /* / */) return slash + 1
-  }
-  return -1
-}
-
-/** Where the segment starting at `start` ends (the next `/`, or the path's end). */
+/** Where the segment starting at `start` ends (the next `/`, or the path's end); an empty segment ends where it starts. */
 export function segmentEnd(pathname: string, start: number): number {
   const slash = pathname.indexOf('/', start)
   return slash === -1 ? pathname.length : slash

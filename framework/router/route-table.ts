@@ -12,7 +12,7 @@
  */
 import { IttyRouter, type IttyRouterType, type RouteEntry } from 'itty-router'
 import { HttpError } from '../http/http-error.ts'
-import { segmentEnd, segmentStart, type PathPattern } from './path-grammar.ts'
+import { segmentEnd, type PathPattern } from './path-grammar.ts'
 import { ROUTE_METHODS, type RouteMethod } from './types.ts'
 
 export interface TableEntry<T> {
@@ -86,9 +86,13 @@ export class RouteTable<T> {
     // Segments are cut only while the tree goes deeper: most paths end their walk after one or two.
     let node = this.buckets.get(bucketMethod)
     let router = node?.router
-    for (let start = segmentStart(pathname, 0); node?.children !== undefined && start !== -1; start = segmentStart(pathname, start)) {
-      node = node.children.get(pathname.slice(start, segmentEnd(pathname, start)))
-      if (node?.router !== undefined) router = node.router
+    for (let start = 1; node?.children !== undefined && start < pathname.length; ) {
+      const end = segmentEnd(pathname, start)
+      if (end > start) {
+        node = node.children.get(pathname.slice(start, end))
+        if (node?.router !== undefined) router = node.router
+      }
+      start = end + 1
     }
     // itty's own promise, handed on as it is (one promise a request fewer than wrapping it).
     if (router !== undefined) return router.fetch({ method: 'GET', url: `${MATCH_ORIGIN}${pathname}` } as MatchRequest as never)
