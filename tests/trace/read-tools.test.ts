@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DbWhyJson, StatsJson, TopJson, TraceListJson, TraceUsersJson, WhyJson } from '../../cli/contract/traces.ts'
+import type { DbWhyJson, StatsJson, TopJson, TraceJson, TraceListJson, TraceUsersJson, WhyJson } from '../../cli/contract/traces.ts'
 import { loadApp } from '../../cli/project/load-app.ts'
 import { findProject } from '../../cli/project/project.ts'
 import { copyExampleApp, svcEnv, type AppCopy } from '../helpers/cli.ts'
@@ -230,6 +230,16 @@ describe('with traces', () => {
       expect((await svc(['log:trace', ids.delete!])).exitCode).toBe(0)
       expect((await svc(['log:export', ids.delete!])).exitCode).toBe(0)
       expect((await json<TraceListJson>(['log:trace', '--method', 'DELETE'])).traces.map((trace) => trace.trace_id)).toEqual([ids.delete])
+    })
+
+    it('an id shortened under 6 characters says so (it said "No trace with id" when traces started with it)', async () => {
+      const start = ids.delete!.slice(0, 5)
+      for (const command of ['log:trace', 'replay']) {
+        const short = await svc([command, start])
+        expect(short.exitCode).toBe(1)
+        expect(short.stderr).toContain(`error [E_TRACE_NOT_FOUND]: No trace with id "${start}", and a shortened id needs at least 6 characters`)
+      }
+      expect((await json<TraceJson>(['log:trace', ids.delete!.slice(0, 12)])).trace.trace_id).toBe(ids.delete)
     })
 
     it('api:why refuses an --id that is a trace of another request', async () => {
