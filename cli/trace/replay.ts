@@ -57,6 +57,12 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
   const cannot = unreplayable(record)
   if (cannot !== undefined) throw new CliError(cannot.code, `${record.trace_id} cannot be replayed as it was: ${cannot.reason}`, { hint: cannot.hint })
   let body: unknown = record.body.content
+  if ((options.sets ?? []).length > 0 && (record.method === 'GET' || record.method === 'HEAD')) {
+    // fetch refuses a GET with a body (E_UNEXPECTED in process), and a server answered what went out with --url with a 400.
+    throw new CliError('E_BAD_OPTION', `--set changes a field of the JSON body, and a ${record.method} request has none`, {
+      hint: `--edit changes the query string or the headers (svc replay ${record.trace_id} --edit)`,
+    })
+  }
   for (const assignment of options.sets ?? []) body = applySet(body, assignment)
   if (body !== null && typeof body === 'object') findRedacted(body, 'body', redacted)
 
