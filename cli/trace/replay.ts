@@ -239,7 +239,13 @@ export function editRequest(request: ReplayRequestJson, env: EnvRecord = process
       throw new CliError('E_EDIT_INVALID', 'The edited request needs method (string), url (string) and headers (object)')
     }
     const body = edited.body === null || edited.body === undefined ? null : typeof edited.body === 'string' ? edited.body : JSON.stringify(edited.body)
-    return { method: edited.method.toUpperCase(), url: edited.url, headers: edited.headers as Record<string, string>, body }
+    const method = edited.method.toUpperCase()
+    if (body !== null && (method === 'GET' || method === 'HEAD')) {
+      throw new CliError('E_EDIT_INVALID', `The edited request is a ${method} with a body, which HTTP clients do not send`, {
+        hint: 'set "body" to null, or change "method" (POST, PUT, PATCH...)',
+      })
+    }
+    return { method, url: edited.url, headers: edited.headers as Record<string, string>, body }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -412,6 +412,22 @@ writeFileSync(file, JSON.stringify(request))
     expect(replay.response.status).toBe(404)
   })
 
+  it('--edit that gives a GET a body is E_EDIT_INVALID, not E_UNEXPECTED', async () => {
+    const editor = app.path('edit-request-body.mjs')
+    writeFileSync(
+      editor,
+      `import { readFileSync, writeFileSync } from 'node:fs'
+const file = process.argv[2]
+const request = JSON.parse(readFileSync(file, 'utf8'))
+request.body = { title: 'x' }
+writeFileSync(file, JSON.stringify(request))
+`,
+    )
+    const run = await svc(['log:replay', ids.show!, '--edit'], { EDITOR: `${process.execPath} ${editor}` })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('error [E_EDIT_INVALID]: The edited request is a GET with a body, which HTTP clients do not send')
+  })
+
   it('--url sends to a running server', async () => {
     const server = startSvc(['serve', '--port', '0'], { cwd: app.dir })
     try {
