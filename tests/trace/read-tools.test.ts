@@ -311,6 +311,18 @@ describe('--route: the traces one route answered', () => {
     expect((await json<TraceListJson>(['trace:list', '--route', '/api/v1/posts/{nope}'])).traces).toEqual([])
   })
 
+  it('a parameter written :id, or a glob, is E_BAD_OPTION naming the pattern to give (it selected nothing, silently)', async () => {
+    const colon = await svc(['trace:list', '--route', '/api/v1/posts/:id'])
+    expect(colon.exitCode).toBe(1)
+    expect(colon.stderr).toContain(`error [E_BAD_OPTION]: --route takes a route's pattern as route:list prints it, its parameters in braces, got "/api/v1/posts/:id"`)
+    expect(colon.stderr).toContain(`--route '/api/v1/posts/{id}'`)
+    expect((await svc(['trace:list', '--route', '/api/v1/posts/archive/:year?'])).stderr).toContain(`--route '/api/v1/posts/archive/{year?}'`)
+    const glob = await svc(['log:trace', '--route', '/api/v1/posts/*'])
+    expect(glob.exitCode).toBe(1)
+    expect(glob.stderr).toContain(`--route matches one route's pattern exactly, and "/api/v1/posts/*" is a glob`)
+    expect(glob.stderr).toContain(`--path '/api/v1/posts/*'`)
+  })
+
   it('is refused beside a trace id, as every filter is', async () => {
     const refused = await svc(['log:trace', ids['routeArchive']!, '--route', '/api/v1/posts/{id}'])
     expect(refused.exitCode).toBe(1)
