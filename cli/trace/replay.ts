@@ -356,9 +356,12 @@ function sendOverHttp(request: ReplayRequestJson, insecure: boolean): Promise<Om
   const url = new URL(request.url)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
+    // The body's length, as the recorded request had it: written in pieces, Node would send it chunked, and the
+    // replay's own trace would read "incomplete" whenever the app answered without reading it (a 401, a 404).
+    const headers = request.body === null ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) }
     const outgoing = send(
       url,
-      { method: request.method, headers: request.headers, ...(url.protocol === 'https:' ? { rejectUnauthorized: !insecure } : {}) },
+      { method: request.method, headers, ...(url.protocol === 'https:' ? { rejectUnauthorized: !insecure } : {}) },
       (incoming) => {
         const chunks: Buffer[] = []
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -378,8 +381,7 @@ function sendOverHttp(request: ReplayRequestJson, insecure: boolean): Promise<Om
       },
     )
     outgoing.on('error', (error) => reject(sendError(url, error)))
-    if (request.body !== null) outgoing.write(request.body)
-    outgoing.end()
+    outgoing.end(request.body ?? undefined)
   })
 }
 
