@@ -26,6 +26,17 @@ export async function findTrace(store: TraceStore, id: string): Promise<TraceRec
   })
 }
 
+/**
+ * An id given as "" (`svc log:export "$ID"` with $ID unset) is refused:
+ * read as no id, it showed a search, and log:export exported every trace.
+ */
+export function refuseEmptyId(id: string | undefined, command: string): void {
+  if (id !== '') return
+  throw new CliError('E_BAD_ARGUMENTS', 'The trace id is empty', {
+    hint: `give an id (svc trace:list prints them), or leave it out to select traces with the filters (svc ${command} --status 5xx)`,
+  })
+}
+
 /** Opens the project's trace store just to read one trace (never creating it: see openTraceStoreToRead). */
 export async function readProjectTrace(project: Project, id: string): Promise<TraceRecord> {
   const store = await openExistingTraceStore(project)

@@ -242,6 +242,15 @@ describe('with traces', () => {
       expect((await json<TraceJson>(['log:trace', ids.delete!.slice(0, 12)])).trace.trace_id).toBe(ids.delete)
     })
 
+    it('an empty id ("$ID" unset) is refused, not read as a search that log:export exported whole', async () => {
+      for (const command of ['log:trace', 'log:export']) {
+        const empty = await svc([command, ''])
+        expect(empty.exitCode, command).toBe(1)
+        expect(empty.stdout).toBe('')
+        expect(empty.stderr).toContain('error [E_BAD_ARGUMENTS]: The trace id is empty')
+      }
+    })
+
     it('api:why refuses an --id that is a trace of another request', async () => {
       const other = await svc(['api:why', 'GET', '/api/v2/posts', '--id', ids.delete!])
       expect(other.exitCode).toBe(1)
