@@ -9,9 +9,10 @@
  * only when another connection commits: no I/O); when that moved, the store's
  * last batch id and trace count; when those moved, `onChange` runs, at most
  * once per tick. A local store that does not exist yet is not created: the
- * file is looked for on each tick.
+ * file is looked for on each tick. A local store deleted or replaced
+ * (`rm -rf storage/`) is a change, and the file there is opened again.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { traceDatabaseUrl } from '../../framework/node/index.ts'
 import type { TraceStore } from '../../framework/trace/index.ts'
 import { loadConfig } from '../project/load-app.ts'
@@ -34,6 +35,8 @@ export class TraceStoreWatch {
   private closed = false
   private readonly remote: boolean
   private readonly file: string | undefined
+  /** The file the open store reads (device and inode). */
+  private opened: string | undefined
 
   constructor(
     private readonly project: Project,
@@ -64,10 +67,19 @@ export class TraceStoreWatch {
     if (this.busy || this.closed) return false
     this.busy = true
     try {
+      if (this.store !== undefined && !this.remote && fileIdentity(this.file) !== this.opened) {
+        // Deleted or replaced (rm -rf storage/): the deleted file never changes again. Whatever is there now differs.
+        this.store.close()
+        this.store = undefined
+        this.version = undefined
+        this.mark = 'replaced'
+      }
       const store = await this.open()
       if (store === undefined) {
-        this.mark ??= '0:0' // no store yet: its first traces are a change
-        return false
+        const gone = this.mark !== undefined && this.mark !== '0:0'
+        this.mark = '0:0' // no store (yet, or any more): its first traces are a change
+        if (gone && notify) await this.onChange()
+        return gone
       }
       const version = (await store.db.execute('pragma data_version')).rows[0]?.[0]
       if (version === this.version && this.mark !== undefined) return false
@@ -92,7 +104,7 @@ export class TraceStoreWatch {
     this.opening ??= openProjectTraceStore(this.project)
       .then((store) => {
         if (this.closed) store.close()
-        else this.store = store
+        else [this.store, this.opened] = [store, fileIdentity(this.file)]
       })
       .finally(() => (this.opening = undefined))
     await this.opening
@@ -107,4 +119,10 @@ async function markOf(store: TraceStore): Promise<string> {
   } catch {
     return '0:0' // no table yet
   }
+}
+
+/** Which file is at `path` now (device and inode), undefined when none. */
+function fileIdentity(path: string | undefined): string | undefined {
+  const stats = path === undefined ? undefined : statSync(path, { throwIfNoEntry: false })
+  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`
 }

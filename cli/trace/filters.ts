@@ -151,7 +151,10 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     filter.status = args.status
   }
   if (args.method) filter.method = args.method.toUpperCase()
-  if (args.route) filter.route = args.route
+  if (args.route) {
+    checkRoutePattern(args.route)
+    filter.route = args.route
+  }
   if (args.ip) filter.ip = args.ip
   if (args.error) filter.error = true
   let since = args.since ? parseSince(args.since, now) : undefined
@@ -168,6 +171,23 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     echo.slow_ms = ms
   }
   return { filter, echo }
+}
+
+/**
+ * `--route` compares the pattern exactly, so a pattern no route can have
+ * selected nothing, silently: a parameter written as other routers write it
+ * (`:id`), or a glob (that is `--path`).
+ */
+function checkRoutePattern(route: string): void {
+  const braced = route.replace(/(^|\/):([A-Za-z_][A-Za-z0-9_]*)(\?)?(?=\/|$)/g, (_, slash: string, name: string, optional: string | undefined) => `${slash}{${name}${optional ?? ''}}`)
+  if (braced !== route) {
+    throw new CliError('E_BAD_OPTION', `--route takes a route's pattern as route:list prints it, its parameters in braces, got "${route}"`, { hint: `--route '${braced}'` })
+  }
+  if (/[*[]/.test(route)) {
+    throw new CliError('E_BAD_OPTION', `--route matches one route's pattern exactly, and "${route}" is a glob`, {
+      hint: `--path '${route}' selects the paths it matches; route:list prints the patterns`,
+    })
+  }
 }
 
 /** `--days`: more than 0 (newer than 0 days would select nothing); declared as a plain number so that -1 and 0 get this one message. */

@@ -57,6 +57,12 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
   const cannot = unreplayable(record)
   if (cannot !== undefined) throw new CliError(cannot.code, `${record.trace_id} cannot be replayed as it was: ${cannot.reason}`, { hint: cannot.hint })
   let body: unknown = record.body.content
+  if ((options.sets ?? []).length > 0 && (record.method === 'GET' || record.method === 'HEAD')) {
+    // fetch refuses a GET with a body (E_UNEXPECTED in process), and a server answered what went out with --url with a 400.
+    throw new CliError('E_BAD_OPTION', `--set changes a field of the JSON body, and a ${record.method} request has none`, {
+      hint: `--edit changes the query string or the headers (svc replay ${record.trace_id} --edit)`,
+    })
+  }
   for (const assignment of options.sets ?? []) body = applySet(body, assignment)
   if (body !== null && typeof body === 'object') findRedacted(body, 'body', redacted)
 
@@ -233,7 +239,13 @@ export function editRequest(request: ReplayRequestJson, env: EnvRecord = process
       throw new CliError('E_EDIT_INVALID', 'The edited request needs method (string), url (string) and headers (object)')
     }
     const body = edited.body === null || edited.body === undefined ? null : typeof edited.body === 'string' ? edited.body : JSON.stringify(edited.body)
-    return { method: edited.method.toUpperCase(), url: edited.url, headers: edited.headers as Record<string, string>, body }
+    const method = edited.method.toUpperCase()
+    if (body !== null && (method === 'GET' || method === 'HEAD')) {
+      throw new CliError('E_EDIT_INVALID', `The edited request is a ${method} with a body, which HTTP clients do not send`, {
+        hint: 'set "body" to null, or change "method" (POST, PUT, PATCH...)',
+      })
+    }
+    return { method, url: edited.url, headers: edited.headers as Record<string, string>, body }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -344,9 +356,12 @@ function sendOverHttp(request: ReplayRequestJson, insecure: boolean): Promise<Om
   const url = new URL(request.url)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
+    // The body's length, as the recorded request had it: written in pieces, Node would send it chunked, and the
+    // replay's own trace would read "incomplete" whenever the app answered without reading it (a 401, a 404).
+    const headers = request.body === null ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) }
     const outgoing = send(
       url,
-      { method: request.method, headers: request.headers, ...(url.protocol === 'https:' ? { rejectUnauthorized: !insecure } : {}) },
+      { method: request.method, headers, ...(url.protocol === 'https:' ? { rejectUnauthorized: !insecure } : {}) },
       (incoming) => {
         const chunks: Buffer[] = []
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -366,8 +381,7 @@ function sendOverHttp(request: ReplayRequestJson, insecure: boolean): Promise<Om
       },
     )
     outgoing.on('error', (error) => reject(sendError(url, error)))
-    if (request.body !== null) outgoing.write(request.body)
-    outgoing.end()
+    outgoing.end(request.body ?? undefined)
   })
 }
 

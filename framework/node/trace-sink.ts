@@ -16,8 +16,8 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { TraceConfig } from '../trace/config.ts'
-import { storeSink, type TraceSink } from '../trace/store.ts'
-import { openTraceStore, traceDatabaseUrl, type OpenTraceStoreOptions } from './traces.ts'
+import type { TraceSink } from '../trace/store.ts'
+import { followTraceStoreFile, traceDatabaseUrl, type OpenTraceStoreOptions } from './traces.ts'
 import type { TraceWorkerData, TraceWorkerReply, TraceWorkerRequest } from './trace-worker.ts'
 
 export interface WorkerTraceSink extends TraceSink {
@@ -84,8 +84,12 @@ export async function workerTraceSink(store: OpenTraceStoreOptions): Promise<Wor
  */
 export async function threadTraceSink(store: OpenTraceStoreOptions, options: ThreadTraceSinkOptions = {}): Promise<WorkerTraceSink> {
   const local = traceDatabaseUrl(store).startsWith('file:')
-  const own = await openTraceStore({ ...store, busyTimeoutMs: 0, ...(local ? { walAutocheckpoint: 0 } : {}) })
-  const sink = storeSink(own)
+  const own = await followTraceStoreFile({ ...store, busyTimeoutMs: 0, ...(local ? { walAutocheckpoint: 0 } : {}) })
+  const sink: TraceSink = {
+    write: async (batch, dropped) => (await own.current()).writeBatch(batch, dropped),
+    prune: async (options) => (await own.current()).prune(options),
+    droppedCount: async () => (await own.current()).droppedCount(),
+  }
   if (!local) return { ...sink, close: async () => own.close() }
   let checkpointer: TraceWorker
   try {
@@ -102,7 +106,7 @@ export async function threadTraceSink(store: OpenTraceStoreOptions, options: Thr
   let closing = false
   const checkpoint = () => {
     const onThread = !threadFailed && checkpointer.alive()
-    const run = onThread ? checkpointer.send({ type: 'checkpoint' }) : own.checkpoint()
+    const run = onThread ? checkpointer.send({ type: 'checkpoint' }) : own.current().then((current) => current.checkpoint())
     checkpointing = run
       .catch(() => {
         // A log not copied now is copied by the next checkpoint; a thread that failed is not asked again

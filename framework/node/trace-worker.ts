@@ -7,8 +7,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { EncodedBatch } from '../trace/batch-codec.ts'
-import { isLockError, storeSink } from '../trace/store.ts'
-import { openTraceStore, type OpenTraceStoreOptions } from './traces.ts'
+import { isLockError } from '../trace/store.ts'
+import { followTraceStoreFile, type OpenTraceStoreOptions } from './traces.ts'
 
 export interface TraceWorkerData {
   store: OpenTraceStoreOptions
@@ -27,23 +27,25 @@ const port = parentPort!
 const { store: storeOptions } = workerData as TraceWorkerData
 
 try {
-  const store = await openTraceStore(storeOptions)
-  const sink = storeSink(store)
+  const followed = await followTraceStoreFile(storeOptions)
   port.on('message', async (request: TraceWorkerRequest) => {
     const reply = (result?: number, error?: string) => port.postMessage({ type: 'done', id: request.id, result, error } satisfies TraceWorkerReply)
     try {
-      if (request.type === 'write') {
-        reply((await sink.write(request.batch, request.dropped)) ?? undefined)
-      } else if (request.type === 'prune') {
-        reply(await sink.prune(request.options))
-      } else if (request.type === 'dropped') {
-        reply(await store.droppedCount())
-      } else if (request.type === 'checkpoint') {
-        reply(await store.checkpoint())
-      } else {
-        store.close()
+      if (request.type === 'close') {
+        followed.close()
         reply()
         port.close()
+        return
+      }
+      const store = await followed.current()
+      if (request.type === 'write') {
+        reply((await store.writeBatch(request.batch, request.dropped)) ?? undefined)
+      } else if (request.type === 'prune') {
+        reply(await store.prune(request.options))
+      } else if (request.type === 'dropped') {
+        reply(await store.droppedCount())
+      } else {
+        reply(await store.checkpoint())
       }
     } catch (error) {
       // The lock error's own text (the database layer may have wrapped it): the writer tries again on it.

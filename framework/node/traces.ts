@@ -3,7 +3,7 @@
  * trace writes never contend with the app's database) or any libSQL URL
  * (`TRACE_DATABASE_URL`).
  */
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createClient } from '@libsql/client'
 import { openLibsqlTraceStore } from '../database/libsql-open.ts'
@@ -50,4 +50,46 @@ export async function openTraceStore(options: OpenTraceStoreOptions): Promise<Tr
     busyTimeoutMs: options.busyTimeoutMs,
     walAutocheckpoint: options.walAutocheckpoint,
   })
+}
+
+/** A store that a long-running writer holds open, opened again when its file is deleted or replaced. */
+export interface FollowedTraceStore {
+  /** The store at the path, opened again first when the file there is no longer the one it has open. */
+  current(): Promise<TraceStore>
+  close(): void
+}
+
+/**
+ * Opens the store for a writer that keeps it open (`svc serve`'s sinks). A
+ * local file deleted under it (`rm -rf storage/` to start afresh) is opened
+ * again, created at its path, at the next write: SQLite would go on writing
+ * into the deleted file, every later trace lost while `/health/ready`
+ * counted it written. One `stat` a call, a call a batch.
+ */
+export async function followTraceStoreFile(options: OpenTraceStoreOptions): Promise<FollowedTraceStore> {
+  const url = traceDatabaseUrl(options)
+  const path = url.startsWith('file:') ? url.slice('file:'.length) : undefined
+  const identity = () => {
+    const stats = path === undefined ? undefined : statSync(path, { throwIfNoEntry: false })
+    return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`
+  }
+  let store = await openTraceStore(options)
+  let opened = identity()
+  // Calls that overlap (a write and a prune) wait for the same reopening.
+  let reopening: Promise<TraceStore> | undefined
+  const reopen = async () => {
+    store.close()
+    store = await openTraceStore(options)
+    opened = identity()
+    return store
+  }
+  return {
+    current() {
+      if (reopening !== undefined) return reopening
+      if (path === undefined || identity() === opened) return Promise.resolve(store)
+      reopening = reopen().finally(() => (reopening = undefined))
+      return reopening
+    },
+    close: () => store.close(),
+  }
 }

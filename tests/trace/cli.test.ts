@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -410,6 +411,47 @@ writeFileSync(file, JSON.stringify(request))
     const replay = await json(['log:replay', ids.show!, '--edit'], replaySchema, { env: { EDITOR: `${process.execPath} ${editor}` } })
     expect(replay.request.url).toBe(`${recordedBase}/api/v1/posts/999?view=full`)
     expect(replay.response.status).toBe(404)
+  })
+
+  it('--edit that gives a GET a body is E_EDIT_INVALID, not E_UNEXPECTED', async () => {
+    const editor = app.path('edit-request-body.mjs')
+    writeFileSync(
+      editor,
+      `import { readFileSync, writeFileSync } from 'node:fs'
+const file = process.argv[2]
+const request = JSON.parse(readFileSync(file, 'utf8'))
+request.body = { title: 'x' }
+writeFileSync(file, JSON.stringify(request))
+`,
+    )
+    const run = await svc(['log:replay', ids.show!, '--edit'], { EDITOR: `${process.execPath} ${editor}` })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('error [E_EDIT_INVALID]: The edited request is a GET with a body, which HTTP clients do not send')
+  })
+
+  it('--url sends a body with its Content-Length, as it was recorded, not chunked', async () => {
+    const received: Array<{ headers: Record<string, unknown>; body: string }> = []
+    const server = createHttpServer((request, response) => {
+      let body = ''
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+      request.on('end', () => {
+        received.push({ headers: request.headers, body })
+        response.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}')
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const run = await svc(['log:replay', ids.create!, '--url', `http://127.0.0.1:${port}`])
+      expect(run.code, run.stderr).toBe(0)
+      expect(received).toHaveLength(1)
+      const body = JSON.stringify({ title: 'Traced post', body: 'hello' })
+      expect(received[0]!.body).toBe(body)
+      expect(received[0]!.headers['content-length']).toBe(String(Buffer.byteLength(body)))
+      expect(received[0]!.headers['transfer-encoding']).toBeUndefined()
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('--url sends to a running server', async () => {

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DbWhyJson, StatsJson, TopJson, TraceListJson, TraceUsersJson, WhyJson } from '../../cli/contract/traces.ts'
+import type { DbWhyJson, StatsJson, TopJson, TraceJson, TraceListJson, TraceUsersJson, WhyJson } from '../../cli/contract/traces.ts'
 import { loadApp } from '../../cli/project/load-app.ts'
 import { findProject } from '../../cli/project/project.ts'
 import { copyExampleApp, svcEnv, type AppCopy } from '../helpers/cli.ts'
@@ -232,6 +232,25 @@ describe('with traces', () => {
       expect((await json<TraceListJson>(['log:trace', '--method', 'DELETE'])).traces.map((trace) => trace.trace_id)).toEqual([ids.delete])
     })
 
+    it('an id shortened under 6 characters says so (it said "No trace with id" when traces started with it)', async () => {
+      const start = ids.delete!.slice(0, 5)
+      for (const command of ['log:trace', 'replay']) {
+        const short = await svc([command, start])
+        expect(short.exitCode).toBe(1)
+        expect(short.stderr).toContain(`error [E_TRACE_NOT_FOUND]: No trace with id "${start}", and a shortened id needs at least 6 characters`)
+      }
+      expect((await json<TraceJson>(['log:trace', ids.delete!.slice(0, 12)])).trace.trace_id).toBe(ids.delete)
+    })
+
+    it('an empty id ("$ID" unset) is refused, not read as a search that log:export exported whole', async () => {
+      for (const command of ['log:trace', 'log:export']) {
+        const empty = await svc([command, ''])
+        expect(empty.exitCode, command).toBe(1)
+        expect(empty.stdout).toBe('')
+        expect(empty.stderr).toContain('error [E_BAD_ARGUMENTS]: The trace id is empty')
+      }
+    })
+
     it('api:why refuses an --id that is a trace of another request', async () => {
       const other = await svc(['api:why', 'GET', '/api/v2/posts', '--id', ids.delete!])
       expect(other.exitCode).toBe(1)
@@ -299,6 +318,18 @@ describe('--route: the traces one route answered', () => {
     expect(page.traces).toHaveLength(3)
     expect(page.traces.every((trace) => trace.route === '/api/v1/posts/{id}')).toBe(true)
     expect((await json<TraceListJson>(['trace:list', '--route', '/api/v1/posts/{nope}'])).traces).toEqual([])
+  })
+
+  it('a parameter written :id, or a glob, is E_BAD_OPTION naming the pattern to give (it selected nothing, silently)', async () => {
+    const colon = await svc(['trace:list', '--route', '/api/v1/posts/:id'])
+    expect(colon.exitCode).toBe(1)
+    expect(colon.stderr).toContain(`error [E_BAD_OPTION]: --route takes a route's pattern as route:list prints it, its parameters in braces, got "/api/v1/posts/:id"`)
+    expect(colon.stderr).toContain(`--route '/api/v1/posts/{id}'`)
+    expect((await svc(['trace:list', '--route', '/api/v1/posts/archive/:year?'])).stderr).toContain(`--route '/api/v1/posts/archive/{year?}'`)
+    const glob = await svc(['log:trace', '--route', '/api/v1/posts/*'])
+    expect(glob.exitCode).toBe(1)
+    expect(glob.stderr).toContain(`--route matches one route's pattern exactly, and "/api/v1/posts/*" is a glob`)
+    expect(glob.stderr).toContain(`--path '/api/v1/posts/*'`)
   })
 
   it('is refused beside a trace id, as every filter is', async () => {

@@ -192,6 +192,18 @@ describe('fix of a trace that did not fail', () => {
   })
 })
 
+describe('--set', () => {
+  it('on a GET or HEAD, which has no body to change, is E_BAD_OPTION, never a GET sent with a body', async () => {
+    for (const args of [['replay', ids.boom!, '--set', 'title=x'], ['replay', ids.boom!, '--set', 'title=x', '--url', 'http://127.0.0.1:9'], ['fix', ids.boom!, '--set', 'title=x']]) {
+      const run = await svc(args)
+      expect(run.code, args.join(' ')).toBe(1)
+      expect(run.stdout).toBe('')
+      expect(run.stderr).toContain('error [E_BAD_OPTION]: --set changes a field of the JSON body, and a GET request has none')
+      expect(run.stderr).toContain('--edit')
+    }
+  })
+})
+
 describe('--url', () => {
   it('takes only http(s) URLs: another scheme is E_BAD_OPTION, not a host named after it', async () => {
     const run = await svc(['replay', ids.boom!, '--url', 'ftp://x'])

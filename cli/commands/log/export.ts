@@ -4,7 +4,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
-import { findTrace } from '../../trace/find-trace.ts'
+import { findTrace, refuseEmptyId } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
 import { postmanCollection } from '../../trace/postman.ts'
 
@@ -19,6 +19,7 @@ export default defineCommand({
     ...traceFilterArgs,
   },
   async run({ args, io, json }) {
+    refuseEmptyId(args.id, 'log:export')
     const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
     // With an id, the filters would select nothing: refused rather than ignored.

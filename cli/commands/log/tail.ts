@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs'
+import { relative } from 'node:path'
 import type { TraceFilter, TraceStore } from '../../../framework/trace/index.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { defineCommand } from '../../command/define.ts'
@@ -6,7 +8,7 @@ import { colors, printLine, printNote } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
-import { noTracesYet, openExistingTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
+import { noTracesYet, openExistingTraceStore, projectTraceConfig, traceStoreFile } from '../../trace/open-store.ts'
 import { summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
 const { limit: _limit, ...filters } = traceFilterArgs
@@ -34,14 +36,15 @@ export default defineCommand({
 
     const color = colors(io)
     // Never creates the store: before the first traced request, it waits for the server to create it.
-    let store = await openExistingTraceStore(project, config)
-    if (store === undefined) {
+    let existing = await openExistingTraceStore(project, config)
+    if (existing === undefined) {
       printNote(io, noTracesYet(project, config))
       if (!args.follow) return
       if (!args.json) printNote(io, 'Waiting for the first trace (Ctrl-C to stop)...')
-      store = await whenStoreExists(io, project, config)
-      if (store === undefined) return
+      existing = await whenStoreExists(io, project, config)
+      if (existing === undefined) return
     }
+    let store: TraceStore = existing
     const print = (records: Awaited<ReturnType<TraceStore['records']>>) => {
       for (const record of records) {
         const summary = summaryOfRecord(record)
@@ -49,6 +52,9 @@ export default defineCommand({
       }
     }
     let last: string | undefined
+    const file = traceStoreFile(project, config)
+    let opened = fileIdentity(file)
+    let closed = false
     try {
       const first = (await store.records({ ...filter, limit: args.lines })).reverse()
       print(first)
@@ -61,6 +67,15 @@ export default defineCommand({
           if (busy) return
           busy = true
           try {
+            if (fileIdentity(file) !== opened) {
+              // Deleted or replaced (rm -rf storage/): the deleted file would never show another trace.
+              store.close()
+              closed = true
+              printNote(io, `${relative(project.root, file!) || file} was deleted; following the store the server creates next...`)
+              const next = (await openExistingTraceStore(project, config)) ?? (await whenStoreExists(io, project, config))
+              if (next === undefined) return
+              ;[store, opened, closed, last] = [next, fileIdentity(file), false, undefined]
+            }
             const query: TraceFilter = last === undefined ? { ...filter, order: 'oldest' } : { ...filter, afterTraceId: last, order: 'oldest' }
             const rows = await store.records(query)
             print(rows)
@@ -80,10 +95,17 @@ export default defineCommand({
         )
       })
     } finally {
-      store.close()
+      if (!closed) store.close()
     }
   },
 })
+
+/** Which file is at `path` now (device and inode), undefined when none; null for a store on a libSQL server. */
+function fileIdentity(path: string | null): string | null | undefined {
+  if (path === null) return null
+  const stats = statSync(path, { throwIfNoEntry: false })
+  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`
+}
 
 /** Polls until the default store's file exists, then opens it; undefined when stopped first. */
 async function whenStoreExists(io: CommandIO, project: Project, config: ReturnType<typeof loadConfig>): Promise<TraceStore | undefined> {

@@ -3,7 +3,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
 import { ignoreArg, routeArg, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
-import { findTrace } from '../../trace/find-trace.ts'
+import { findTrace, refuseEmptyId } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { printTraceList, searchTraces } from '../../trace/search.ts'
 import { writesData } from '../../trace/row-statements.ts'
@@ -21,8 +21,9 @@ export default defineCommand({
     ...routeArg,
   },
   async run({ args, io, json }) {
+    refuseEmptyId(args.id, 'log:trace')
     const project = projectFor(io, args.cwd)
-    if (args.id === undefined || args.id === '') {
+    if (args.id === undefined) {
       const list = await searchTraces(io, project, args)
       if (args.json) return json(list)
       return printTraceList(io, list)
