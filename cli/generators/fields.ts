@@ -103,10 +103,15 @@ export function columnSql(field: Field): string {
 
 /**
  * svc's text rules a request schema calls: a one-line string refuses control and invisible characters
- * (`visibleText`, as the auth fields do), a text refuses NUL (`withoutNul`: libSQL reads text back cut at a NUL).
+ * (`visibleText`, as the auth fields do), a text refuses NUL (`withoutNul`: libSQL reads text back cut at a NUL),
+ * a date is kept in one spelling, UTC (`utcTimestamp`: the column then sorts in time order).
  */
 export function requestRules(fields: readonly Field[]): string[] {
-  return [...(fields.some((field) => field.type === 'string') ? ['visibleText'] : []), ...(fields.some((field) => field.type === 'text') ? ['withoutNul'] : [])]
+  return [
+    ...(fields.some((field) => field.type === 'string') ? ['visibleText'] : []),
+    ...(fields.some((field) => field.type === 'text') ? ['withoutNul'] : []),
+    ...(fields.some((field) => field.type === 'date') ? ['utcTimestamp'] : []),
+  ]
 }
 
 /** The valibot schema of the field in a request body. */
@@ -117,7 +122,7 @@ export function requestSchema(field: Field): string {
     integer: 'v.pipe(v.number(), v.integer())',
     number: 'v.number()',
     boolean: 'v.boolean()',
-    date: 'v.pipe(v.string(), v.isoTimestamp())',
+    date: 'utcTimestamp()',
   }[field.type]
   return field.optional ? `v.optional(v.nullable(${inner}))` : inner
 }
