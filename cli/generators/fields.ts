@@ -119,7 +119,8 @@ export function requestSchema(field: Field): string {
   const inner = {
     string: field.optional ? 'v.pipe(v.string(), v.trim(), visibleText(), v.maxLength(255))' : 'v.pipe(v.string(), v.trim(), v.nonEmpty(), visibleText(), v.maxLength(255))',
     text: 'v.pipe(v.string(), withoutNul(), v.maxLength(65535))',
-    integer: 'v.pipe(v.number(), v.integer())',
+    // Beyond the safe range JSON's number is already rounded, and libSQL cannot read the stored integer back (the list would fail).
+    integer: 'v.pipe(v.number(), v.integer(), v.minValue(Number.MIN_SAFE_INTEGER), v.maxValue(Number.MAX_SAFE_INTEGER))',
     number: 'v.number()',
     boolean: 'v.boolean()',
     date: 'utcTimestamp()',
