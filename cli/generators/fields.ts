@@ -125,7 +125,8 @@ export function requestSchema(field: Field): string {
     boolean: 'v.boolean()',
     date: 'utcTimestamp()',
   }[field.type]
-  return field.optional ? `v.optional(v.nullable(${inner}))` : inner
+  // Absent is null, not "keep": PUT is a full replacement, so a field left out of it is cleared, as on create.
+  return field.optional ? `v.optional(v.nullable(${inner}), null)` : inner
 }
 
 /** The valibot schema of the field in a response (what the resource answers). */

@@ -260,6 +260,16 @@ describe('the endpoints, after migrate and seed', () => {
     expect((await client.get('/api/v2/tags')).body.meta.total).toBe(1)
   })
 
+  it('PUT is a full replacement: an optional field left out is cleared, not kept', async () => {
+    const tag = await client.post('/api/v2/tags', { json: { label: 'heavy', weight: 9 } })
+    expect(tag.body.data).toMatchObject({ label: 'heavy', weight: 9 })
+    const replaced = await client.put(`/api/v2/tags/${tag.body.data.id}`, { json: { label: 'light' } })
+    expect(replaced.status).toBe(200)
+    expect(replaced.body.data).toMatchObject({ label: 'light', weight: null })
+    expect((await client.get(`/api/v2/tags/${tag.body.data.id}`)).body.data).toMatchObject({ label: 'light', weight: null })
+    expect((await client.delete(`/api/v2/tags/${tag.body.data.id}`)).status).toBe(204)
+  })
+
   it('an integer field refuses a number beyond the safe range, which would be stored and then break the list', async () => {
     // JSON.parse already rounds 9007199254740993 to 2^53; libSQL stored it, then could not read it back (500 on every list).
     for (const weight of [2 ** 53, -(2 ** 53), 1e20]) {
