@@ -85,7 +85,7 @@ export { validateWith, checkWith, type ValidationResult } from './validation/val
 export { defaultValidationMessage } from './validation/messages.ts'
 export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
 export { paginationQuery, type Pagination, type PaginationOptions } from './validation/pagination.ts'
-export { withoutNul } from './validation/rules.ts'
+export { utcTimestamp, withoutNul } from './validation/rules.ts'
 export { visibleText } from './auth/text-rules.ts'
 export {
   authPlugin,

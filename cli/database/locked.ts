@@ -6,6 +6,7 @@
  * another connection held the lock, and which kinds of program hold one.
  */
 // Not the framework's index: the error printer (cli/output/print.ts) loads this, and `svc --version` must stay light.
+import { isHttpError } from '../../framework/http/http-error.ts'
 import { ServiceBusyError } from '../../framework/http/service-busy.ts'
 
 export const DATABASE_LOCKED_MESSAGE =
@@ -16,8 +17,15 @@ export function isDatabaseLocked(error: unknown): boolean {
   return error instanceof ServiceBusyError
 }
 
-/** The error's message, or DATABASE_LOCKED_MESSAGE for a database locked past the busy timeout. */
+/**
+ * The error's message, or DATABASE_LOCKED_MESSAGE for a database locked past the busy timeout.
+ * A 422's message alone ("The given data was invalid.") does not say what was wrong: its field messages follow it.
+ */
 export function commandErrorMessage(error: unknown): string {
   if (isDatabaseLocked(error)) return DATABASE_LOCKED_MESSAGE
-  return error instanceof Error ? error.message : String(error)
+  if (!(error instanceof Error)) return String(error)
+  const fields = isHttpError(error) ? error.details?.errors : undefined
+  if (typeof fields !== 'object' || fields === null) return error.message
+  const messages = new Set(Object.values(fields).flatMap((list: unknown) => (Array.isArray(list) ? list.map(String) : [])))
+  return [error.message, ...messages].join(' ')
 }

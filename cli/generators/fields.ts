@@ -103,10 +103,15 @@ export function columnSql(field: Field): string {
 
 /**
  * svc's text rules a request schema calls: a one-line string refuses control and invisible characters
- * (`visibleText`, as the auth fields do), a text refuses NUL (`withoutNul`: libSQL reads text back cut at a NUL).
+ * (`visibleText`, as the auth fields do), a text refuses NUL (`withoutNul`: libSQL reads text back cut at a NUL),
+ * a date is kept in one spelling, UTC (`utcTimestamp`: the column then sorts in time order).
  */
 export function requestRules(fields: readonly Field[]): string[] {
-  return [...(fields.some((field) => field.type === 'string') ? ['visibleText'] : []), ...(fields.some((field) => field.type === 'text') ? ['withoutNul'] : [])]
+  return [
+    ...(fields.some((field) => field.type === 'string') ? ['visibleText'] : []),
+    ...(fields.some((field) => field.type === 'text') ? ['withoutNul'] : []),
+    ...(fields.some((field) => field.type === 'date') ? ['utcTimestamp'] : []),
+  ]
 }
 
 /** The valibot schema of the field in a request body. */
@@ -114,12 +119,14 @@ export function requestSchema(field: Field): string {
   const inner = {
     string: field.optional ? 'v.pipe(v.string(), v.trim(), visibleText(), v.maxLength(255))' : 'v.pipe(v.string(), v.trim(), v.nonEmpty(), visibleText(), v.maxLength(255))',
     text: 'v.pipe(v.string(), withoutNul(), v.maxLength(65535))',
-    integer: 'v.pipe(v.number(), v.integer())',
+    // Beyond the safe range JSON's number is already rounded, and libSQL cannot read the stored integer back (the list would fail).
+    integer: 'v.pipe(v.number(), v.integer(), v.minValue(Number.MIN_SAFE_INTEGER), v.maxValue(Number.MAX_SAFE_INTEGER))',
     number: 'v.number()',
     boolean: 'v.boolean()',
-    date: 'v.pipe(v.string(), v.isoTimestamp())',
+    date: 'utcTimestamp()',
   }[field.type]
-  return field.optional ? `v.optional(v.nullable(${inner}))` : inner
+  // Absent is null, not "keep": PUT is a full replacement, so a field left out of it is cleared, as on create.
+  return field.optional ? `v.optional(v.nullable(${inner}), null)` : inner
 }
 
 /** The valibot schema of the field in a response (what the resource answers). */

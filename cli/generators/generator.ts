@@ -15,7 +15,7 @@ import { addLangFile, useTranslatedValidation } from './codemods/translations.ts
 import { parseFields, type Field } from './fields.ts'
 import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
 import { migrationTimestamp } from './migration-timestamp.ts'
-import { checkAlteredTable } from './migration-tables.ts'
+import { checkAlteredTable, createdTables } from './migration-tables.ts'
 import { appPaths, identifiers, importPath } from './paths.ts'
 import type { GeneratedFile, TemplateKind, TemplateOptions } from './template.ts'
 import { templateFor } from './templates.ts'
@@ -49,8 +49,11 @@ export class Generator {
     const names = deriveNames(input)
     const fields = parseFields(options.fields)
     const files = [await this.render('model', names, { fields })]
-    if (options.migration === true) files.push(await this.createTable(names, fields))
-    return { files }
+    if (options.migration === true) return { files: [...files, await this.createTable(names, fields)] }
+    // Without its table the model fails at its first query: "svc migrate" alone would create nothing.
+    if (createdTables(join(this.project.appDir, appPaths.migrations)).has(names.table)) return { files }
+    const columns = options.fields === undefined || options.fields.trim() === '' ? '' : ` --fields=${options.fields}`
+    return { files, next: [`svc make:migration create_${names.table}_table${columns} (no migration creates ${names.table})`, 'svc migrate'] }
   }
 
   async migration(input: string, options: { fields?: string }): Promise<Plan> {

@@ -25,7 +25,8 @@ export async function runGenerator(
   next: readonly string[] = [],
 ): Promise<void> {
   const project = generatorProject(io, args.cwd)
-  const { json: result, overwritten } = await carryOutPlan(project, await plan(new Generator(project)), args.force)
+  const made = await plan(new Generator(project))
+  const { json: result, overwritten } = await carryOutPlan(project, made, args.force)
   if (args.json) return json(result)
-  printMade(io, result, next, overwritten)
+  printMade(io, result, made.next ?? next, overwritten)
 }

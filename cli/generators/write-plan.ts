@@ -40,6 +40,8 @@ export interface Plan {
   whole?: string
   /** Said first in the fix when a whole plan is refused: a likelier cause than "add --force" (make:crud run again without its --fields). */
   wholeHint?: string
+  /** The next steps, when they depend on what the plan found; in place of the command's own. */
+  next?: string[]
 }
 
 const MIGRATION = /^database\/migrations\/\d+_(.+\.ts)$/

@@ -4,7 +4,7 @@
  * optional `app/kernel.ts` (global middleware, aliases, health checks, CORS)
  * and the optional `app/listeners/index.ts` (event listeners, registered).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   authPlugin,
@@ -198,10 +198,32 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     if (error instanceof CliError) throw error
     if (error instanceof ConfigError) throw configError(project, error)
     throw new CliError('E_APP_LOAD', `Cannot load the app: ${(error as Error).message}`, {
-      hint: 'fix the error above in your routes or kernel (SVC_DEBUG=1 shows the stack)',
+      hint: missingPackageHint(project, error) ?? 'fix the error above in your routes or kernel (SVC_DEBUG=1 shows the stack)',
       cause: error,
     })
   }
+}
+
+/**
+ * A package the app imports that is not installed (`svc new` then a command before `npm install`): the fix is to
+ * install it, not to edit the routes the generic hint points at.
+ */
+function missingPackageHint(project: Project, error: unknown): string | undefined {
+  const named = /Cannot find (?:module|package) '([^']+)'/.exec(error instanceof Error ? error.message : '')?.[1]
+  if (named === undefined || named.startsWith('.') || named.startsWith('/') || /^[A-Za-z]:[\\/]/.test(named)) return undefined
+  const parts = named.split('/')
+  const name = named.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!
+  const declaredIn = [...new Set([project.appDir, project.root])].find((dir) => {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>
+      return [manifest.dependencies, manifest.devDependencies, manifest.optionalDependencies].some((list) => list !== undefined && name in list)
+    } catch {
+      return false // no readable package.json here
+    }
+  })
+  return declaredIn !== undefined
+    ? `the package ${name} is in package.json but not installed: run npm install in ${declaredIn}`
+    : `the package ${name} is not installed: npm install ${name} (or fix the import if the name is wrong)`
 }
 
 /**

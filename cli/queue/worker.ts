@@ -23,12 +23,15 @@ export interface WorkOptions {
   idleMs?: number
 }
 
-export async function workInProcess(project: Project, options: WorkOptions): Promise<WorkerSummary> {
+/** `delayed`: when the worker stopped for want of a due job, the jobs of its queues still waiting for their time. */
+export type WorkSummary = WorkerSummary & { delayed?: number }
+
+export async function workInProcess(project: Project, options: WorkOptions): Promise<WorkSummary> {
   const loaded = await loadApp(project, { trace: false })
   try {
     const driver = await readyDriver(loaded, options.timeoutMs)
     const jobs = await loadJobs(project)
-    return await runWorker({
+    const summary = await runWorker({
       driver,
       jobs,
       queues: options.queues,
@@ -42,6 +45,11 @@ export async function workInProcess(project: Project, options: WorkOptions): Pro
       idleMs: options.idleMs,
       onEvent: options.onEvent,
     })
+    if (summary.reason !== 'empty') return summary
+    // A retry's backoff or a dispatch delay is not an empty queue: saying so would hide jobs left behind.
+    const counts = await driver.counts()
+    const delayed = counts.filter((count) => options.queues.includes(count.queue)).reduce((sum, count) => sum + count.delayed, 0)
+    return { ...summary, delayed }
   } finally {
     await loaded.close()
   }

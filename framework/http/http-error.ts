@@ -38,8 +38,8 @@ export type FieldErrors = Record<string, string[]>
 export class ValidationError extends HttpError {
   readonly errors: FieldErrors
 
-  constructor(errors: FieldErrors, message = 'The given data was invalid.') {
-    super(422, message, { details: { errors } })
+  constructor(errors: FieldErrors, message = 'The given data was invalid.', options: { cause?: unknown } = {}) {
+    super(422, message, { details: { errors }, cause: options.cause })
     this.name = 'ValidationError'
     this.errors = errors
   }

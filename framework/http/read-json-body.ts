@@ -41,6 +41,18 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     if (lossy.trim() === '') return {}
     throw refused(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`), lossy, bytes.byteLength)
   }
+  // A compressed body (gzip from a client library) is not decoded here: read as JSON it was "not valid UTF-8", and a
+  // plain body labelled `br` was taken as if uncompressed. RFC 9110 15.5.16: 415, with the codings accepted.
+  const coding = request.headers.get('content-encoding')?.trim().toLowerCase()
+  if (coding !== undefined && coding !== '' && coding !== 'identity' && bytes.byteLength > 0) {
+    throw refused(
+      new HttpError(415, `Unsupported Media Type: the body is encoded as ${coding}, which is not read; send it uncompressed (no Content-Encoding)`, {
+        headers: { 'Accept-Encoding': 'identity' },
+      }),
+      new TextDecoder().decode(bytes),
+      bytes.byteLength,
+    )
+  }
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)

@@ -17,6 +17,7 @@ import type { InArgs } from '@libsql/client'
 import type { Database } from '../database/database.ts'
 import { HttpError } from '../http/http-error.ts'
 import { castFromStorage, castToStorage, type Cast } from './casts.ts'
+import { asConstraintError } from './constraint-errors.ts'
 
 /** A column of the row type, by name. */
 export type ColumnOf<Row> = keyof Row & string
@@ -156,6 +157,12 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
       .filter((key) => (attributes as Record<string, unknown>)[key] !== undefined)
       .map((key) => [key, castToStorage(casts[key], (attributes as Record<string, unknown>)[key])])
 
+  /** A write refused by a unique index or a foreign key is the client's error (422, 409), not a 500. */
+  const write = <T>(kind: 'create' | 'update' | 'delete', statement: Promise<T>): Promise<T> =>
+    statement.catch((error: unknown) => {
+      throw asConstraintError(error, { name, table: definition.table }, kind)
+    })
+
   const notify = async (event: keyof ModelObserver<Row>, record: Row, db: Database): Promise<void> => {
     for (const observer of [...observers]) await observer[event]?.(record, db)
   }
@@ -203,7 +210,7 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
         values.length === 0
           ? `insert into ${table} default values returning *`
           : `insert into ${table} (${values.map(([key]) => quote(key)).join(', ')}) values (${values.map(() => '?').join(', ')}) returning *`
-      const record = hydrate((await db.first(sql, values.map(([, value]) => value) as InArgs))!)
+      const record = hydrate((await write('create', db.first(sql, values.map(([, value]) => value) as InArgs)))!)
       await notify('created', record, db)
       return record
     },
@@ -212,10 +219,10 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
       const values = writable(attributes)
       const sets = [...values.map(([key]) => `${quote(key)} = ?`), ...(timestamps ? [`"updated_at" = ${NOW}`] : [])]
       if (sets.length === 0) return model.find(db, id)
-      const row = await db.first(`update ${table} set ${sets.join(', ')} where "id" = ? returning *`, [
+      const row = await write('update', db.first(`update ${table} set ${sets.join(', ')} where "id" = ? returning *`, [
         ...values.map(([, value]) => value),
         id,
-      ] as InArgs)
+      ] as InArgs))
       if (row === undefined) return undefined
       const record = hydrate(row)
       await notify('updated', record, db)
@@ -223,7 +230,7 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
     },
 
     async delete(db, id) {
-      const row = await db.first(`delete from ${table} where "id" = ? returning *`, [id] as InArgs)
+      const row = await write('delete', db.first(`delete from ${table} where "id" = ? returning *`, [id] as InArgs))
       if (row === undefined) return undefined
       const record = hydrate(row)
       await notify('deleted', record, db)

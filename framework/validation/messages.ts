@@ -32,6 +32,8 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
     case 'required':
       return `${field} is required.`
     case 'type':
+      // A query name given twice arrives as a list: "must be a string" would not tell the client what it did.
+      if (issue.source === 'query' && list && requirement !== 'array' && requirement !== 'tuple') return `${field} must be given only once.`
       return `${field} must be ${TYPE_NAMES[String(requirement)] ?? `of type ${String(requirement)}`}.`
     case 'min_length':
       return list ? `${field} must have at least ${count(requirement, 'item')}.` : `${field} must be at least ${count(requirement, 'character')}.`

@@ -72,3 +72,28 @@ function characters(value: string): number {
 export function withoutNul() {
   return v.check(namedCheck('without_nul', (text: string) => !text.includes('\0')))
 }
+
+/**
+ * An ISO 8601 timestamp with its time and zone (`2026-01-03T10:00:00+02:00`), kept in one spelling: UTC with
+ * milliseconds (`2026-01-03T08:00:00.000Z`, what `toISOString()` writes), so that a text column of them sorts
+ * and compares in time order (`+02:00` beside `Z`, or `10:00:00Z` beside `10:00:00.500Z`, sort wrong as text).
+ * A day the calendar does not have (`2026-02-30`) is refused, not moved into March. Rule `timestamp`.
+ *
+ * @example v.object({ starts_at: utcTimestamp(), ends_at: v.optional(v.nullable(utcTimestamp())) })
+ */
+export function utcTimestamp() {
+  return v.pipe(
+    v.string(),
+    v.isoTimestamp(),
+    v.check(namedCheck('timestamp', isCalendarInstant, 'iso_timestamp')),
+    v.transform((text: string) => new Date(text).toISOString()),
+  )
+}
+
+function isCalendarInstant(text: string): boolean {
+  const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(text) ?? []
+  if (year === undefined || Number.isNaN(new Date(text).getTime())) return false
+  const date = new Date(0)
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day))
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
+}

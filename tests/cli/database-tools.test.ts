@@ -178,6 +178,22 @@ describe('svc db:seed', () => {
     expect(await count('posts')).toBe(before)
   })
 
+  it("a seeder whose model write meets a unique index says which field, not only that the data was invalid", async () => {
+    app.write(
+      'database/seeders/zz_model.ts',
+      "import { defineModel, type Database } from 'svc'\n" +
+        "const Post = defineModel<{ id: number; title: string; slug: string }, { title: string; slug: string }>({ name: 'Post', table: 'posts', fillable: ['title', 'slug'] })\n" +
+        "export async function run(db: Database) {\n  await Post.create(db, { title: 'Again', slug: 'hello-svc' })\n}\n",
+    )
+    try {
+      const { exitCode, stderr } = await svc('db:seed', '--class=zz_model')
+      expect(exitCode).toBe(1)
+      expect(stderr).toContain('error [E_SEEDER]: Seeder zz_model failed: The given data was invalid. The slug has already been taken.')
+    } finally {
+      rmSync(app.path('database', 'seeders', 'zz_model.ts'))
+    }
+  })
+
   it('a failing seeder names itself and the seeders that ran before it, whose rows stay', async () => {
     expect((await svc('migrate:fresh')).exitCode).toBe(0)
     app.write('database/seeders/zz_broken.ts', "import type { Database } from 'svc'\nexport async function run(db: Database) {\n  await db.execute(\"insert into posts (title, slug) values ('half', 'half')\")\n  throw new Error('out of ideas')\n}\n")

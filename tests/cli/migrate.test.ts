@@ -175,6 +175,25 @@ describe('in production, every command that changes or drops data needs --force'
     expect(await tables()).toEqual([])
   })
 
+  it('serve without --migrate says at start which migrations are pending (development), and nothing once none is', async () => {
+    const server = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'development' } })
+    try {
+      await server.waitFor(/^svc listening on /)
+      expect(server.output.stderr).toContain(`${migrations.length} migration(s) pending (${migrations.slice(0, 3).join(', ')} and ${migrations.length - 3} more): `)
+      expect(server.output.stderr).toContain('answer 500 until you run svc migrate (or serve with --migrate, as npm start does).')
+    } finally {
+      expect((await server.stop()).exitCode).toBe(0)
+    }
+    expect((await svc('migrate')).exitCode).toBe(0)
+    const migrated = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'development' } })
+    try {
+      await migrated.waitFor(/^svc listening on /)
+      expect(migrated.output.stderr).not.toContain('pending')
+    } finally {
+      expect((await migrated.stop()).exitCode).toBe(0)
+    }
+  })
+
   it('serve --migrate --force migrates in production, then serves', async () => {
     const server = startSvc(['serve', '--migrate', '--force', '--port', '0'], { cwd: app.dir, env: production })
     try {

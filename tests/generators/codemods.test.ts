@@ -263,7 +263,7 @@ describe('the other edits', () => {
     const fields = modelFields(older, 'Book')!
     expect(fields.map((field) => field.type)).toEqual(['string', 'date', 'date'])
     const request = (await builtinTemplate('request'))({ kind: 'request', names, options: { fields, list: true } }).contents
-    expect(request).toContain('published_on: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp()))),')
+    expect(request).toContain('published_on: v.optional(v.nullable(utcTimestamp()), null),')
     const factory = (await builtinTemplate('factory'))({ kind: 'factory', names, options: { fields } }).contents
     expect(factory).toContain('published_on: new Date(Date.UTC(2026, 0, n)).toISOString(),')
   })

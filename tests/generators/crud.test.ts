@@ -259,6 +259,29 @@ describe('the endpoints, after migrate and seed', () => {
     expect(tag.status).toBe(201)
     expect((await client.get('/api/v2/tags')).body.meta.total).toBe(1)
   })
+
+  it('PUT is a full replacement: an optional field left out is cleared, not kept', async () => {
+    const tag = await client.post('/api/v2/tags', { json: { label: 'heavy', weight: 9 } })
+    expect(tag.body.data).toMatchObject({ label: 'heavy', weight: 9 })
+    const replaced = await client.put(`/api/v2/tags/${tag.body.data.id}`, { json: { label: 'light' } })
+    expect(replaced.status).toBe(200)
+    expect(replaced.body.data).toMatchObject({ label: 'light', weight: null })
+    expect((await client.get(`/api/v2/tags/${tag.body.data.id}`)).body.data).toMatchObject({ label: 'light', weight: null })
+    expect((await client.delete(`/api/v2/tags/${tag.body.data.id}`)).status).toBe(204)
+  })
+
+  it('an integer field refuses a number beyond the safe range, which would be stored and then break the list', async () => {
+    // JSON.parse already rounds 9007199254740993 to 2^53; libSQL stored it, then could not read it back (500 on every list).
+    for (const weight of [2 ** 53, -(2 ** 53), 1e20]) {
+      const refused = await client.post('/api/v2/tags', { json: { label: 'huge', weight } })
+      expect(refused.status, String(weight)).toBe(422)
+      expect(refused.body.errors.weight[0], String(weight)).toMatch(/^The weight field must (not be greater than 9007199254740991|be at least -9007199254740991)\.$/)
+    }
+    expect(await client.post('/api/v2/tags', { json: { label: 'largest', weight: Number.MAX_SAFE_INTEGER } })).toMatchObject({ status: 201 })
+    const list = await client.get('/api/v2/tags')
+    expect(list.status).toBe(200)
+    expect(list.body.meta.total).toBe(2)
+  })
 })
 
 describe('what make:crud wrote, as a project', () => {

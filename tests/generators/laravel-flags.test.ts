@@ -27,4 +27,14 @@ describe('the next step', () => {
     expect((await runSvc(['make:factory', 'Gadget'], { cwd: app.dir })).stderr).toContain('Next: svc make:seeder Gadget.')
     expect((await runSvc(['make:event', 'GadgetShipped'], { cwd: app.dir })).stderr).toContain('Next: svc make:listener <Name> --event=GadgetShipped.')
   })
+
+  it('make:model without -m names the migration its table still needs, not svc migrate alone', async () => {
+    const alone = await runSvc(['make:model', 'Widget', '--fields=label:string,size:integer?'], { cwd: app.dir })
+    expect(alone.exitCode).toBe(0)
+    expect(alone.stderr).toContain(
+      'Next: svc make:migration create_widgets_table --fields=label:string,size:integer? (no migration creates widgets), then svc migrate.',
+    )
+    // A table a migration already creates (make:model Gadget -m above) needs only migrating.
+    expect((await runSvc(['make:model', 'Gadget', '--force'], { cwd: app.dir })).stderr).toContain('Next: svc migrate.')
+  })
 })

@@ -25,6 +25,8 @@ const cases: Array<[string, TemplateKind, ReturnType<typeof deriveNames>, unknow
   ['controller', 'controller', product, { resource: false, layered: false, fields: [] }],
   ['controller-resource', 'controller', product, { resource: true, layered: false, fields }],
   ['controller-layered', 'controller', nested, { resource: true, layered: true, fields }],
+  // Nothing to search: its list's comment offers no search=.
+  ['controller-unsearchable', 'controller', product, { resource: true, layered: false, fields: parseFields('stock:integer,price:number') }],
   ['service', 'service', product, { repository: false }],
   ['service-layered', 'service', product, { repository: true }],
   ['repository', 'repository', product, { fields }],

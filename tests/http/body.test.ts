@@ -121,6 +121,24 @@ describe('JSON body', () => {
     expect((await post(app, { headers: { 'content-type': 'application/octet-stream' }, body: '  ' })).status).not.toBe(415)
   })
 
+  it('a compressed body (Content-Encoding): 415 saying to send it uncompressed, with Accept-Encoding: identity', async () => {
+    const { app, reads } = bodyApp()
+    const gzipped = new Uint8Array(await new Response(new Blob(['{"title":"x"}']).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer())
+    for (const [coding, body] of [['gzip', gzipped], ['br', '{"title":"x"}'], ['GZIP, deflate', gzipped]] as const) {
+      const response = await post(app, { headers: { ...json, 'content-encoding': coding }, body })
+      expect(response.status, coding).toBe(415)
+      expect(response.headers.get('accept-encoding')).toBe('identity')
+      expect(await response.json()).toEqual({
+        success: false,
+        code: 415,
+        error: `Unsupported Media Type: the body is encoded as ${coding.toLowerCase()}, which is not read; send it uncompressed (no Content-Encoding)`,
+      })
+    }
+    expect(reads()).toBe(0)
+    // identity is no coding at all.
+    expect((await post(app, { headers: { ...json, 'content-encoding': 'identity' }, body: '{"title":"x"}' })).status).toBe(200)
+  })
+
   it('a number too large to represent (1e400 parses to Infinity): 400 naming where, never the value', async () => {
     const { app } = bodyApp()
     for (const [body, at] of [

@@ -57,6 +57,8 @@ describe('paginationQuery', () => {
   it('a repeated page (?page=1&page=2) is refused, not guessed', async () => {
     const response = await createTestClient(listApp()).get('/api/items?page=1&page=2')
     expect(response.status).toBe(422)
-    expect(response.body.errors.page).toEqual(['The page field must be a string.'])
+    expect(response.body.errors.page).toEqual(['The page field must be given only once.'])
+    // The same list in a body is still named by its type.
+    expect(await checkWith(paginationQuery(), { page: ['1', '2'] }, 'body')).toMatchObject({ ok: false, errors: { page: ['The page field must be a string.'] } })
   })
 })

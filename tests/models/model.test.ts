@@ -3,8 +3,10 @@
  * interface, with casts, fillable columns, lists (filter, search, sort,
  * pages), observers told of each write, and factories.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { defineFactory, defineModel, HttpError, type Database, type ModelObserver } from 'svc'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createApp, defineFactory, defineModel, defineRoutes, HttpError, ValidationError, type Database, type ModelObserver } from 'svc'
+import { createTestClient } from 'svc/testing'
+import { testConfig } from '../helpers/app.ts'
 import { openTestDatabase, type TestDatabase } from '../database/helpers.ts'
 
 interface Product {
@@ -137,6 +139,71 @@ describe('defineModel', () => {
     } finally {
       stop()
     }
+  })
+})
+
+describe('a write refused by a constraint of the table', () => {
+  interface Review {
+    id: number
+    product_id: number
+    author: string
+    created_at: string
+    updated_at: string
+  }
+  const Review = defineModel<Review, { product_id: number; author: string }>({ name: 'Review', table: 'reviews', fillable: ['product_id', 'author'] })
+
+  afterEach(() => db.execute('drop table reviews'))
+  beforeEach(async () => {
+    await db.execute('create unique index products_name_unique on products (name)')
+    await db.execute(`create table reviews (
+      id integer primary key autoincrement, product_id integer not null references products (id), author text not null,
+      created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+      updated_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+      unique (product_id, author))`)
+  })
+
+  it('a duplicate of a unique column is a 422 naming the field, on create and update, and nothing is written', async () => {
+    await Product.create(db, { name: 'Lamp', price: 10 })
+    const chair = await Product.create(db, { name: 'Chair', price: 20 })
+    const created = await Product.create(db, { name: 'Lamp', price: 99 }).catch((caught: unknown) => caught)
+    expect(created).toBeInstanceOf(ValidationError)
+    expect(created).toMatchObject({ status: 422, errors: { name: ['The name has already been taken.'] } })
+    expect((created as Error).cause).toBeInstanceOf(Error)
+    const updated = await Product.update(db, chair.id, { name: 'Lamp' }).catch((caught: unknown) => caught)
+    expect(updated).toMatchObject({ status: 422, errors: { name: ['The name has already been taken.'] } })
+    expect((await Product.all(db)).map((p) => [p.name, p.price])).toEqual([['Lamp', 10], ['Chair', 20]])
+  })
+
+  it('a unique index over several columns names each of them', async () => {
+    const lamp = await Product.create(db, { name: 'Lamp', price: 10 })
+    await Review.create(db, { product_id: lamp.id, author: 'ann' })
+    await expect(Review.create(db, { product_id: lamp.id, author: 'ann' })).rejects.toMatchObject({
+      status: 422,
+      errors: { product_id: ['The product id and author have already been taken.'], author: ['The product id and author have already been taken.'] },
+    })
+  })
+
+  it('a foreign key naming no row, or a row still named by others, is a 409', async () => {
+    await expect(Review.create(db, { product_id: 404, author: 'ann' })).rejects.toMatchObject({ status: 409, message: 'Review refers to a row that does not exist' })
+    const lamp = await Product.create(db, { name: 'Lamp', price: 10 })
+    await Review.create(db, { product_id: lamp.id, author: 'ann' })
+    await expect(Product.delete(db, lamp.id)).rejects.toMatchObject({ status: 409, message: 'Product is still referenced by other rows' })
+    expect(await Product.count(db)).toBe(1)
+  })
+
+  it('reaches the client as the JSON error envelope, not a 500', async () => {
+    const app = createApp({
+      config: testConfig(),
+      database: db,
+      api: defineRoutes((r) => {
+        r.post('/products', (c) => Product.create(c.db, { name: 'Lamp', price: 1 }))
+      }),
+    })
+    const client = createTestClient(app)
+    expect((await client.post('/api/products')).status).toBe(200)
+    const duplicate = await client.post('/api/products')
+    expect(duplicate.status).toBe(422)
+    expect(duplicate.body).toEqual({ success: false, error: 'The given data was invalid.', code: 422, errors: { name: ['The name has already been taken.'] } })
   })
 })
 

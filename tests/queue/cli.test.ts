@@ -64,7 +64,7 @@ describe('queue:status', () => {
 })
 
 describe('queue:work', () => {
-  it('runs the due jobs in priority order and stops when the queue is empty', async () => {
+  it('runs the due jobs in priority order and stops when none is due, saying how many still wait', async () => {
     await dispatch({ key: 'low-1' }, { queue: 'low' })
     await dispatch({ key: 'high-1' }, { queue: 'high' })
     await dispatch({ key: 'default-1' })
@@ -74,8 +74,14 @@ describe('queue:work', () => {
     expect(result.exitCode).toBe(0)
     expect((await runs()).map((run) => run.job_key)).toEqual(['high-1', 'default-1', 'low-1'])
     expect(result.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d record #\d+ \(high attempt 1\/3\) DONE \d+ ms$/m)
-    expect(result.stderr).toContain('Ran 3 job(s), 0 failed for good; stopped: the queue is empty.')
+    expect(result.stderr).toContain(
+      "Ran 3 job(s), 0 failed for good; stopped: no job is due, but 1 delayed job(s) wait for their time (a dispatch delay or a retry's backoff): " +
+        'run svc queue:work again later, or without --stop-when-empty.',
+    )
     expect((await svcJson(['queue:status'], { cwd: app.dir })).totals).toMatchObject({ pending: 0, delayed: 1 })
+    // A delayed job of a queue the worker does not take is not counted; with none left, the queue is empty.
+    const other = await runSvc(['queue:work', '--queue', 'high', '--stop-when-empty'], { cwd: app.dir })
+    expect(other.stderr).toContain('Ran 0 job(s), 0 failed for good; stopped: the queue is empty.')
   })
 
   it('retries, then keeps the failed job with its error and stack; queue:retry runs it again', async () => {

@@ -102,7 +102,12 @@ export default defineCommand({
         if (line !== undefined) printLine(io, line)
       },
     })
-    printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; stopped: ${STOPPED[summary.reason]}.`)
+    const left = summary.delayed ?? 0
+    const stopped =
+      left === 0
+        ? STOPPED[summary.reason]
+        : `no job is due, but ${left} delayed job(s) wait for their time (a dispatch delay or a retry's backoff): run svc queue:work again later, or without --stop-when-empty`
+    printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; stopped: ${stopped}.`)
     if (summary.reason === 'timeout') {
       // The timed-out job's code may still be running: only ending the process is sure to stop it.
       throw new CliError('E_JOB_TIMEOUT', 'A job ran past its timeout; the worker stops so that its code stops too', {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { ensureEnvFile, serve } from '../../../framework/node/index.ts'
-import { migrate, type App } from '../../../framework/index.ts'
+import { migrate, migrationStatus, type App } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
 import { defineCommand } from '../../command/define.ts'
 import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
@@ -47,6 +47,7 @@ export default defineCommand({
       loaded = await loadApp(project, { serving: true, overrides: url === undefined ? {} : { APP_URL: url } })
       if (loaded.config.env === 'production' && loaded.config.debug) printNote(io, DEBUG_IN_PRODUCTION)
       if (args.migrate) await migrateFirst(project, loaded, io)
+      else if (loaded.config.env !== 'production') await notePending(project, loaded, io)
       return loaded
     }
     const ready = (app: LoadedApp): Pick<App, 'fetch' | 'reject'> =>
@@ -125,6 +126,27 @@ async function migrateFirst(project: Project, loaded: LoadedApp, io: CommandIO):
     })
   }
   if (ran.length > 0) printNote(io, `Migrated: ${ran.join(', ')}`)
+}
+
+/**
+ * Pending migrations, said at start: their tables do not exist yet, so the routes that use them answer 500
+ * (`no such table`) until `svc migrate`. Not in production, where reading the status would create the
+ * migrations table of a database the deploy migrates; a database that cannot be read is left to the requests.
+ */
+async function notePending(project: Project, loaded: LoadedApp, io: CommandIO): Promise<void> {
+  if (loaded.database === undefined) return
+  let pending: string[]
+  try {
+    pending = (await migrationStatus(loaded.database, await loadMigrations(project))).filter((status) => status.batch === null).map((status) => status.name)
+  } catch {
+    return
+  }
+  if (pending.length === 0) return
+  const shown = pending.length > 3 ? `${pending.slice(0, 3).join(', ')} and ${pending.length - 3} more` : pending.join(', ')
+  printNote(
+    io,
+    `${pending.length} migration(s) pending (${shown}): the routes using their tables answer 500 until you run svc migrate (or serve with --migrate, as npm start does).`,
+  )
 }
 
 /** Where this server is reached from the machine it runs on: a wildcard bind (0.0.0.0, ::) is no address to link to. */

@@ -72,7 +72,7 @@ export async function ${id.handlers.list}(c: Context<'${collection}'>) {
  */
 ${imports.join('\n')}
 
-/** \`?page=&per_page=&search=&sort=\`: one page, with \`meta: { page, per_page, total, last_page }\` beside the rows. */
+/** \`?page=&per_page=${searchable.length === 0 ? '' : '&search='}&sort=\`: one page, with \`meta: { page, per_page, total, last_page }\` beside the rows. */
 export async function ${id.handlers.list}(c: Context<'${collection}', { query: typeof ${id.listQuery} }>): Promise<Response> {
   ${body.list}
   return c.json(result.data.map(${id.resourceFunction}), { meta: { ...result.meta } })

@@ -29,7 +29,8 @@ export default defineTemplate('request', ({ names, options }) => {
 
 /**
  * The list's query string: \`?page=2&per_page=50\` (at most 100)${searchable.length > 0 ? ', `search=` (in ' + searchable.map((field) => field.name).join(', ') + ')' : ''}
- * and \`sort=\` (a column, \`-\` first for descending). Anything else is a 422.
+ * and \`sort=\` (a column, \`-\` first for descending). A value out of range, or a sort that is no column, is a 422;
+ * a name not listed here is ignored (not refused).
  */
 export const ${id.listQuery} = v.intersect([
   paginationQuery({ perPage: 20, maxPerPage: 100 }),

@@ -1,0 +1,38 @@
+/**
+ * A model's write refused by a constraint of its table, as what it is to a
+ * client: a unique index hit by a duplicate value is a 422 naming the field
+ * (as registration's "The email has already been taken."), a foreign key
+ * naming no row (or a row still named by others) a 409. Neither is the
+ * server's fault, so neither may be a 500. The driver's error stays the cause.
+ */
+import { HttpError, ValidationError } from '../http/http-error.ts'
+
+/**
+ * The error a write of `table` should answer with, or `error` itself.
+ * SQLite, libSQL and D1 all word it `UNIQUE constraint failed: <table>.<column>[, <table>.<column>]`
+ * and `FOREIGN KEY constraint failed`.
+ */
+export function asConstraintError(error: unknown, model: { name: string; table: string }, write: 'create' | 'update' | 'delete'): unknown {
+  const message = messageOf(error)
+  const unique = /UNIQUE constraint failed: ([^\s,:]+\.[^\s,:]+(?:, [^\s,:]+\.[^\s,:]+)*)/i.exec(message)
+  if (unique) {
+    const columns = unique[1]!.split(',').map((name) => name.trim())
+    const prefix = `${model.table}.`
+    // Another table's index (a trigger's write) is not this request's field.
+    if (!columns.every((name) => name.startsWith(prefix))) return error
+    const names = columns.map((name) => name.slice(prefix.length))
+    const label = names.map((name) => name.replaceAll('_', ' ')).join(' and ')
+    const taken = `The ${label} ${names.length === 1 ? 'has' : 'have'} already been taken.`
+    return new ValidationError(Object.fromEntries(names.map((name) => [name, [taken]])), undefined, { cause: error })
+  }
+  if (/FOREIGN KEY constraint failed/i.test(message)) {
+    const text = write === 'delete' ? `${model.name} is still referenced by other rows` : `${model.name} refers to a row that does not exist`
+    return new HttpError(409, text, { cause: error })
+  }
+  return error
+}
+
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  return error.cause instanceof Error ? `${error.message} ${error.cause.message}` : error.message
+}
