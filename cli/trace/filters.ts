@@ -4,6 +4,7 @@
  * that a filter behaves the same everywhere.
  */
 import { statusRanges, type TraceFilter } from '../../framework/trace/index.ts'
+import { bracedParams } from '../../framework/router/path-grammar.ts'
 import type { TraceFiltersJson } from '../contract/traces.ts'
 import type { ArgsDef, ParsedArgs } from '../command/define.ts'
 import { CliError } from '../output/cli-error.ts'
@@ -179,7 +180,7 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
  * (`:id`), or a glob (that is `--path`).
  */
 function checkRoutePattern(route: string): void {
-  const braced = route.replace(/(^|\/):([A-Za-z_][A-Za-z0-9_]*)(\?)?(?=\/|$)/g, (_, slash: string, name: string, optional: string | undefined) => `${slash}{${name}${optional ?? ''}}`)
+  const braced = bracedParams(route)
   if (braced !== route) {
     throw new CliError('E_BAD_OPTION', `--route takes a route's pattern as route:list prints it, its parameters in braces, got "${route}"`, { hint: `--route '${braced}'` })
   }

@@ -97,6 +97,11 @@ export function pathGlob(path: string): string {
   return path.replace(/\/\{[A-Za-z_][A-Za-z0-9_]*\?\}$/, '**').replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, '*')
 }
 
+/** A path written as other routers write parameters (`/posts/:id`, `:page?`) in svc's braces (`/posts/{id}`); other text is kept. */
+export function bracedParams(path: string): string {
+  return path.replace(/(^|\/):([A-Za-z_][A-Za-z0-9_]*)(\?)?(?=\/|$)/g, (_, slash: string, name: string, optional: string | undefined) => `${slash}{${name}${optional ?? ''}}`)
+}
+
 /** Checks a route path and compiles it to the regular expression of the route table. */
 export function compilePath(path: string): PathPattern {
   const segments = path.split('/').filter((segment) => segment !== '')
