@@ -27,6 +27,9 @@ let jiti: { instance: Jiti; cache: string | true } | undefined
 let moduleCache: string | true = true
 
 function currentJiti(): Jiti {
+  // A cache folder removed since it was chosen (`optimize:clear`, an app folder deleted between in-process runs):
+  // jiti would fail writing into it, so the default place is used instead.
+  if (typeof moduleCache === 'string' && !existsSync(moduleCache)) moduleCache = true
   if (jiti === undefined || jiti.cache !== moduleCache) {
     const { createJiti } = createRequire(import.meta.url)('jiti') as { createJiti(id: string, options: Record<string, unknown>): Jiti }
     // Stacks point at the TypeScript lines (route sources, exception locations).
