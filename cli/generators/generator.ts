@@ -167,7 +167,9 @@ export class Generator {
   }
 
   async test(input: string): Promise<Plan> {
-    return { files: [await this.render('test', deriveNames(input, 'Test'), {})] }
+    // `tests/checkout` and `checkout.test.ts` name the file as people point at it: the folder and the suffix are the generator's.
+    const name = input.trim().replace(/^(\.\/)?tests[\\/]+/, '').replace(/\.test(\.ts)?$/, '')
+    return { files: [await this.render('test', deriveNames(name, 'Test'), {})] }
   }
 
   async factory(input: string, options: { fields?: string }): Promise<Plan> {

@@ -46,6 +46,9 @@ const GENERATORS: Array<[string[], string[]]> = [
   [['make:job', 'SendDigestJob'], ['app/jobs/send-digest.ts']],
   [['make:mail', 'Welcome'], ['app/mail/welcome.ts']],
   [['make:test', 'Checkout'], ['tests/checkout.test.ts']],
+  // A path as people point at the file: not tests/tests/refunds.test.ts.
+  [['make:test', 'tests/refunds'], ['tests/refunds.test.ts']],
+  [['make:test', 'tests/admin/audit.test.ts'], ['tests/admin/audit.test.ts']],
   [['make:factory', 'Widget'], ['database/factories/widget-factory.ts']],
   [['make:seeder', 'Widget', '--count=7'], ['database/seeders/widgets.ts']],
   [['make:lang', 'fr', 'validation'], ['lang/fr/validation.ts']],
