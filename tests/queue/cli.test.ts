@@ -133,7 +133,7 @@ describe('queue:work', () => {
       const bad = await runSvc(['queue:retry', '--', ids], { cwd: app.dir })
       expect(bad.exitCode, ids).toBe(1)
       expect(bad.stderr, ids).toContain("error [E_BAD_ARGUMENTS]: Not a job id: ")
-      expect(bad.stderr, ids).toContain("(a database queue's ids are a whole number)")
+      expect(bad.stderr, ids).toContain("(a database queue's ids are whole numbers from 1)")
     }
     expect((await runSvc(['queue:retry', ' , '], { cwd: app.dir })).stderr).toContain('error [E_BAD_ARGUMENTS]')
     expect((await svcJson(['queue:status'], { cwd: app.dir })).totals.failed).toBe(2)

@@ -8,7 +8,7 @@ import { withProjectQueue } from '../../queue/open.ts'
 
 /** What a failed job's id looks like on each connection (queue:status prints them so). */
 const ID_FORMAT: Record<QueueConnectionJson, { pattern: RegExp; says: string }> = {
-  database: { pattern: /^[1-9]\d{0,15}$/, says: 'a whole number' },
+  database: { pattern: /^[1-9]\d{0,15}$/, says: 'whole numbers from 1' },
   redis: { pattern: /^[^:\s]+(?::[^:\s]+)*:[^:\s]+$/, says: '<queue>:<id>' },
   sync: { pattern: /^\S+$/, says: 'an id' },
 }
