@@ -38,12 +38,22 @@ export function bearerToken(c: Context): string | undefined {
   return match?.[1]
 }
 
+/**
+ * No bearer token to verify. Another scheme (`Basic ...`) sent no token at all:
+ * RFC 6750 3.1 answers it as a request without credentials (no error code),
+ * and the message says which scheme this API takes. A Bearer header whose
+ * token is empty or malformed is an invalid token.
+ */
+function missingBearer(header: string | null): HttpError {
+  if (header === null) return unauthenticated('Unauthenticated', false)
+  if (!/^Bearer(\s|$)/i.test(header)) return unauthenticated('Unauthenticated: send the access token as Authorization: Bearer <token>', false)
+  return unauthenticated('Invalid token', true)
+}
+
 export function authenticate(core: AuthCore, roles: readonly string[] = []): Middleware {
   return async function auth(c, next) {
     const token = bearerToken(c)
-    if (token === undefined) {
-      throw c.headers.has('authorization') ? unauthenticated('Invalid token', true) : unauthenticated('Unauthenticated', false)
-    }
+    if (token === undefined) throw missingBearer(c.headers.get('authorization'))
     let claims: TokenClaims
     try {
       claims = await core.tokens.verify(token, 'access')

@@ -196,7 +196,9 @@ describe('GET /api/auth/me and the auth middleware', () => {
 
   it.each([
     ['no Authorization header', {}, 'Unauthenticated', 'Bearer realm="api"'],
-    ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }, 'Invalid token', 'Bearer realm="api", error="invalid_token", error_description="Invalid token"'],
+    // RFC 6750 3.1: another scheme carries no token: a challenge without an error code, and the scheme to use.
+    ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }, 'Unauthenticated: send the access token as Authorization: Bearer <token>', 'Bearer realm="api"'],
+    ['a bare token, no scheme', { authorization: 'eyJhbGciOiJIUzI1NiJ9.e30.x' }, 'Unauthenticated: send the access token as Authorization: Bearer <token>', 'Bearer realm="api"'],
     ['an empty bearer', { authorization: 'Bearer ' }, 'Invalid token', null],
     ['garbage', { authorization: 'Bearer not.a.jwt' }, 'Invalid token', null],
   ])('401 with WWW-Authenticate for %s', async (_label, headers, message, challenge) => {
