@@ -7,9 +7,9 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { TraceStoreWatch } from '../../cli/lsp/trace-store-watch.ts'
-import { loadApp } from '../../cli/project/load-app.ts'
 import { findProject } from '../../cli/project/project.ts'
 import { copyExampleApp, svcEnv, type AppCopy } from '../helpers/cli.ts'
+import { tracedGet } from '../helpers/traced-request.ts'
 
 let app: AppCopy
 
@@ -20,39 +20,30 @@ beforeAll(() => {
 
 afterAll(() => app?.remove())
 
-/** One request to the app built as `svc` builds it, traced into the project's store. */
-async function traced(path: string): Promise<void> {
-  const loaded = await loadApp(findProject(app.dir, svcEnv()))
-  try {
-    await (await loaded.app.fetch(new Request(`http://127.0.0.1:8080${path}`))).text()
-  } finally {
-    await loaded.close()
-  }
-}
 
 const deleteStore = () => {
   for (const file of ['traces.sqlite', 'traces.sqlite-wal', 'traces.sqlite-shm']) rmSync(app.path('storage', file), { force: true })
 }
 
 it('tells of the store deleted, then of the traces written into the new one', async () => {
-  await traced('/health/live')
+  await tracedGet(app.dir, '/health/live')
   let changes = 0
   const watch = new TraceStoreWatch(findProject(app.dir, svcEnv()), () => void changes++)
   try {
     expect(await watch.check()).toBe(false) // the first look only reads the mark
-    await traced('/health/live?second')
+    await tracedGet(app.dir, '/health/live?second')
     expect(await watch.check()).toBe(true)
 
     deleteStore()
     // The traces the editor lists are gone with the file.
     expect(await watch.check()).toBe(true)
     expect(await watch.check()).toBe(false)
-    await traced('/health/live?after-deletion')
+    await tracedGet(app.dir, '/health/live?after-deletion')
     expect(await watch.check()).toBe(true)
 
     // Deleted and written again between two looks.
     deleteStore()
-    await traced('/health/live?replaced')
+    await tracedGet(app.dir, '/health/live?replaced')
     expect(await watch.check()).toBe(true)
     expect(changes).toBe(4)
   } finally {

@@ -5,9 +5,8 @@
  */
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { loadApp } from '../../cli/project/load-app.ts'
-import { findProject } from '../../cli/project/project.ts'
-import { copyExampleApp, svcEnv, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
+import { tracedGet } from '../helpers/traced-request.ts'
 import { startSvc } from '../helpers/run-svc.ts'
 
 let app: AppCopy
@@ -19,25 +18,14 @@ beforeAll(() => {
 
 afterAll(() => app?.remove())
 
-/** One request to the app built as `svc` builds it, traced into the project's store; its trace id. */
-async function traced(path: string): Promise<string> {
-  const loaded = await loadApp(findProject(app.dir, svcEnv()))
-  try {
-    const response = await loaded.app.fetch(new Request(`http://127.0.0.1:8080${path}`))
-    await response.text()
-    return response.headers.get('x-service-trace-id')!
-  } finally {
-    await loaded.close()
-  }
-}
 
 it('log:tail follows the new store when the one it read is deleted, printing the traces written there', async () => {
-  const first = await traced('/health/live')
+  const first = await tracedGet(app.dir, '/health/live')
   const tail = startSvc(['log:tail', '--json', '--lines', '1'], { cwd: app.dir })
   try {
     await tail.waitFor(new RegExp(`"trace_id":"${first}"`))
     for (const file of ['traces.sqlite', 'traces.sqlite-wal', 'traces.sqlite-shm']) rmSync(app.path('storage', file), { force: true })
-    const after = await traced('/health/live?after=deletion')
+    const after = await tracedGet(app.dir, '/health/live?after=deletion')
     await tail.waitFor(new RegExp(`"trace_id":"${after}"`))
     expect(tail.output.stderr).toContain('storage/traces.sqlite was deleted')
   } finally {
