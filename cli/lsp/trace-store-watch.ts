@@ -12,8 +12,9 @@
  * file is looked for on each tick. A local store deleted or replaced
  * (`rm -rf storage/`) is a change, and the file there is opened again.
  */
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { traceDatabaseUrl } from '../../framework/node/index.ts'
+import { fileIdentity } from '../../framework/node/traces.ts'
 import type { TraceStore } from '../../framework/trace/index.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
@@ -119,10 +120,4 @@ async function markOf(store: TraceStore): Promise<string> {
   } catch {
     return '0:0' // no table yet
   }
-}
-
-/** Which file is at `path` now (device and inode), undefined when none. */
-function fileIdentity(path: string | undefined): string | undefined {
-  const stats = path === undefined ? undefined : statSync(path, { throwIfNoEntry: false })
-  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`
 }

@@ -52,6 +52,16 @@ export async function openTraceStore(options: OpenTraceStoreOptions): Promise<Tr
   })
 }
 
+/**
+ * Which file is at `path` now (device and inode); undefined when there is none, or no path (a store on a libSQL
+ * server). A reader or writer that keeps a store open compares it with the file it opened: `rm -rf storage/`
+ * leaves SQLite on the deleted file, which never changes again.
+ */
+export function fileIdentity(path: string | null | undefined): string | undefined {
+  const stats = path == null ? undefined : statSync(path, { throwIfNoEntry: false })
+  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`
+}
+
 /** A store that a long-running writer holds open, opened again when its file is deleted or replaced. */
 export interface FollowedTraceStore {
   /** The store at the path, opened again first when the file there is no longer the one it has open. */
@@ -69,24 +79,20 @@ export interface FollowedTraceStore {
 export async function followTraceStoreFile(options: OpenTraceStoreOptions): Promise<FollowedTraceStore> {
   const url = traceDatabaseUrl(options)
   const path = url.startsWith('file:') ? url.slice('file:'.length) : undefined
-  const identity = () => {
-    const stats = path === undefined ? undefined : statSync(path, { throwIfNoEntry: false })
-    return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`
-  }
   let store = await openTraceStore(options)
-  let opened = identity()
+  let opened = fileIdentity(path)
   // Calls that overlap (a write and a prune) wait for the same reopening.
   let reopening: Promise<TraceStore> | undefined
   const reopen = async () => {
     store.close()
     store = await openTraceStore(options)
-    opened = identity()
+    opened = fileIdentity(path)
     return store
   }
   return {
     current() {
       if (reopening !== undefined) return reopening
-      if (path === undefined || identity() === opened) return Promise.resolve(store)
+      if (path === undefined || fileIdentity(path) === opened) return Promise.resolve(store)
       reopening = reopen().finally(() => (reopening = undefined))
       return reopening
     },

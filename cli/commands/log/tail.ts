@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs'
 import { relative } from 'node:path'
+import { fileIdentity } from '../../../framework/node/traces.ts'
 import type { TraceFilter, TraceStore } from '../../../framework/trace/index.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { defineCommand } from '../../command/define.ts'
@@ -99,13 +99,6 @@ export default defineCommand({
     }
   },
 })
-
-/** Which file is at `path` now (device and inode), undefined when none; null for a store on a libSQL server. */
-function fileIdentity(path: string | null): string | null | undefined {
-  if (path === null) return null
-  const stats = statSync(path, { throwIfNoEntry: false })
-  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`
-}
 
 /** Polls until the default store's file exists, then opens it; undefined when stopped first. */
 async function whenStoreExists(io: CommandIO, project: Project, config: ReturnType<typeof loadConfig>): Promise<TraceStore | undefined> {
