@@ -89,6 +89,8 @@ export const scenarios: Scenario[] = [
   // The adapters svc could run on (the choice of `serve` in svc/node is made here).
   { name: 'json/svc@srvx', server: svc({ adapter: 'srvx' }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
   { name: 'json/svc@node-http', server: svc({ adapter: 'node-http' }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+  // The same app answering through a promise, as its param route does: what the adapter's asynchronous path costs.
+  { name: 'json/svc-promise', server: svc({ answerAsPromise: true }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
 
   // A route with a constrained parameter: /users/{id} where id is \d+.
   { name: 'param/node-http', server: { factory: 'raw' }, path: '/users/42', expect: { status: 200, json: userBody('42') } },
@@ -158,6 +160,7 @@ export const comparisons: Comparison[] = [
   { label: 'JSON route: Hono vs node:http', subject: 'json/hono', peer: 'json/node-http' },
   { label: 'Adapter: srvx vs @hono/node-server', subject: 'json/svc@srvx', peer: 'json/svc' },
   { label: 'Adapter: own node:http vs @hono/node-server', subject: 'json/svc@node-http', peer: 'json/svc' },
+  { label: 'JSON route answered through a promise vs synchronously: svc', subject: 'json/svc-promise', peer: 'json/svc' },
   { label: 'Param route: svc vs Hono with a trace header', subject: 'param/svc', peer: 'param/hono-trace-header', minRatio: 0.95 },
   { label: 'Param route: svc vs plain Hono', subject: 'param/svc', peer: 'param/hono' },
   { label: 'Param route: svc vs node:http', subject: 'param/svc', peer: 'param/node-http' },

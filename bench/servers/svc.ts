@@ -19,6 +19,11 @@ export interface SvcServerOptions {
   routes?: number
   /** Puts those routes in a version group: `/api/v1/...`. */
   versioned?: boolean
+  /**
+   * Hands `serve` a promise of every answer, as a route with a parameter does (itty's `fetch` is async):
+   * what @hono/node-server's asynchronous path costs, apart from matching.
+   */
+  answerAsPromise?: boolean
 }
 
 /** The routes of the scaling benchmark: distinct prefixes, the requested one last. */
@@ -64,7 +69,10 @@ export async function startSvcServer(raw: ServerOptions): Promise<BenchServer> {
   }
   const app = svcBenchApp(options)
   if (adapter === 'node-http') return listen(createServer(thinNodeHandler(app)))
-  const server = await serve(app, { port: 0, host: BENCH_HOST })
+  const served = options.answerAsPromise
+    ? { fetch: (request: Request, env?: unknown) => Promise.resolve(app.fetch(request, env)), reject: app.reject, config: app.config }
+    : app
+  const server = await serve(served, { port: 0, host: BENCH_HOST })
   return { port: server.port, close: () => server.close() }
 }
 
