@@ -196,7 +196,7 @@ describe('queue:work', () => {
     expect(result.stdout).toContain('\x1b[32mDONE\x1b[39m')
   })
 
-  it('refuses a timeout that is not shorter than the lease, and a sync queue', async () => {
+  it('refuses a timeout that is not shorter than the lease, and a sync queue (queue:work and queue:retry)', async () => {
     const timeout = await runSvc(['queue:work', '--timeout', '90'], { cwd: app.dir })
     expect(timeout.exitCode).toBe(1)
     expect(timeout.stderr).toContain('error [E_QUEUE_TIMEOUT]: The job timeout (90000 ms) must be shorter than the queue\'s lease, retry_after (90000 ms)')
@@ -205,6 +205,12 @@ describe('queue:work', () => {
     expect(longer.exitCode).toBe(0)
     const sync = await runSvc(['queue:work'], { cwd: app.dir, env: { QUEUE_CONNECTION: 'sync' } })
     expect(sync.stderr).toContain('error [E_QUEUE_SYNC]')
+    // Its failed jobs live in the dispatching process: queue:retry has none to take, whatever the id.
+    for (const ids of ['1', 'all', 'a b']) {
+      const retry = await runSvc(['queue:retry', ids], { cwd: app.dir, env: { QUEUE_CONNECTION: 'sync' } })
+      expect(retry.exitCode, ids).toBe(1)
+      expect(retry.stderr, ids).toContain('error [E_QUEUE_SYNC]: QUEUE_CONNECTION=sync keeps no failed jobs for the CLI')
+    }
     const typo = await runSvc(['queue:work', '--stop-when-emtpy'], { cwd: app.dir })
     expect(typo.stderr).toContain('did you mean --stop-when-empty?')
     const bad = await runSvc(['queue:status'], { cwd: app.dir, env: { QUEUE_CONNECTION: 'rabbit' } })

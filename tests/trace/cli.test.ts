@@ -355,6 +355,8 @@ describe('log:replay', () => {
     expect(replay.diff.body).toContainEqual({ path: 'data.title', recorded: 'Traced post', current: 'Traced post, edited' })
     const human = await svc(['replay', ids.show!, '--diff'])
     expect(human.stdout).toContain('body data.title: "Traced post" => "Traced post, edited"')
+    // --diff reports, as git diff does: a difference is not a failure (fix and test:regression give verdicts).
+    expect(human.code).toBe(0)
   })
 
   it('is a dry run in production, and sends with --force', async () => {

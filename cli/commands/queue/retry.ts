@@ -6,11 +6,10 @@ import { printLine, printNote } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
 import { withProjectQueue } from '../../queue/open.ts'
 
-/** What a failed job's id looks like on each connection (queue:status prints them so). */
-const ID_FORMAT: Record<QueueConnectionJson, { pattern: RegExp; says: string }> = {
+/** What a failed job's id looks like on the connections that keep failed jobs (queue:status prints them so). */
+const ID_FORMAT: Record<Exclude<QueueConnectionJson, 'sync'>, { pattern: RegExp; says: string }> = {
   database: { pattern: /^[1-9]\d{0,15}$/, says: 'whole numbers from 1' },
   redis: { pattern: /^[^:\s]+(?::[^:\s]+)*:[^:\s]+$/, says: '<queue>:<id>' },
-  sync: { pattern: /^\S+$/, says: 'an id' },
 }
 
 export default defineCommand({
@@ -26,6 +25,12 @@ export default defineCommand({
       throw new CliError('E_BAD_ARGUMENTS', 'Name a failed job id, several separated by commas, or all', { hint: 'svc queue:status lists the failed jobs' })
     }
     const result = await withProjectQueue(projectFor(io, args.cwd), async ({ driver, settings }): Promise<QueueRetryJson> => {
+      if (settings.connection === 'sync') {
+        // The sync driver keeps a failed job in the memory of the process that ran it, never this one.
+        throw new CliError('E_QUEUE_SYNC', 'QUEUE_CONNECTION=sync keeps no failed jobs for the CLI: a job that fails is reported on the stderr of the process that dispatched it', {
+          hint: 'set QUEUE_CONNECTION=database (or redis) in .env to keep failed jobs for queue:retry',
+        })
+      }
       if (requested === 'all') return { connection: settings.connection, requested, retried: await driver.retryFailed('all'), missing: [] }
       const format = ID_FORMAT[settings.connection]
       const invalid = requested.filter((id) => !format.pattern.test(id))
