@@ -97,6 +97,29 @@ export function parseSince(text: string, now = Date.now()): number {
   )
 }
 
+// RFC 9110's token: what a method may be spelled with. A space means a list written without commas.
+const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/** The methods svc's own routes answer; a client may send any other token, and its trace is kept as well. */
+export const ANSWERED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+
+/** `--method` upper-cased, refused when one of its names cannot be a method (`GET POST`, `GET;`). */
+function checkMethods(text: string): string {
+  const methods = text.split(',').map((method) => method.trim())
+  const bad = methods.filter((method) => !METHOD_TOKEN.test(method))
+  if (bad.length > 0) {
+    throw new CliError('E_BAD_OPTION', `--method takes method names separated by commas (GET,HEAD), got "${text}"`, {
+      hint: `${bad.map((method) => `"${method}"`).join(', ')} cannot be an HTTP method`,
+    })
+  }
+  return methods.join(',').toUpperCase()
+}
+
+/** Methods of `--method` that no svc route answers (a typo, most often): said beside an empty result. */
+export function unansweredMethods(method: string | null): string[] {
+  if (method === null) return []
+  return method.split(',').filter((name) => !(ANSWERED_METHODS as readonly string[]).includes(name))
+}
+
 /** The filter options a command was given (those a search applies), as written on the command line. */
 export function givenFilters(args: FilterArgs): string[] {
   const given: string[] = []
@@ -151,7 +174,7 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     }
     filter.status = args.status
   }
-  if (args.method) filter.method = args.method.toUpperCase()
+  if (args.method) filter.method = echo.method = checkMethods(args.method)
   if (args.route) {
     checkRoutePattern(args.route)
     filter.route = args.route

@@ -1,10 +1,10 @@
 /** The search shared by trace:list and log:trace without an id, and its human view. */
 import type { TraceListJson } from '../contract/traces.ts'
 import type { CommandIO } from '../output/io.ts'
-import { colors, printLine, table } from '../output/print.ts'
+import { colors, printLine, printNote, table } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-import { parseFilters, type FilterArgs } from './filters.ts'
+import { parseFilters, unansweredMethods, ANSWERED_METHODS, type FilterArgs } from './filters.ts'
 import { openTraceStoreToRead, projectTraceConfig } from './open-store.ts'
 import { SUMMARY_HEADERS, summaryLine, summaryOfRecord } from './summary.ts'
 
@@ -21,7 +21,14 @@ export async function searchTraces(io: CommandIO, project: Project, args: Filter
 }
 
 export function printTraceList(io: CommandIO, list: TraceListJson): void {
-  if (list.traces.length === 0) return printLine(io, 'No traces match.')
+  if (list.traces.length === 0) {
+    printLine(io, 'No traces match.')
+    const unknown = unansweredMethods(list.filters.method)
+    if (unknown.length > 0) {
+      printNote(io, `No svc route answers ${unknown.join(', ')} (they answer ${ANSWERED_METHODS.join(', ')}): is it spelled as you meant?`)
+    }
+    return
+  }
   const color = colors(io)
   printLine(io, table(list.traces.map((summary) => summaryLine(summary, color)), SUMMARY_HEADERS))
   printLine(io, color.dim(`\n${list.traces.length} trace${list.traces.length === 1 ? '' : 's'} (newest first; svc log:trace <id> shows one)`))

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTraceStore } from 'svc/node'
 import type { TraceListJson } from '../../cli/contract/traces.ts'
 import { tempDir } from '../helpers/app.ts'
-import { runSvc, svcJson } from '../helpers/run-svc.ts'
+import { runSvc, svcJson, svcJsonError } from '../helpers/run-svc.ts'
 import { traceRecord } from './helpers.ts'
 
 const PATHS = ['/api/v1/posts', '/api/v1/x/posts', '/api/posts', '/api/v1/posts/7', '/api/v1/posts/7/comments', '/health/live', '/health/db/ping', '/search']
@@ -63,5 +63,28 @@ describe('--path globs', () => {
       expect(result.stderr).toContain(`error [E_BAD_OPTION]: ${option} matches the path alone, without its query string`)
       expect(result.stderr).toContain(`fix: leave out "${pattern.slice('/search'.length)}": ${option} '/search'`)
     }
+  })
+})
+
+describe('--method', () => {
+  it('takes a comma-separated list in any case, and refuses a name that cannot be a method', async () => {
+    const list = await svcJson<TraceListJson>(['trace:list', '--method', 'get, head'], { cwd: project.path })
+    expect(list.filters.method).toBe('GET,HEAD')
+    expect(list.traces.length).toBe(PATHS.length)
+    for (const method of ['GET POST', 'GET;', 'GET,,HEAD']) {
+      const { exitCode, document } = await svcJsonError(['trace:list', '--method', method], { cwd: project.path })
+      expect(exitCode, method).toBe(1)
+      expect(document.error, method).toMatchObject({ code: 'E_BAD_OPTION', message: `--method takes method names separated by commas (GET,HEAD), got "${method}"` })
+    }
+  })
+
+  it('says beside an empty result that no svc route answers a method it names', async () => {
+    const typo = await runSvc(['trace:list', '--method', 'GTE'], { cwd: project.path })
+    expect(typo.exitCode).toBe(0)
+    expect(typo.stdout).toBe('No traces match.\n')
+    expect(typo.stderr).toBe('No svc route answers GTE (they answer GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS): is it spelled as you meant?\n')
+    const known = await runSvc(['trace:list', '--method', 'DELETE'], { cwd: project.path })
+    expect(known.stdout).toBe('No traces match.\n')
+    expect(known.stderr).toBe('')
   })
 })
