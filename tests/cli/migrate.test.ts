@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import { createClient } from '@libsql/client'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, startSvc, svcJson } from '../helpers/run-svc.ts'
 
@@ -191,6 +191,46 @@ describe('in production, every command that changes or drops data needs --force'
       expect(migrated.output.stderr).not.toContain('pending')
     } finally {
       expect((await migrated.stop()).exitCode).toBe(0)
+    }
+  })
+
+  it('a request on a table that does not exist says why: migrations not run (storage/ deleted), or none creates it', async () => {
+    const login = async (url: string) =>
+      fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', password: 'password-1234' }) })
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    // No database file: what a start finds after `rm -rf storage`.
+    const server = startSvc(['serve', '--port', '0', '--quiet'], { cwd: app.dir, env: { APP_ENV: 'development' } })
+    try {
+      const [, url] = await server.waitFor(/^svc listening on (http:\S+) /)
+      const response = await login(url!)
+      expect(response.status).toBe(500)
+      const body = await response.json()
+      expect(body.exception.class).toBe('MissingTableError')
+      expect(body.exception.message).toBe(
+        `no such table: users: ${migrations.length} migration(s) have not run on the database storage/database.sqlite ` +
+          `(no migration has run on it: a new or emptied database, as after deleting storage/): ` +
+          `${migrations.slice(0, 3).join(', ')} and ${migrations.length - 3} more; run svc migrate (or svc serve --migrate)`,
+      )
+      expect(logged.mock.calls.map(String).join('\n')).toContain('MissingTableError: no such table: users: ')
+    } finally {
+      expect((await server.stop()).exitCode).toBe(0)
+    }
+    expect((await svc('migrate')).exitCode).toBe(0)
+    await query('drop table users')
+    logged.mockClear()
+    // Production: the client gets the plain 500; the log line says why.
+    const production = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    try {
+      const [, url] = await production.waitFor(/^svc listening on (http:\S+) /)
+      const response = await login(url!)
+      expect(response.status).toBe(500)
+      expect(await response.json()).toEqual({ success: false, error: 'Internal Server Error', code: 500 })
+      expect(logged.mock.calls.map(String).join('\n')).toContain(
+        'MissingTableError: no such table: users: every migration in database/migrations has run on the database storage/database.sqlite, and none creates it',
+      )
+    } finally {
+      logged.mockRestore()
+      expect((await production.stop()).exitCode).toBe(0)
     }
   })
 
