@@ -85,9 +85,7 @@ export default defineCommand({
       )
     } catch (error) {
       await loaded?.close()
-      throw new CliError('E_LISTEN', `Cannot listen on port ${port}: ${(error as Error).message}`, {
-        hint: 'pick another port with --port (0 chooses a free one)',
-      })
+      throw listenError(error, host, port)
     }
     if (listenFirst) {
       try {
@@ -147,6 +145,21 @@ async function notePending(project: Project, loaded: LoadedApp, io: CommandIO): 
     io,
     `${pending.length} migration(s) pending (${shown}): the routes using their tables answer 500 until you run svc migrate (or serve with --migrate, as npm start does).`,
   )
+}
+
+/**
+ * Why the server could not listen, with the fix for that cause: every failure used to say "pick another
+ * port", also for a HOST that is no address of this machine (`getaddrinfo ENOTFOUND`, `EADDRNOTAVAIL`).
+ */
+export function listenError(error: unknown, host: string, port: number): CliError {
+  const code = (error as { code?: unknown }).code
+  const message = (error as Error).message
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT') {
+    return new CliError('E_LISTEN', `Cannot listen on ${host}: ${message}`, {
+      hint: 'HOST (or --host) must be an address of this machine: 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)',
+    })
+  }
+  return new CliError('E_LISTEN', `Cannot listen on port ${port}: ${message}`, { hint: 'pick another port with --port (0 chooses a free one)' })
 }
 
 /** Where this server is reached from the machine it runs on: a wildcard bind (0.0.0.0, ::) is no address to link to. */
