@@ -45,6 +45,7 @@ import {
   readJwtKeyFiles,
   type ClosableMailer,
 } from '../../framework/node/index.ts'
+import { diskFullHint, isDiskFull } from '../database/disk-full.ts'
 import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
@@ -158,7 +159,7 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
     })
   } catch (error) {
     throw new CliError('E_DATABASE', `Cannot open the database: ${(error as Error).message}`, {
-      hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server)',
+      hint: isDiskFull(error) ? diskFullHint(databaseWhere(project, config), 'run it again') : 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server)',
     })
   }
 }

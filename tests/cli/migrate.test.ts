@@ -135,6 +135,25 @@ describe('svc migrate', () => {
     expect(await tables()).toContain('comments')
     expect(await tables()).not.toContain('half_done')
   })
+
+  it('a full disk (SQLITE_FULL) stopping a migration says to free space, not to fix the migration', async () => {
+    await json('migrate')
+    // SQLite's own page limit on this connection: the same SQLITE_FULL a full disk gives, without filling one.
+    addMigration(
+      BROKEN,
+      "  const pages = Number((await db.execute('pragma page_count')).rows[0]![0])\n" +
+        "  await db.execute(`pragma max_page_count = ${pages}`)\n" +
+        "  await db.execute('create table filler (body text)')\n" +
+        "  await db.execute(\"insert into filler values (zeroblob(1000000))\")",
+      '',
+    )
+    const { exitCode, stderr } = await svc('migrate')
+    expect(exitCode).toBe(1)
+    expect(stderr).toMatch(new RegExp(`error \\[E_MIGRATION\\]: Migration ${BROKEN} failed: SQLITE_FULL: database or disk is full\\n`))
+    expect(stderr).toContain(
+      '  fix: the disk holding storage/database.sqlite is full: free space there (svc log:cleanup --days N deletes old traces), then run svc migrate again; the ones before it stay applied\n',
+    )
+  })
 })
 
 describe('in production, every command that changes or drops data needs --force', () => {

@@ -3,12 +3,13 @@ import { ensureEnvFile, serve } from '../../../framework/node/index.ts'
 import { migrate, migrationStatus, type App } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
 import { defineCommand } from '../../command/define.ts'
+import { diskFullHint, isDiskFull } from '../../database/disk-full.ts'
 import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
 import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { printLine, printNote } from '../../output/print.ts'
-import { loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
+import { databaseWhere, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
@@ -118,7 +119,11 @@ async function migrateFirst(project: Project, loaded: LoadedApp, io: CommandIO):
   } catch (error) {
     if (error instanceof CliError) throw error
     // A libSQL server out of reach says only "fetch failed": which database, and where to look, is said here.
-    if (error instanceof Error && error.name === 'MigrationError') throw new CliError('E_MIGRATION', error.message, { hint: 'fix the migration and run svc serve --migrate again; the ones before it stay applied', cause: error })
+    const retry = 'run svc serve --migrate again; the ones before it stay applied'
+    if (error instanceof Error && error.name === 'MigrationError') {
+      const hint = isDiskFull(error) ? diskFullHint(databaseWhere(project, loaded.config), retry) : `fix the migration and ${retry}`
+      throw new CliError('E_MIGRATION', error.message, { hint, cause: error })
+    }
     throw new CliError('E_DATABASE', `Cannot migrate the database: ${(error as Error).message}`, {
       hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server); svc doctor checks the connection',
     })
