@@ -253,6 +253,33 @@ describe('in production, every command that changes or drops data needs --force'
     }
   })
 
+  it('serve on a database file that does not exist says it created it empty, in production too; not with --migrate, nor once it exists', async () => {
+    const note = 'storage/database.sqlite did not exist: svc serve created it empty, without tables (was storage/ deleted, or its volume not mounted?). '
+    const production = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    try {
+      await production.waitFor(/^svc listening on /)
+      expect(production.output.stderr).toContain(`${note}The routes that use a table answer 500 until svc migrate --force runs.\n`)
+    } finally {
+      expect((await production.stop()).exitCode).toBe(0)
+    }
+    // The file exists now (empty): nothing more to say of it.
+    const again = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    try {
+      await again.waitFor(/^svc listening on /)
+      expect(again.output.stderr).not.toContain('did not exist')
+    } finally {
+      expect((await again.stop()).exitCode).toBe(0)
+    }
+    for (const file of readdirSync(app.path('storage'))) if (file.startsWith('database.sqlite')) rmSync(app.path('storage', file))
+    const migrating = startSvc(['serve', '--port', '0', '--migrate'], { cwd: app.dir, env: { APP_ENV: 'development' } })
+    try {
+      await migrating.waitFor(/^svc listening on /)
+      expect(migrating.output.stderr).not.toContain('did not exist')
+    } finally {
+      expect((await migrating.stop()).exitCode).toBe(0)
+    }
+  })
+
   it('serve --migrate --force migrates in production, then serves', async () => {
     const server = startSvc(['serve', '--migrate', '--force', '--port', '0'], { cwd: app.dir, env: production })
     try {

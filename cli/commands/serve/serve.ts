@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
-import { ensureEnvFile, serve } from '../../../framework/node/index.ts'
-import { migrate, migrationStatus, type App } from '../../../framework/index.ts'
+import { relative } from 'node:path'
+import { databaseUrl, ensureEnvFile, serve } from '../../../framework/node/index.ts'
+import { migrate, migrationStatus, type App, type AppConfig } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
 import { defineCommand } from '../../command/define.ts'
 import { diskFullHint, isDiskFull } from '../../database/disk-full.ts'
@@ -36,6 +37,7 @@ export default defineCommand({
       }
     }
     const settings = loadConfig(project)
+    const newDatabase = missingDatabaseFile(project, settings)
     const port = args.port ?? settings.port
     const host = args.host ?? settings.host
     // With APP_URL unset, the links in mails point where this server listens (docs/configuration.md).
@@ -47,6 +49,13 @@ export default defineCommand({
     const load = async (url: string | undefined): Promise<LoadedApp> => {
       loaded = await loadApp(project, { serving: true, overrides: url === undefined ? {} : { APP_URL: url } })
       if (loaded.config.env === 'production' && loaded.config.debug) printNote(io, DEBUG_IN_PRODUCTION)
+      if (newDatabase !== undefined && !args.migrate) {
+        printNote(
+          io,
+          `${newDatabase} did not exist: svc serve created it empty, without tables (was storage/ deleted, or its volume not mounted?). ` +
+            `The routes that use a table answer 500 until svc migrate${loaded.config.env === 'production' ? ' --force' : ''} runs.`,
+        )
+      }
       if (args.migrate) await migrateFirst(project, loaded, io)
       else if (loaded.config.env !== 'production') await notePending(project, loaded, io)
       return loaded
@@ -165,6 +174,20 @@ export function listenError(error: unknown, host: string, port: number): CliErro
     })
   }
   return new CliError('E_LISTEN', `Cannot listen on port ${port}: ${message}`, { hint: 'pick another port with --port (0 chooses a free one)' })
+}
+
+/**
+ * The database file (DATABASE_URL `file:`, or the default one) when it does not exist yet: opening it creates
+ * it empty, and a server on an empty database answered 500 `no such table` with nothing said at start in
+ * production (a deleted storage/, a volume not mounted, a deploy that skipped its migrate step).
+ */
+function missingDatabaseFile(project: Project, config: AppConfig): string | undefined {
+  const url = databaseUrl(config.databaseUrl, { storageDir: project.storageDir, projectDir: project.root })
+  if (!url.startsWith('file:')) return undefined
+  const path = url.slice('file:'.length)
+  // `:memory:` and friends are no file to find.
+  if (path.startsWith(':') || existsSync(path)) return undefined
+  return relative(project.root, path) || path
 }
 
 /** Where this server is reached from the machine it runs on: a wildcard bind (0.0.0.0, ::) is no address to link to. */
