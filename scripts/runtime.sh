@@ -29,6 +29,22 @@ env_value() {
   printf '%s' "${value//[[:space:]]/}"
 }
 
+# No .env yet (a fresh clone): made as `npm start` makes it, from the example's .env.example with a fresh
+# JWT_SECRET, outside production (svc serve's rule). Without it Deno and Bun stopped on an uncaught
+# ConfigError, and the Worker answered every request 500 with advice for wrangler, not for .env.
+ensure_env_file() {
+  [ -f .env ] && return 0
+  [ "$(env_value APP_ENV)" = production ] && return 0
+  local secret
+  secret="$("${NODE22:-node}" -e 'process.stdout.write(require("node:crypto").randomBytes(48).toString("base64url"))')"
+  (umask 077 && sed "s/^JWT_SECRET=.*/JWT_SECRET=$secret/" examples/blog/.env.example > .env)
+  echo "Created .env with a fresh JWT_SECRET (development settings), as npm start does." >&2
+}
+
+case "${1:-}" in
+  deno|bun|workerd) ensure_env_file ;;
+esac
+
 case "${1:-}" in
   deno)
     # The narrowest permissions that work (docs/runtimes.md, "Deno"): the libSQL

@@ -114,11 +114,12 @@ export interface DoctorJson {
 export interface DeployJson {
   /** The deploy configuration (absolute). */
   file: string
-  action: 'initialised' | 'deployed' | 'failed'
+  /** `dry_run`: `--dry-run`, nothing ran (it said `deployed`). */
+  action: 'initialised' | 'deployed' | 'failed' | 'dry_run'
   steps: Array<{
     name: string
     run: string
-    /** `skipped`: not reached because an earlier step failed. */
+    /** `skipped`: not run: an earlier step failed, or `--init` / `--dry-run` only listed it. */
     status: 'ok' | 'failed' | 'skipped'
     exit_code: number | null
     duration_ms: number | null

@@ -1,5 +1,6 @@
 /** Output helpers: JSON on stdout only, everything for humans is formatted here. */
-import { commandErrorMessage, isDatabaseLocked } from '../database/locked.ts'
+import { isDiskFull } from '../database/disk-full.ts'
+import { commandErrorMessage, DATABASE_UNREACHABLE_FIX, isDatabaseLocked, isDatabaseUnreachable } from '../database/locked.ts'
 import type { CliErrorDetailJson, CliErrorJson } from '../contract/errors.ts'
 import { CliError } from './cli-error.ts'
 import type { CommandIO, OutputStream } from './io.ts'
@@ -81,9 +82,11 @@ export function reportError(io: CommandIO, error: unknown, options: { json?: boo
 /** The code of a failure svc did not foresee (a bug, a dependency that threw). */
 export const UNEXPECTED = 'E_UNEXPECTED'
 
-/** A thrown value as svc reports it: a CliError as it is, a database lock named, anything else E_UNEXPECTED. */
+/** A thrown value as svc reports it: a CliError as it is, a database lock or a server out of reach named, anything else E_UNEXPECTED. */
 export function describeFailure(error: unknown): CliErrorDetailJson {
   if (error instanceof CliError) return { code: error.code, message: error.message, fix: error.hint || null, exit_code: error.exitCode }
   if (isDatabaseLocked(error)) return { code: 'E_DATABASE_LOCKED', message: commandErrorMessage(error), fix: 'run it again once that write is done', exit_code: 1 }
+  if (isDiskFull(error)) return { code: 'E_DISK_FULL', message: commandErrorMessage(error), fix: 'free space on the disk holding storage/ (svc log:cleanup --days N deletes old traces), then run it again', exit_code: 1 }
+  if (isDatabaseUnreachable(error)) return { code: 'E_DATABASE_UNREACHABLE', message: commandErrorMessage(error), fix: DATABASE_UNREACHABLE_FIX, exit_code: 1 }
   return { code: UNEXPECTED, message: error instanceof Error ? error.message : String(error), fix: null, exit_code: 1 }
 }

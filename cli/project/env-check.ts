@@ -13,7 +13,8 @@
  *   lists and `.env` lacks: warnings;
  * - no `.env` at all: an error, unless the environment itself carries the settings (APP_ENV set).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { readEnvFile, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { editDistance } from '../command/suggest.ts'
 import type { EnvProblemJson } from '../contract/operations.ts'
@@ -56,6 +57,15 @@ export function checkEnvironment(project: Project): EnvProblemJson[] {
       new URL(value.trim())
     } catch {
       parses = false
+    }
+    if (parses && scheme === 'file:' && schemes.includes(scheme) && isFolder(resolve(project.root, value.trim().slice('file:'.length)))) {
+      problems.push({
+        variable: name,
+        level: 'error',
+        message: `"${value}" names a folder, not a database file`,
+        fix: name === 'DATABASE_URL' ? 'file:storage/database.sqlite (a file in that folder), or empty for the default file' : 'file:storage/traces.sqlite (a file in that folder), or empty for the default file',
+      })
+      continue
     }
     if (!parses || scheme === undefined || !schemes.includes(scheme)) {
       problems.push({
@@ -117,4 +127,9 @@ function repeatedNames(text: string): Map<string, number[]> {
     if (match) seen.set(match[1]!, [...(seen.get(match[1]!) ?? []), index + 1])
   })
   return new Map([...seen].filter(([, lines]) => lines.length > 1))
+}
+
+/** A `file:` URL's path that is a folder (`file:`, `file:storage`): the driver cannot open it as a database. */
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
 }

@@ -5,7 +5,7 @@
  * and the optional `app/listeners/index.ts` (event listeners, registered).
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import {
   authPlugin,
   ConfigError,
@@ -45,11 +45,13 @@ import {
   readJwtKeyFiles,
   type ClosableMailer,
 } from '../../framework/node/index.ts'
+import { diskFullHint, isDiskFull } from '../database/disk-full.ts'
 import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
 import { readConfigCache } from './config-cache.ts'
 import { maintenancePath } from './maintenance.ts'
+import { explainMissingTables } from './missing-table.ts'
 import { PUBLIC_STORAGE_PREFIX, publicStorageLink } from './public-storage.ts'
 import type { Project } from './project.ts'
 import { openProjectTracer, type ProjectTracer } from '../trace/open-store.ts'
@@ -131,6 +133,22 @@ function configVariables(project: Project): EnvRecord {
   return cached.cache.vars
 }
 
+/**
+ * The database as a person finds it, for messages: a file as DATABASE_URL names it (else the default one,
+ * relative to the project), a server by its scheme and host only (its URL may carry a password or token).
+ */
+export function databaseWhere(project: Project, config: AppConfig): string {
+  const url = config.databaseUrl
+  if (url === undefined) return relative(project.root, join(project.storageDir, 'database.sqlite')) || 'database.sqlite'
+  if (url.startsWith('file:')) return url
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return 'DATABASE_URL'
+  }
+}
+
 export async function openProjectDatabase(project: Project, config: AppConfig): Promise<Database> {
   try {
     return await openDatabase({
@@ -141,7 +159,7 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
     })
   } catch (error) {
     throw new CliError('E_DATABASE', `Cannot open the database: ${(error as Error).message}`, {
-      hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server)',
+      hint: isDiskFull(error) ? diskFullHint(databaseWhere(project, config), 'run it again') : 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server)',
     })
   }
 }
@@ -191,7 +209,9 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
-    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance, queue, mailer: appMailer })
+    // The kernel's own onError decides alone; else a missing table is explained (missing-table.ts).
+    const onError = kernel.onError ?? (database === undefined ? undefined : explainMissingTables(project, database, databaseWhere(project, config)))
+    const app = createApp({ ...kernel, config, database, api, web, plugins, tracer: tracing?.tracer, maintenance, queue, mailer: appMailer, onError })
     return { app, config, database, tracing, queue, mailer, close }
   } catch (error) {
     await close()

@@ -2,11 +2,12 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
 import type { Database, Migration, MigrationError, MigrationEvents } from '../../framework/index.ts'
+import { diskFullHint, isDiskFull } from '../database/disk-full.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { createProgress, type Progress } from '../output/progress.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
-import { loadConfig, openProjectDatabase } from './load-app.ts'
+import { databaseWhere, loadConfig, openProjectDatabase } from './load-app.ts'
 import type { Project } from './project.ts'
 
 export const MIGRATION_FILE = /^\d{4,}_[A-Za-z0-9_]+\.(ts|js|mjs)$/
@@ -91,12 +92,16 @@ export async function withProjectMigrations<T>(
   project: Project,
   work: (context: { project: Project; db: Database; migrations: Migration[] }) => Promise<T>,
 ): Promise<T> {
-  const db = await openProjectDatabase(project, loadConfig(project))
+  const config = loadConfig(project)
+  const db = await openProjectDatabase(project, config)
   try {
     return await work({ project, db, migrations: await loadMigrations(project) })
   } catch (error) {
     if (error instanceof Error && error.name === 'MigrationError') {
-      throw new CliError('E_MIGRATION', error.message, { hint: migrationHint(error as MigrationError), cause: error })
+      const failure = error as MigrationError
+      const retry = failure.reason === 'down' ? 'run svc migrate:rollback again' : 'run svc migrate again; the ones before it stay applied'
+      const hint = isDiskFull(error) ? diskFullHint(databaseWhere(project, config), retry) : migrationHint(failure)
+      throw new CliError('E_MIGRATION', error.message, { hint, cause: error })
     }
     throw error
   } finally {

@@ -10,6 +10,7 @@ import { dirname, relative } from 'node:path'
 import { ConfigError, type AppConfig } from '../../framework/index.ts'
 import { createTracer, resolveTraceConfig, storeSink, type SvcTracer, type TraceConfig, type TraceSink, type TraceStore } from '../../framework/trace/index.ts'
 import { openTraceSink, openTraceStore, traceDatabaseUrl } from '../../framework/node/index.ts'
+import { diskFullHint, isDiskFull } from '../database/disk-full.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { printNote } from '../output/print.ts'
@@ -41,10 +42,17 @@ export async function openProjectTraceStore(project: Project, config: AppConfig 
       ...options,
     })
   } catch (error) {
-    throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
-      hint: 'check TRACE_DATABASE_URL (and TRACE_DATABASE_AUTH_TOKEN for a libsql:// server)',
-    })
+    throw traceStoreError(project, traceConfig, error)
   }
+}
+
+/** The store could not be opened: a full disk says so (SQLITE_FULL is no wrong setting), anything else points at the settings. */
+function traceStoreError(project: Project, traceConfig: TraceConfig, error: unknown): CliError {
+  const file = traceDatabaseUrl({ url: traceConfig.databaseUrl, storageDir: project.storageDir, projectDir: project.root })
+  const where = file.startsWith('file:') ? relative(project.root, file.slice('file:'.length)) : 'the trace store'
+  return new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
+    hint: isDiskFull(error) ? diskFullHint(where, 'start again') : 'check TRACE_DATABASE_URL (and TRACE_DATABASE_AUTH_TOKEN for a libsql:// server)',
+  })
 }
 
 /** The local file of the project's trace store (`file:` URLs), null for a libSQL server. */
@@ -126,9 +134,7 @@ export async function openProjectTracer(project: Project, config: AppConfig, opt
       sink = opened
       writer = opened.writer
     } catch (error) {
-      throw new CliError('E_TRACE_STORE', `Cannot open the trace store: ${(error as Error).message}`, {
-        hint: 'check TRACE_DATABASE_URL (and TRACE_DATABASE_AUTH_TOKEN for a libsql:// server)',
-      })
+      throw traceStoreError(project, traceConfig, error)
     }
   } else {
     const store = await openProjectTraceStore(project, config, { busyTimeoutMs: 0 })

@@ -2,7 +2,7 @@
  * Opens the app's libSQL database on Node: a local SQLite file by default
  * (created on first use, WAL mode), or a `libsql://` / `http(s)://` server.
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
 import type { Database } from '../database/database.ts'
@@ -38,6 +38,19 @@ export function databaseUrl(
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const url = databaseUrl(options.url, options)
-  if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
+  if (url.startsWith('file:')) {
+    const path = url.slice('file:'.length)
+    refuseFolder(path)
+    mkdirSync(dirname(path), { recursive: true })
+  }
   return openLibsqlDatabase(createClient, { ...options, url })
+}
+
+/**
+ * `file:` with no path, or a folder's path (`file:storage`), names the folder itself: the driver says only
+ * `ConnectionFailed("Unable to open connection to local database /app/storage: 14")`.
+ */
+function refuseFolder(path: string): void {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) return
+  throw new Error(`${path} is a folder, not a database file: a file: URL names the file (file:storage/database.sqlite)`)
 }

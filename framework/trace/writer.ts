@@ -89,6 +89,8 @@ export class TraceWriter {
   private waitingSince: number | undefined
   /** When this writer last dropped a trace. */
   private lastDropAt: number | undefined
+  /** When this writer last lost traces it had accepted (the store refused them, or they could not be built). */
+  private lastLossAt: number | undefined
   private writing: Promise<void> | undefined
   private droppedSinceWrite = 0
   /** Whether the stored drop counter was read back since start (a write returns it too). */
@@ -162,7 +164,8 @@ export class TraceWriter {
   /**
    * Why the writer is behind, or undefined when it is not: traces accepted
    * and none written for longer than `TRACE_FLUSH_MS` (plus a second for the
-   * write itself), or traces dropped in the last minute.
+   * write itself), or traces dropped or lost (a store that refuses every
+   * write: read-only, full disk) in the last minute.
    */
   lag(now = Date.now()): string | undefined {
     const waited = this.waitingSince === undefined ? 0 : now - this.waitingSince
@@ -170,6 +173,10 @@ export class TraceWriter {
       return `${this.stats.pending} trace(s) accepted and not written for ${Math.round(waited)} ms (TRACE_FLUSH_MS is ${this.config.flushMs})`
     }
     if (this.lastDropAt !== undefined && now - this.lastDropAt < 60_000) return 'traces were dropped in the last minute (the buffer was full)'
+    // A failed write empties `pending`: without this, a store refusing every write looked healthy.
+    if (this.lastLossAt !== undefined && now - this.lastLossAt < 60_000) {
+      return `traces could not be written in the last minute (${this.stats.failed} lost since start): ${this.stats.last_error ?? 'unknown error'}`
+    }
     return undefined
   }
 
@@ -355,6 +362,7 @@ export class TraceWriter {
   /** Traces that will never be written. */
   private lose(count: number, error: unknown): void {
     this.stats.failed += count
+    this.lastLossAt = Date.now()
     this.stats.pending -= count
     if (this.stats.pending === 0) this.waitingSince = undefined
     this.fail(error)

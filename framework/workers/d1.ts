@@ -34,6 +34,7 @@ export function d1Database(binding: D1DatabaseBinding, options: DatabaseOptions 
 }
 
 export function d1Driver(binding: D1DatabaseBinding): DatabaseDriver {
+  refuseNonBinding(binding)
   const prepare = (statement: SqlStatement) => binding.prepare(statement.sql).bind(...positional(statement.args))
   return {
     name: 'd1',
@@ -41,6 +42,20 @@ export function d1Driver(binding: D1DatabaseBinding): DatabaseDriver {
     batch: async (statements) => (statements.length === 0 ? [] : (await binding.batch(statements.map(prepare))).map(resultSet)),
     close: () => {},
   }
+}
+
+/**
+ * A binding wrangler.toml does not declare (or declares under another name) is `undefined` in `env`: said
+ * here, when the app is built, rather than as `Cannot read properties of undefined (reading 'prepare')` at
+ * its first query.
+ */
+function refuseNonBinding(binding: unknown): void {
+  const candidate = binding as Partial<D1DatabaseBinding> | null | undefined
+  if (typeof candidate?.prepare === 'function' && typeof candidate.batch === 'function') return
+  const what = binding === undefined ? 'undefined' : binding === null ? 'null' : `a ${typeof binding}`
+  throw new TypeError(
+    `d1Database: the binding is ${what}, not a D1 database: declare it in wrangler.toml ([[d1_databases]] with binding = the name the entry reads, as env.DB) and give Miniflare the same name`,
+  )
 }
 
 /** D1 binds positional values only, and no `undefined`, bigint, boolean or Date. */

@@ -187,6 +187,23 @@ describe('svc env:check', () => {
     expect(human.stdout).toMatch(/\d+ errors, \d+ warnings in /)
   })
 
+  it.each([['file:'], ['file:storage']])('DATABASE_URL=%s names a folder: env:check says so, and a command that opens it names the folder', async (url) => {
+    app.write('.env', `APP_ENV=development\nJWT_SECRET=${SECRET}\nDATABASE_URL=${url}\n`)
+    const check = await runSvc(['env:check', '--json'], { cwd: app.dir })
+    expect(check.exitCode).toBe(1)
+    expect(JSON.parse(check.stdout).problems).toContainEqual({
+      variable: 'DATABASE_URL',
+      level: 'error',
+      message: `"${url}" names a folder, not a database file`,
+      fix: 'file:storage/database.sqlite (a file in that folder), or empty for the default file',
+    })
+    const folder = url === 'file:' ? app.dir : app.path('storage')
+    const status = await runSvc(['migrate:status'], { cwd: app.dir })
+    expect(status.exitCode).toBe(1)
+    // Was: Cannot open the database: ConnectionFailed("Unable to open connection to local database <folder>: 14")
+    expect(status.stderr).toContain(`error [E_DATABASE]: Cannot open the database: ${folder} is a folder, not a database file: a file: URL names the file (file:storage/database.sqlite)\n`)
+  })
+
   it('no .env and no settings in the environment is an error', async () => {
     rmSync(app.path('.env'))
     const { exitCode, stdout } = await runSvc(['env:check'], { cwd: app.dir })

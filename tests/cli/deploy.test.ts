@@ -83,6 +83,14 @@ describe('svc deploy', () => {
     steps([{ name: 'x', run: `touch ${app.path('dry')}` }])
     expect((await runSvc(['deploy', '--dry-run'], { cwd: app.dir })).stdout).toBe(`1. x: touch ${app.path('dry')}\n`)
     expect(existsSync(app.path('dry'))).toBe(false)
+    // --json says that nothing ran: `deployed` there would tell a script the deploy happened.
+    const listed = await runSvc(['deploy', '--dry-run', '--json'], { cwd: app.dir })
+    expect(JSON.parse(listed.stdout)).toEqual({
+      file: app.path('deploy.json'),
+      action: 'dry_run',
+      steps: [{ name: 'x', run: `touch ${app.path('dry')}`, status: 'skipped', exit_code: null, duration_ms: null }],
+    })
+    expect(existsSync(app.path('dry'))).toBe(false)
     const other = copyExampleApp()
     try {
       const missing = await runSvc(['deploy'], { cwd: other.dir })

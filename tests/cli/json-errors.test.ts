@@ -4,6 +4,7 @@
  * lines on stderr; without `--json` stdout stays empty. Failures before the
  * line is parsed (unknown command, unknown option, bad value) count too.
  */
+import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { asksForJson } from '../../cli/main.ts'
 import { describeFailure } from '../../cli/output/print.ts'
@@ -37,6 +38,29 @@ describe('--json failures', () => {
     expect((await svcJsonError(['rout:list'], { cwd: elsewhere.path })).document.error).toMatchObject({ code: 'E_UNKNOWN_COMMAND', fix: expect.stringContaining('route:list') })
     expect((await svcJsonError(['trace:list', '--limit=abc'], { cwd: elsewhere.path })).document.error.code).toBe('E_BAD_OPTION')
     expect((await svcJsonError(['migrate:rollback', 'extra'], { cwd: elsewhere.path })).document.error.code).toBe('E_BAD_ARGUMENTS')
+  })
+
+  it('a database server out of reach is E_DATABASE_UNREACHABLE, with what the network said and the setting to check', async () => {
+    // A port nothing listens on: taken, then freed.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo
+        probe.close(() => resolve(port))
+      })
+    })
+    for (const command of [['migrate:status'], ['schedule:list']]) {
+      const { exitCode, stderr, document } = await svcJsonError(command, { cwd: example.app.dir, env: { DATABASE_URL: `http://127.0.0.1:${port}` } })
+      expect(exitCode, command.join(' ')).toBe(1)
+      expect(document).toEqual({
+        error: {
+          code: 'E_DATABASE_UNREACHABLE',
+          message: `the database server does not answer (connect ECONNREFUSED 127.0.0.1:${port})`,
+          fix: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN) and that the database server runs; svc doctor checks the connection',
+          exit_code: 1,
+        },
+      })
+      expect(stderr).toBe(`error [E_DATABASE_UNREACHABLE]: ${document.error.message}\n  fix: ${document.error.fix}\n`)
+    }
   })
 
   it('without --json nothing changes: stdout is empty, stderr has the lines', async () => {

@@ -60,11 +60,23 @@ describe('svc key:generate', () => {
     expect(secretIn(envFile())).not.toBe(shown.key)
   })
 
-  it('creates .env when there is none', async () => {
+  it('creates .env when there is none, from .env.example as the first svc serve does, and speaks of no old key', async () => {
     rmSync(app.path('.env'))
-    expect((await svc()).exitCode).toBe(0)
+    const { exitCode, stdout } = await svc()
+    expect(exitCode).toBe(0)
     expect(existsSync(app.path('.env'))).toBe(true)
-    expect(secretIn(envFile())!.length).toBeGreaterThanOrEqual(43)
+    const secret = secretIn(envFile())!
+    expect(secret.length).toBeGreaterThanOrEqual(43)
     expect(statSync(app.path('.env')).mode & 0o077).toBe(0) // a new .env holding a secret is private to its owner
+    // Every setting .env.example lists, as `svc serve` writes it (a .env of the key alone kept serve from writing it).
+    expect(envFile()).toBe(readFileSync(app.path('.env.example'), 'utf8').replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${secret}`))
+    expect(stdout).toBe(`JWT_SECRET written to ${app.path('.env')} (${secret.length} characters), in a new .env made from ${app.path('.env.example')}.\n`)
+    expect((await runSvc(['env:check', '--json'], { cwd: app.dir })).exitCode).toBe(0)
+  })
+
+  it('an old secret: says tokens signed with it are now invalid; an empty one: does not', async () => {
+    expect((await svc()).stdout).toContain('Tokens signed with the old key are now invalid.')
+    app.write('.env', envFile().replace(/^JWT_SECRET=.*$/m, 'JWT_SECRET='))
+    expect((await svc()).stdout).not.toContain('old key')
   })
 })

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import { createClient } from '@libsql/client'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, startSvc, svcJson } from '../helpers/run-svc.ts'
 
@@ -135,6 +135,25 @@ describe('svc migrate', () => {
     expect(await tables()).toContain('comments')
     expect(await tables()).not.toContain('half_done')
   })
+
+  it('a full disk (SQLITE_FULL) stopping a migration says to free space, not to fix the migration', async () => {
+    await json('migrate')
+    // SQLite's own page limit on this connection: the same SQLITE_FULL a full disk gives, without filling one.
+    addMigration(
+      BROKEN,
+      "  const pages = Number((await db.execute('pragma page_count')).rows[0]![0])\n" +
+        "  await db.execute(`pragma max_page_count = ${pages}`)\n" +
+        "  await db.execute('create table filler (body text)')\n" +
+        "  await db.execute(\"insert into filler values (zeroblob(1000000))\")",
+      '',
+    )
+    const { exitCode, stderr } = await svc('migrate')
+    expect(exitCode).toBe(1)
+    expect(stderr).toMatch(new RegExp(`error \\[E_MIGRATION\\]: Migration ${BROKEN} failed: SQLITE_FULL: database or disk is full\\n`))
+    expect(stderr).toContain(
+      '  fix: the disk holding storage/database.sqlite is full: free space there (svc log:cleanup --days N deletes old traces), then run svc migrate again; the ones before it stay applied\n',
+    )
+  })
 })
 
 describe('in production, every command that changes or drops data needs --force', () => {
@@ -191,6 +210,73 @@ describe('in production, every command that changes or drops data needs --force'
       expect(migrated.output.stderr).not.toContain('pending')
     } finally {
       expect((await migrated.stop()).exitCode).toBe(0)
+    }
+  })
+
+  it('a request on a table that does not exist says why: migrations not run (storage/ deleted), or none creates it', async () => {
+    const login = async (url: string) =>
+      fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', password: 'password-1234' }) })
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    // No database file: what a start finds after `rm -rf storage`.
+    const server = startSvc(['serve', '--port', '0', '--quiet'], { cwd: app.dir, env: { APP_ENV: 'development' } })
+    try {
+      const [, url] = await server.waitFor(/^svc listening on (http:\S+) /)
+      const response = await login(url!)
+      expect(response.status).toBe(500)
+      const body = await response.json()
+      expect(body.exception.class).toBe('MissingTableError')
+      expect(body.exception.message).toBe(
+        `no such table: users: ${migrations.length} migration(s) have not run on the database storage/database.sqlite ` +
+          `(no migration has run on it: a new or emptied database, as after deleting storage/): ` +
+          `${migrations.slice(0, 3).join(', ')} and ${migrations.length - 3} more; run svc migrate (or svc serve --migrate)`,
+      )
+      expect(logged.mock.calls.map(String).join('\n')).toContain('MissingTableError: no such table: users: ')
+    } finally {
+      expect((await server.stop()).exitCode).toBe(0)
+    }
+    expect((await svc('migrate')).exitCode).toBe(0)
+    await query('drop table users')
+    logged.mockClear()
+    // Production: the client gets the plain 500; the log line says why.
+    const production = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    try {
+      const [, url] = await production.waitFor(/^svc listening on (http:\S+) /)
+      const response = await login(url!)
+      expect(response.status).toBe(500)
+      expect(await response.json()).toEqual({ success: false, error: 'Internal Server Error', code: 500 })
+      expect(logged.mock.calls.map(String).join('\n')).toContain(
+        'MissingTableError: no such table: users: every migration in database/migrations has run on the database storage/database.sqlite, and none creates it',
+      )
+    } finally {
+      logged.mockRestore()
+      expect((await production.stop()).exitCode).toBe(0)
+    }
+  })
+
+  it('serve on a database file that does not exist says it created it empty, in production too; not with --migrate, nor once it exists', async () => {
+    const note = 'storage/database.sqlite did not exist: svc serve created it empty, without tables (was storage/ deleted, or its volume not mounted?). '
+    const production = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    try {
+      await production.waitFor(/^svc listening on /)
+      expect(production.output.stderr).toContain(`${note}The routes that use a table answer 500 until svc migrate --force runs.\n`)
+    } finally {
+      expect((await production.stop()).exitCode).toBe(0)
+    }
+    // The file exists now (empty): nothing more to say of it.
+    const again = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'production', JWT_SECRET: 's'.repeat(40) } })
+    try {
+      await again.waitFor(/^svc listening on /)
+      expect(again.output.stderr).not.toContain('did not exist')
+    } finally {
+      expect((await again.stop()).exitCode).toBe(0)
+    }
+    for (const file of readdirSync(app.path('storage'))) if (file.startsWith('database.sqlite')) rmSync(app.path('storage', file))
+    const migrating = startSvc(['serve', '--port', '0', '--migrate'], { cwd: app.dir, env: { APP_ENV: 'development' } })
+    try {
+      await migrating.waitFor(/^svc listening on /)
+      expect(migrating.output.stderr).not.toContain('did not exist')
+    } finally {
+      expect((await migrating.stop()).exitCode).toBe(0)
     }
   })
 

@@ -182,6 +182,16 @@ describe('svc serve', () => {
   })
 })
 
+describe('a HOST that is no address of this machine', () => {
+  it.each([['999.1.1.1'], ['192.0.2.1']])('HOST=%s: E_LISTEN names the host and says what HOST must be, not "pick another port"', async (host) => {
+    const { exitCode, stdout, stderr } = await runSvc(['serve', '--port', '0'], { cwd: app.dir, env: { HOST: host } })
+    expect(exitCode).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(new RegExp(`^error \\[E_LISTEN\\]: Cannot listen on ${host.replaceAll('.', '\\.')}: .*(ENOTFOUND|EADDRNOTAVAIL)`, 'm'))
+    expect(stderr).toContain('  fix: HOST (or --host) must be an address of this machine: 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)\n')
+  })
+})
+
 describe('configuration errors name the variable', () => {
   it.each([
     ['PORT', 'eighty', 'serve'],

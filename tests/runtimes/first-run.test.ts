@@ -9,7 +9,7 @@
  */
 import { createClient } from '@libsql/client'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -49,8 +49,8 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env
 }
 
-async function start(dir: string, runtime: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn('bash', ['scripts/runtime.sh', runtime], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+async function start(dir: string, runtime: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn('bash', ['scripts/runtime.sh', runtime], { cwd: dir, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const { match, output } = await waitForOutput(child, /svc blog on \w+: (http:\/\/\S+)/, runtime, 60_000)
   return { child, url: match[1]!, output }
 }
@@ -95,6 +95,34 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example after `
       } finally {
         client.close()
       }
+    }, 120_000)
+  }
+
+  for (const runtime of ['deno', 'bun']) {
+    it(`${runtime}: a fresh clone (no .env): .env is made from .env.example with a fresh JWT_SECRET, as npm start does, and the app serves`, async () => {
+      const dir = sandbox()
+      rmSync(join(dir, '.env'))
+      // PORT only: the rest comes from the .env the script makes.
+      const server = await start(dir, runtime, { PORT: '0' })
+      try {
+        expect(server.output()).toContain('Created .env with a fresh JWT_SECRET (development settings), as npm start does.')
+        expect(server.output()).not.toMatch(/ConfigError/)
+        const email = `fresh-${runtime}@example.com`
+        const password = 'correct-horse-42'
+        const registered = await fetch(`${server.url}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Ada', email, password, password_confirmation: password }),
+        })
+        expect(registered.status).toBe(201)
+      } finally {
+        await stopChild(server.child)
+      }
+      const env = readFileSync(join(dir, '.env'), 'utf8')
+      const secret = /^JWT_SECRET=(.*)$/m.exec(env)?.[1] ?? ''
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{64}$/)
+      expect(env).toBe(readFileSync(join(dir, 'examples/blog/.env.example'), 'utf8').replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${secret}`))
+      expect(statSync(join(dir, '.env')).mode & 0o077).toBe(0)
     }, 120_000)
   }
 

@@ -70,6 +70,17 @@ describe('the example Worker', () => {
     expect(body.error).toMatch(/^Configuration error: APP_URL: is required in production/)
     expect(body.error).toContain('under [vars] in wrangler.toml')
   })
+
+  it('a D1 binding wrangler.toml does not declare: the log names it, not "reading \'prepare\'" of undefined', async () => {
+    const { status, body, logged } = await answer(blogWorker, { APP_ENV: 'development', JWT_SECRET: 'z'.repeat(40) })
+    expect(status).toBe(500)
+    expect(body.error).toBe("The app could not start; the Worker's log (wrangler tail) says why.")
+    const error = logged[0]![1] as Error
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error.message).toBe(
+      'd1Database: the binding is undefined, not a D1 database: declare it in wrangler.toml ([[d1_databases]] with binding = the name the entry reads, as env.DB) and give Miniflare the same name',
+    )
+  })
 })
 
 describe('the shipped wrangler.toml', () => {

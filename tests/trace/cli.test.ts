@@ -743,6 +743,25 @@ describe('--slow with no value, followed by another option', () => {
 })
 
 describe('log:cleanup', () => {
+  it('with TRACE_RETENTION_DAYS=0 (keep every trace) and no --days: refuses and deletes nothing (it deleted what was older than 7 days)', async () => {
+    const before = (await json<TraceListJson>(['trace:list', '--limit', '1000'], traceListSchema)).traces.length
+    expect(before).toBeGreaterThan(0)
+    const refused = await runSvc(['log:cleanup', '--json'], { cwd: app.dir, env: { TRACE_RETENTION_DAYS: '0' } })
+    expect(refused.exitCode).toBe(1)
+    expect(JSON.parse(refused.stdout)).toEqual({
+      error: {
+        code: 'E_NO_RETENTION',
+        message: 'TRACE_RETENTION_DAYS is 0: every trace is kept, so log:cleanup has no age to delete by; nothing was deleted',
+        fix: 'pass --days N to delete traces older than N days (--days 0 deletes all), or set TRACE_RETENTION_DAYS',
+        exit_code: 1,
+      },
+    })
+    expect((await json<TraceListJson>(['trace:list', '--limit', '1000'], traceListSchema)).traces).toHaveLength(before)
+    // --days still decides on its own.
+    const counted = await json(['log:cleanup', '--days', '0', '--dry-run'], cleanupSchema, { env: { TRACE_RETENTION_DAYS: '0' } })
+    expect(counted).toMatchObject({ days: 0, dry_run: true })
+  })
+
   it('deletes traces older than --days (0: all)', async () => {
     const result = await json(['log:cleanup', '--days', '0'], cleanupSchema)
     expect(result.deleted).toBeGreaterThan(0)

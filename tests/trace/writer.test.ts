@@ -98,6 +98,23 @@ describe('batch writer', () => {
     expect(await traced.store.droppedCount()).toBe(61)
   })
 
+  it('a store that refuses every write (read-only storage/) makes /health/ready degraded, naming the error', async () => {
+    const refusing: TraceSink = {
+      write: async () => {
+        throw new Error('SQLITE_READONLY: attempt to write a readonly database')
+      },
+      prune: async () => 0,
+    }
+    traced = await tracedApp({ api, sink: () => refusing })
+    for (let n = 0; n < 3; n++) expect((await traced.app.fetch(request('GET', `/api/ping/${n}`))).status).toBe(200)
+    await traced.tracer.flush()
+    const ready = await traced.app.fetch(request('GET', '/health/ready'))
+    expect(ready.status).toBe(200)
+    const health = ((await ready.json()) as { data: { checks: { traces: Record<string, unknown> } } }).data.checks.traces
+    expect(health).toMatchObject({ status: 'degraded', written: 0, failed: 3, pending: 0 })
+    expect(health.reason).toBe('traces could not be written in the last minute (3 lost since start): SQLITE_READONLY: attempt to write a readonly database')
+  })
+
   it('counts a trace that cannot be built as failed and writes the rest of its batch', async () => {
     const written: string[] = []
     const sink: TraceSink = {

@@ -27,7 +27,7 @@ export default defineCommand({
     const config = readDeployConfig(project)
     const file = deployConfigPath(project)
     if (args['dry-run']) {
-      if (args.json) return json({ file, action: 'deployed', steps: config.steps.map((step) => ({ ...step, status: 'skipped', exit_code: null, duration_ms: null })) })
+      if (args.json) return json({ file, action: 'dry_run', steps: config.steps.map((step) => ({ ...step, status: 'skipped', exit_code: null, duration_ms: null })) })
       for (const [index, step] of config.steps.entries()) printLine(io, `${index + 1}. ${step.name}: ${step.run}`)
       return
     }

@@ -6,7 +6,7 @@ import type { KeyGenerateJson, KeyGenerateRs256Json } from '../../contract/index
 import { CliError } from '../../output/cli-error.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { printLine } from '../../output/print.ts'
-import { projectFor } from '../../project/project.ts'
+import { projectFor, type Project } from '../../project/project.ts'
 
 const keyArgs = {
   ...cwdArg,
@@ -33,14 +33,28 @@ export default defineCommand({
       return printLine(io, key)
     }
     const project = projectFor(io, args.cwd)
-    const text = existsSync(project.envFile) ? readFileSync(project.envFile, 'utf8') : ''
-    writeFileSync(project.envFile, setEnvValue(text, 'JWT_SECRET', key), { mode: 0o600 })
+    const env = envText(project)
+    // Only a secret .env held signed tokens: .env.example's value (empty, or a placeholder) signed none.
+    const replaced = existsSync(project.envFile) && (/^[ \t]*JWT_SECRET[ \t]*=[ \t]*(.*)$/m.exec(env.text)?.[1]?.trim() ?? '') !== ''
+    writeFileSync(project.envFile, setEnvValue(env.text, 'JWT_SECRET', key), { mode: 0o600 })
     // `mode` applies only when the file is created; an existing .env holding a secret is made private too.
     chmodSync(project.envFile, 0o600)
     if (args.json) return json({ key: null, written: project.envFile } satisfies KeyGenerateJson)
-    printLine(io, `JWT_SECRET written to ${project.envFile} (${key.length} characters). Tokens signed with the old key are now invalid.`)
+    const what = env.from === undefined ? '' : `, in a new .env made from ${env.from}`
+    printLine(io, `JWT_SECRET written to ${project.envFile} (${key.length} characters)${what}.${replaced ? ' Tokens signed with the old key are now invalid.' : ''}`)
   },
 })
+
+/**
+ * The .env to write the key into. A missing one starts from .env.example, as the first `svc serve` makes it:
+ * a .env of the key alone kept `svc serve` from ever making it (it exists), and `svc env:check` then
+ * warned about every setting .env.example lists.
+ */
+function envText(project: Project): { text: string; from?: string } {
+  if (existsSync(project.envFile)) return { text: readFileSync(project.envFile, 'utf8') }
+  if (existsSync(project.envExampleFile)) return { text: readFileSync(project.envExampleFile, 'utf8'), from: project.envExampleFile }
+  return { text: '' }
+}
 
 async function generateRs256({ args, io, json }: CommandContext<typeof keyArgs, 'KeyGenerateJson' | 'KeyGenerateRs256Json'>): Promise<void> {
   const pair = await generateRsaKeyPair()
@@ -64,8 +78,7 @@ async function generateRs256({ args, io, json }: CommandContext<typeof keyArgs, 
     })
   }
   const files = writeJwtKeyFiles(project.storageDir, pair)
-  const text = existsSync(project.envFile) ? readFileSync(project.envFile, 'utf8') : ''
-  writeFileSync(project.envFile, setEnvValue(text, 'JWT_ALGORITHM', 'RS256'), { mode: 0o600 })
+  writeFileSync(project.envFile, setEnvValue(envText(project).text, 'JWT_ALGORITHM', 'RS256'), { mode: 0o600 })
   if (args.json) {
     return json({
       algorithm: 'RS256',

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
+import { CliError } from '../../output/cli-error.ts'
 import { printLine } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
@@ -17,7 +18,15 @@ export default defineCommand({
   async run({ args, io, json: print }) {
     const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
-    const days = args.days ?? (projectTraceConfig(project, config).retentionDays || 7)
+    const retention = projectTraceConfig(project, config).retentionDays
+    // TRACE_RETENTION_DAYS=0 keeps every trace (the writer and svc:prune-traces never prune): a default age
+    // here (it was 7 days) deleted what the setting says to keep.
+    if (args.days === undefined && retention === 0) {
+      throw new CliError('E_NO_RETENTION', 'TRACE_RETENTION_DAYS is 0: every trace is kept, so log:cleanup has no age to delete by; nothing was deleted', {
+        hint: 'pass --days N to delete traces older than N days (--days 0 deletes all), or set TRACE_RETENTION_DAYS',
+      })
+    }
+    const days = args.days ?? retention
     const dryRun = args['dry-run']
     const store = await openProjectTraceStore(project, config)
     let json

@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs'
-import { ensureEnvFile, serve } from '../../../framework/node/index.ts'
-import { migrate, migrationStatus, type App } from '../../../framework/index.ts'
+import { relative } from 'node:path'
+import { databaseUrl, ensureEnvFile, serve } from '../../../framework/node/index.ts'
+import { migrate, migrationStatus, type App, type AppConfig } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
 import { defineCommand } from '../../command/define.ts'
+import { diskFullHint, isDiskFull } from '../../database/disk-full.ts'
 import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
 import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { printLine, printNote } from '../../output/print.ts'
-import { loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
+import { databaseWhere, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
@@ -35,6 +37,7 @@ export default defineCommand({
       }
     }
     const settings = loadConfig(project)
+    const newDatabase = missingDatabaseFile(project, settings)
     const port = args.port ?? settings.port
     const host = args.host ?? settings.host
     // With APP_URL unset, the links in mails point where this server listens (docs/configuration.md).
@@ -46,6 +49,13 @@ export default defineCommand({
     const load = async (url: string | undefined): Promise<LoadedApp> => {
       loaded = await loadApp(project, { serving: true, overrides: url === undefined ? {} : { APP_URL: url } })
       if (loaded.config.env === 'production' && loaded.config.debug) printNote(io, DEBUG_IN_PRODUCTION)
+      if (newDatabase !== undefined && !args.migrate) {
+        printNote(
+          io,
+          `${newDatabase} did not exist: svc serve created it empty, without tables (was storage/ deleted, or its volume not mounted?). ` +
+            `The routes that use a table answer 500 until svc migrate${loaded.config.env === 'production' ? ' --force' : ''} runs.`,
+        )
+      }
       if (args.migrate) await migrateFirst(project, loaded, io)
       else if (loaded.config.env !== 'production') await notePending(project, loaded, io)
       return loaded
@@ -85,9 +95,7 @@ export default defineCommand({
       )
     } catch (error) {
       await loaded?.close()
-      throw new CliError('E_LISTEN', `Cannot listen on port ${port}: ${(error as Error).message}`, {
-        hint: 'pick another port with --port (0 chooses a free one)',
-      })
+      throw listenError(error, host, port)
     }
     if (listenFirst) {
       try {
@@ -120,7 +128,11 @@ async function migrateFirst(project: Project, loaded: LoadedApp, io: CommandIO):
   } catch (error) {
     if (error instanceof CliError) throw error
     // A libSQL server out of reach says only "fetch failed": which database, and where to look, is said here.
-    if (error instanceof Error && error.name === 'MigrationError') throw new CliError('E_MIGRATION', error.message, { hint: 'fix the migration and run svc serve --migrate again; the ones before it stay applied', cause: error })
+    const retry = 'run svc serve --migrate again; the ones before it stay applied'
+    if (error instanceof Error && error.name === 'MigrationError') {
+      const hint = isDiskFull(error) ? diskFullHint(databaseWhere(project, loaded.config), retry) : `fix the migration and ${retry}`
+      throw new CliError('E_MIGRATION', error.message, { hint, cause: error })
+    }
     throw new CliError('E_DATABASE', `Cannot migrate the database: ${(error as Error).message}`, {
       hint: 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server); svc doctor checks the connection',
     })
@@ -147,6 +159,35 @@ async function notePending(project: Project, loaded: LoadedApp, io: CommandIO): 
     io,
     `${pending.length} migration(s) pending (${shown}): the routes using their tables answer 500 until you run svc migrate (or serve with --migrate, as npm start does).`,
   )
+}
+
+/**
+ * Why the server could not listen, with the fix for that cause: every failure used to say "pick another
+ * port", also for a HOST that is no address of this machine (`getaddrinfo ENOTFOUND`, `EADDRNOTAVAIL`).
+ */
+export function listenError(error: unknown, host: string, port: number): CliError {
+  const code = (error as { code?: unknown }).code
+  const message = (error as Error).message
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT') {
+    return new CliError('E_LISTEN', `Cannot listen on ${host}: ${message}`, {
+      hint: 'HOST (or --host) must be an address of this machine: 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)',
+    })
+  }
+  return new CliError('E_LISTEN', `Cannot listen on port ${port}: ${message}`, { hint: 'pick another port with --port (0 chooses a free one)' })
+}
+
+/**
+ * The database file (DATABASE_URL `file:`, or the default one) when it does not exist yet: opening it creates
+ * it empty, and a server on an empty database answered 500 `no such table` with nothing said at start in
+ * production (a deleted storage/, a volume not mounted, a deploy that skipped its migrate step).
+ */
+function missingDatabaseFile(project: Project, config: AppConfig): string | undefined {
+  const url = databaseUrl(config.databaseUrl, { storageDir: project.storageDir, projectDir: project.root })
+  if (!url.startsWith('file:')) return undefined
+  const path = url.slice('file:'.length)
+  // `:memory:` and friends are no file to find.
+  if (path.startsWith(':') || existsSync(path)) return undefined
+  return relative(project.root, path) || path
 }
 
 /** Where this server is reached from the machine it runs on: a wildcard bind (0.0.0.0, ::) is no address to link to. */

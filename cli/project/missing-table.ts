@@ -1,0 +1,93 @@
+/**
+ * A request that fails on `no such table: users` says why, in the 500's log
+ * line and (with APP_DEBUG) its body: migrations that have not run on this
+ * database (a deleted storage/ folder takes database.sqlite with it, and the
+ * next start creates an empty one), or a table no migration creates. The
+ * driver's words alone sent users looking for a bug in their routes.
+ */
+import { readdirSync } from 'node:fs'
+import { basename, extname, relative } from 'node:path'
+import { logUnexpectedError, type Database, type ErrorHook } from '../../framework/index.ts'
+import { errorResponse, TRACE_HEADER } from '../../framework/http/response.ts'
+import { MIGRATION_FILE, migrationsDir } from './migrations.ts'
+import type { Project } from './project.ts'
+
+/** The table a driver error names (`SQLITE_ERROR: no such table: users`, `main.users` kept as written). */
+export function missingTable(error: unknown): string | undefined {
+  return error instanceof Error ? /no such table: ([\w.$]+)/.exec(error.message)?.[1] : undefined
+}
+
+/** The driver's error with the reason and the fix in its message; the driver's own error is its cause. */
+export class MissingTableError extends Error {
+  readonly table: string
+  constructor(table: string, explanation: string, cause: Error) {
+    super(`no such table: ${table}: ${explanation}`, { cause })
+    this.name = 'MissingTableError'
+    this.table = table
+    // The driver's frames: where the query was made.
+    this.stack = `${this.name}: ${this.message}\n${cause.stack?.split('\n').slice(1).join('\n') ?? ''}`.trimEnd()
+  }
+}
+
+/**
+ * Why `table` is missing from `database`: the migrations of
+ * database/migrations/ that have not run on it, read without writing (no
+ * `migrations` table is created, as production must not), or that every one
+ * has run and none creates it.
+ */
+export async function explainMissingTable(project: Project, database: Database, where: string): Promise<string> {
+  const files = migrationNames(project)
+  const applied = await appliedNames(database)
+  const pending = files.filter((name) => !applied.has(name))
+  if (pending.length > 0) {
+    const shown = pending.length > 3 ? `${pending.slice(0, 3).join(', ')} and ${pending.length - 3} more` : pending.join(', ')
+    const fresh = applied.size === 0 ? ' (no migration has run on it: a new or emptied database, as after deleting storage/)' : ''
+    return `${pending.length} migration(s) have not run on the database ${where}${fresh}: ${shown}; run svc migrate (or svc serve --migrate)`
+  }
+  const dir = relative(project.root, migrationsDir(project)) || '.'
+  return `every migration in ${dir} has run on the database ${where}, and none creates it: add one (svc make:migration), or check the table's name`
+}
+
+/**
+ * The app's error hook as the CLI loads it: a missing table is answered and
+ * logged with its explanation; any other error as the framework does
+ * without a hook.
+ */
+export function explainMissingTables(project: Project, database: Database, where: string): ErrorHook {
+  return async (error, c) => {
+    const table = missingTable(error)
+    if (table === undefined) {
+      logUnexpectedError(error, c)
+      return undefined
+    }
+    let explained: unknown = error
+    try {
+      explained = new MissingTableError(table, await explainMissingTable(project, database, where), error as Error)
+    } catch {
+      // The explanation is a courtesy: a database that cannot answer it leaves the driver's error as it was.
+    }
+    logUnexpectedError(explained, c)
+    return errorResponse(explained, { [TRACE_HEADER]: c.traceId }, c.config.debug)
+  }
+}
+
+function migrationNames(project: Project): string[] {
+  try {
+    return readdirSync(migrationsDir(project))
+      .filter((file) => MIGRATION_FILE.test(file))
+      .map((file) => basename(file, extname(file)))
+      .sort()
+  } catch {
+    return [] // no database/migrations folder
+  }
+}
+
+async function appliedNames(database: Database): Promise<Set<string>> {
+  try {
+    const { rows } = await database.execute('select name from migrations')
+    return new Set(rows.map((row) => String((row as Record<string, unknown>).name)))
+  } catch (error) {
+    if (missingTable(error) !== undefined) return new Set()
+    throw error
+  }
+}
