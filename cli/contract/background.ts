@@ -95,6 +95,8 @@ export interface ScheduleRunJson {
     status: 'ran' | 'failed' | 'skipped'
     /** Why skipped: this minute's run happens (or happened) elsewhere, or a run of the task still holds its lock. */
     reason: 'already_ran' | 'locked' | null
+    /** For a skipped task: the run that holds the minute or the lock, as `host:pid`. */
+    held_by: string | null
     duration_ms: number | null
     error: string | null
   }>

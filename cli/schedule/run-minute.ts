@@ -7,9 +7,18 @@ import { colors, printLine } from '../output/print.ts'
 import type { LoadedApp } from '../project/load-app.ts'
 
 const SKIPPED = {
-  already_ran: "this minute's run happens (or happened) on another host",
+  already_ran: "this minute's run happens (or happened)",
   locked: 'a run of it still holds its lock',
 } as const
+
+/** Where the run that holds a task is: `process 812 on this host`, or `web-2 (process 812)`. */
+function holder(heldBy: string | null): string {
+  if (heldBy === null) return ''
+  const colon = heldBy.lastIndexOf(':')
+  const [host, pid] = colon === -1 ? [heldBy, ''] : [heldBy.slice(0, colon), heldBy.slice(colon + 1)]
+  if (host === hostname()) return pid === '' ? ' on this host' : ` in process ${pid} on this host`
+  return pid === '' ? ` on ${host}` : ` on ${host} (process ${pid})`
+}
 
 export interface ScheduledMinute {
   loaded: LoadedApp
@@ -36,6 +45,7 @@ export async function runScheduledMinute({ loaded, tasks, timezone, now, only }:
       task: result.task,
       status: result.status,
       reason: result.reason ?? null,
+      held_by: result.heldBy ?? null,
       duration_ms: result.durationMs ?? null,
       error: result.error ?? null,
     })),
@@ -49,6 +59,6 @@ export function printScheduleRun(io: CommandIO, document: ScheduleRunJson, prefi
   for (const result of document.results) {
     if (result.status === 'ran') printLine(io, `${prefix}${color.green('ran')}     ${result.task} (${result.duration_ms} ms)`)
     else if (result.status === 'failed') printLine(io, `${prefix}${color.red('failed')}  ${result.task} (${result.duration_ms} ms): ${result.error}`)
-    else printLine(io, `${prefix}${color.dim('skipped')} ${result.task}: ${SKIPPED[result.reason!]}`)
+    else printLine(io, `${prefix}${color.dim('skipped')} ${result.task}: ${SKIPPED[result.reason!]}${holder(result.held_by)}`)
   }
 }

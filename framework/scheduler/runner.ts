@@ -30,6 +30,8 @@ export interface TaskResult {
   status: TaskStatus
   /** Why it was skipped: another host runs (or ran) it for this minute, or a run of it still holds the lock. */
   reason?: 'already_ran' | 'locked'
+  /** For a skipped task: who holds this minute's run or the lock, as the runner's `owner` names it (`host:pid` from the CLI). */
+  heldBy?: string
   durationMs?: number
   error?: string
 }
@@ -83,8 +85,11 @@ async function runTask(task: ScheduledTask, options: RunScheduleOptions & { now:
     [task.name, owner, runKey, Date.now() + task.lockMs, nowMs, Date.now()],
   )
   if (claimed?.owner !== owner) {
-    const held = await db.first<{ run_key: string }>('select run_key from schedule_locks where task = ?', [task.name])
-    return { task: task.name, status: 'skipped', reason: held?.run_key === runKey ? 'already_ran' : 'locked' }
+    const held = await db.first<{ run_key: string; owner: string }>('select run_key, owner from schedule_locks where task = ?', [task.name])
+    const result: TaskResult = { task: task.name, status: 'skipped', reason: held?.run_key === runKey ? 'already_ran' : 'locked' }
+    // The owner without the run's own uuid: the host and process a user can look for.
+    if (held !== undefined) result.heldBy = held.owner.slice(0, held.owner.lastIndexOf(':'))
+    return result
   }
   const started = performance.now()
   let error: string | undefined

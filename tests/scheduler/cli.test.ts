@@ -4,6 +4,7 @@
  * at once (the lock row: one runs the minute, the other skips), then one
  * started while the other's run still goes (skipped: locked).
  */
+import { hostname } from 'node:os'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { renderMigrationFile } from '../../cli/project/migration-file.ts'
 import { IDEMPOTENCY_MIGRATION_SOURCE } from '../../framework/idempotency/schema.ts'
@@ -107,7 +108,7 @@ describe('schedule:run', () => {
       )
     }
     const run = await svcJson(['schedule:run', '--task', 'svc:prune-idempotency-keys'], { cwd: app.dir })
-    expect(run.results).toEqual([{ task: 'svc:prune-idempotency-keys', status: 'ran', reason: null, duration_ms: expect.any(Number), error: null }])
+    expect(run.results).toEqual([{ task: 'svc:prune-idempotency-keys', status: 'ran', reason: null, held_by: null, duration_ms: expect.any(Number), error: null }])
     expect(await db.all('select idempotency_key from idempotency_keys')).toEqual([{ idempotency_key: 'fresh' }])
     expect((await svcJson(['schedule:run', '--task', 'svc:prune-traces'], { cwd: app.dir })).results[0].status).toBe('ran')
     expect((await svcJson(['schedule:run', '--task', 'svc:prune-refresh-tokens'], { cwd: app.dir })).results[0].status).toBe('ran')
@@ -142,7 +143,7 @@ describe('schedule:run', () => {
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     const next = await svcJson(['schedule:run', '--at', '2026-02-01T12:02:00Z'], { cwd: app.dir })
-    expect(next.results).toEqual([{ task: 'stamp', status: 'skipped', reason: 'locked', duration_ms: null, error: null }])
+    expect(next.results).toEqual([{ task: 'stamp', status: 'skipped', reason: 'locked', held_by: expect.stringMatching(new RegExp(`^${hostname()}:\\d+$`)), duration_ms: null, error: null }])
     expect((await slow).stdout).toMatch(/^ran {5}stamp/)
     // Once it has finished, the lock is free for the next minute.
     expect((await svcJson(['schedule:run', '--at', '2026-02-01T12:03:00Z'], { cwd: app.dir })).results[0].status).toBe('ran')
@@ -158,7 +159,10 @@ describe('schedule:work', () => {
     expect(await stampsOf()).toEqual([{ minute }])
     // cron's schedule:run on another host, for the same minute: already done.
     const other = await svcJson(['schedule:run', '--at', minute!], { cwd: app.dir })
-    expect(other.results.find((result: { task: string }) => result.task === 'stamp')).toEqual({ task: 'stamp', status: 'skipped', reason: 'already_ran', duration_ms: null, error: null })
+    expect(other.results.find((result: { task: string }) => result.task === 'stamp')).toEqual({ task: 'stamp', status: 'skipped', reason: 'already_ran', held_by: `${hostname()}:${process.pid}`, duration_ms: null, error: null })
+    // Said as where that run is: here, the worker's process (it said "on another host" whichever host it was).
+    const human = await runSvc(['schedule:run', '--at', minute!], { cwd: app.dir })
+    expect(human.stdout).toContain(`skipped stamp: this minute's run happens (or happened) in process ${process.pid} on this host\n`)
     expect(await stampsOf()).toEqual([{ minute }])
     const stopped = await work.stop()
     expect(stopped.exitCode).toBe(0)
