@@ -90,6 +90,35 @@ describe('.body(schema)', () => {
     expect((await createTestClient(strict).post('/api/x', { json: { b: 1 } })).body.errors).toEqual({ b: ['The b field is not allowed.'] })
   })
 
+  it('refuses a list where the schema has an object or a record, at any depth, instead of reading it as one', async () => {
+    const Order = v.object({
+      customer: v.object({ name: v.string(), address: v.optional(v.object({ city: v.optional(v.string()) })) }),
+      settings: v.optional(v.object({ vip: v.optional(v.boolean()) })),
+      labels: v.optional(v.record(v.string(), v.string())),
+      lines: v.optional(v.array(v.object({ sku: v.string() }))),
+      note: v.optional(v.string()),
+    })
+    let seen: unknown
+    const orders = createTestClient(createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/orders', async (c) => (seen = await c.body())).body(Order)) }))
+    const post = async (json: unknown) => (await orders.post('/api/orders', { json })).body
+    // A list of an all-optional object used to pass as `{}`, and a record's as `{ "0": ... }`: lost without a word.
+    expect((await post({ customer: { name: 'Ann' }, settings: [] })).errors).toEqual({ settings: ['The settings field must be an object.'] })
+    expect((await post({ customer: { name: 'Ann' }, labels: ['a'] })).errors).toEqual({ labels: ['The labels field must be an object.'] })
+    // One message for the list, not "required" for each field it lacks; other fields keep theirs.
+    expect((await post({ customer: [], note: 5 })).errors).toEqual({ customer: ['The customer field must be an object.'], note: ['The note field must be a string.'] })
+    expect((await post({ customer: { name: 'Ann', address: [[]] } })).errors).toEqual({ 'customer.address': ['The address field must be an object.'] })
+    expect((await post({ customer: { name: 'Ann' }, lines: [{ sku: 'a' }, [], { sku: 1 }] })).errors).toEqual({
+      'lines.1': ['The 1 field must be an object.'],
+      'lines.2.sku': ['The sku field must be a string.'],
+    })
+    // Thousands of them answer as quickly as thousands of any other error.
+    const many = await post({ customer: { name: 'Ann' }, lines: Array.from({ length: 10_000 }, () => []) })
+    expect(Object.keys(many.errors)).toHaveLength(10_000)
+    seen = undefined
+    expect((await orders.post('/api/orders', { json: { customer: { name: 'Ann', address: {} }, settings: {}, labels: { a: 'b' } } })).status).toBe(200)
+    expect(seen).toEqual({ customer: { name: 'Ann', address: {} }, settings: {}, labels: { a: 'b' } })
+  })
+
   it("hands the handler the schema's output (trimmed, defaults filled)", async () => {
     const { status, body } = await client.post('/api/posts?x=1', { json: { title: '  Hello  ', extra: 'dropped' } })
     expect(status).toBe(200)
