@@ -16,7 +16,7 @@ export interface ValidationIssue {
   field: string
   /** The path's keys (`['author', 'email']`); empty for the input as a whole. */
   path: string[]
-  /** The field's name for people: the last path key, `_` read as a space (`password confirmation`). */
+  /** The field's name for people: the last path key, `_` read as a space (`password confirmation`); a list item's is its list's and its position (`tags.0`). */
   label: string
   /**
    * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
@@ -92,7 +92,7 @@ export function namedCheckRule(check: unknown): string | undefined {
 export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource, schema?: StandardSchemaV1): ValidationIssue {
   const path = issue.path?.map((key) => String(typeof key === 'object' ? key.key : key)) ?? []
   const field = path.length === 0 ? source : path.join('.')
-  const label = (path.at(-1) ?? source).replaceAll('_', ' ')
+  const label = labelOf(path, source)
   if (!isValibotIssue(issue)) {
     return { field, path, label, rule: 'invalid', requirement: undefined, input: undefined, source, message: issue.message, custom: true, issue }
   }
@@ -102,6 +102,17 @@ export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSo
   const asksInteger = rule === 'type' && ruled.requirement === 'number' && schema !== undefined && pipeHas(schemaAtPath(schema, path), 'integer')
   const requirement = asksInteger ? 'integer' : ruled.requirement
   return { field, path, label, rule, requirement, input: issue.input, source, message: issue.message, custom: !isDefaultMessage(issue), issue }
+}
+
+/**
+ * The field for people: its last key, `_` read as a space; an item of a list keeps its list's name and its
+ * position (`tags.0`, `lines.1`): "The 0 field must be a string." named nothing the client could find.
+ */
+function labelOf(path: readonly string[], source: InputSource): string {
+  let named = path.length - 1
+  while (named >= 0 && /^\d+$/.test(path[named]!)) named--
+  const name = (named >= 0 ? path[named]! : source).replaceAll('_', ' ')
+  return [name, ...path.slice(named + 1)].join('.')
 }
 
 function ruleOf(issue: ValibotIssue): { rule: string; requirement: unknown } {

@@ -84,6 +84,12 @@ describe('.body(schema)', () => {
     for (const json of [null, 'text', 3, [], [1, 2]]) {
       expect((await client.post('/api/posts', { json })).body.errors, JSON.stringify(json)).toEqual({ body: ['The request body must be a JSON object.'] })
     }
+    // An item of a list is named by its list and position ("The 0 field" named nothing), a nested one too.
+    expect((await client.post('/api/posts', { json: { title: 'x', tags: ['a', 7] } })).body.errors).toEqual({ 'tags.1': ['The tags.1 field must be a string.'] })
+    const matrix = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.object({ cell_rows: v.array(v.array(v.number())) }))) })
+    expect((await createTestClient(matrix).post('/api/x', { json: { cell_rows: [[1], [2, 'x']] } })).body.errors).toEqual({
+      'cell_rows.1.1': ['The cell rows.1.1 field must be a number.'],
+    })
     const strict = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.strictObject({ a: v.optional(v.string()) }))) })
     expect((await createTestClient(strict).post('/api/x', { json: [] })).body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
     // A key the strict schema does not list is not allowed (it read "must be an object").
@@ -108,7 +114,7 @@ describe('.body(schema)', () => {
     expect((await post({ customer: [], note: 5 })).errors).toEqual({ customer: ['The customer field must be an object.'], note: ['The note field must be a string.'] })
     expect((await post({ customer: { name: 'Ann', address: [[]] } })).errors).toEqual({ 'customer.address': ['The address field must be an object.'] })
     expect((await post({ customer: { name: 'Ann' }, lines: [{ sku: 'a' }, [], { sku: 1 }] })).errors).toEqual({
-      'lines.1': ['The 1 field must be an object.'],
+      'lines.1': ['The lines.1 field must be an object.'],
       'lines.2.sku': ['The sku field must be a string.'],
     })
     // Thousands of them answer as quickly as thousands of any other error.
