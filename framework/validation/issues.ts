@@ -96,7 +96,8 @@ export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSo
   if (!isValibotIssue(issue)) {
     return { field, path, label, rule: 'invalid', requirement: undefined, input: undefined, source, message: issue.message, custom: true, issue }
   }
-  const ruled = ruleOf(issue)
+  // `null` is "required" where the field must be given; an optional field given `null` has the wrong type.
+  const ruled = ruleOf(issue, !(issue.received === 'null' && schema !== undefined && mayBeLeftOut(schemaAtPath(schema, path))))
   const { rule } = ruled
   // An integer field given "a" fails `number` before its `integer` action runs: the field asks for an integer all the same.
   const asksInteger = rule === 'type' && ruled.requirement === 'number' && schema !== undefined && pipeHas(schemaAtPath(schema, path), 'integer')
@@ -115,12 +116,19 @@ function labelOf(path: readonly string[], source: InputSource): string {
   return [name, ...path.slice(named + 1)].join('.')
 }
 
-function ruleOf(issue: ValibotIssue): { rule: string; requirement: unknown } {
+/** valibot's wrappers that let a field be left out (and so not be "required"), without taking `null`. */
+const MAY_BE_LEFT_OUT = new Set(['optional', 'exact_optional', 'undefinedable'])
+
+function mayBeLeftOut(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && MAY_BE_LEFT_OUT.has(String((schema as { type?: unknown }).type))
+}
+
+function ruleOf(issue: ValibotIssue, nullIsMissing: boolean): { rule: string; requirement: unknown } {
   const named = typeof issue.requirement === 'function' ? (issue.requirement as { [RULE_NAME]?: NamedRule })[RULE_NAME] : undefined
   if (named !== undefined) return named
   // A key a strict object (or tuple) does not list, or a `v.never()` field: it read "must be an object".
   if (issue.kind === 'schema' && issue.expected === 'never') return { rule: 'not_allowed', requirement: undefined }
-  if (issue.kind === 'schema' && (issue.received === 'undefined' || issue.received === 'null')) return { rule: 'required', requirement: undefined }
+  if (issue.kind === 'schema' && (issue.received === 'undefined' || (issue.received === 'null' && nullIsMissing))) return { rule: 'required', requirement: undefined }
   if (issue.type === 'non_empty') return { rule: 'required', requirement: undefined }
   if (issue.kind === 'schema' && TYPES.has(issue.type)) return { rule: 'type', requirement: issue.type.replace(/^(strict|loose)_/, '') }
   if (issue.type === 'integer') return { rule: 'type', requirement: 'integer' }

@@ -84,6 +84,12 @@ describe('.body(schema)', () => {
     for (const json of [null, 'text', 3, [], [1, 2]]) {
       expect((await client.post('/api/posts', { json })).body.errors, JSON.stringify(json)).toEqual({ body: ['The request body must be a JSON object.'] })
     }
+    // `null` is "required" where the field must be given; an optional one may be left out, so `null` is its wrong type.
+    expect((await client.post('/api/posts', { json: { title: null, email: null, tags: null } })).body.errors).toEqual({
+      title: ['The title field is required.'],
+      tags: ['The tags field must be a list.'],
+      email: ['The email field must be a string.'],
+    })
     // An item of a list is named by its list and position ("The 0 field" named nothing), a nested one too.
     expect((await client.post('/api/posts', { json: { title: 'x', tags: ['a', 7] } })).body.errors).toEqual({ 'tags.1': ['The tags.1 field must be a string.'] })
     const matrix = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.object({ cell_rows: v.array(v.array(v.number())) }))) })
