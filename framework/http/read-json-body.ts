@@ -74,6 +74,21 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
       throw refused(new HttpError(400, `Malformed JSON body: the number at ${at === '' ? 'the top level' : at} is too large to represent`), text, bytes.byteLength)
     }
   }
+  // An integer written with more digits than a double holds (`9007199254740993`, an id from a 64-bit column) parses
+  // to a neighbour (`9007199254740992`): the handler would store another number, and answer it, without a word.
+  // RFC 8259 6 and I-JSON: integers are exact only up to 2^53 - 1. One written as a fraction or exponent is a float.
+  if (MAYBE_LONG_INTEGER.test(text)) {
+    const literal = inexactIntegerIn(text)
+    if (literal !== undefined) {
+      const read = Number(literal)
+      const at = pathWhere(value, (candidate) => candidate === read)
+      throw refused(
+        new HttpError(400, `Malformed JSON body: the integer at ${at === undefined || at === '' ? 'the top level' : at} has more digits than can be read exactly (beyond 2^53 - 1); send it as a string`),
+        text,
+        bytes.byteLength,
+      )
+    }
+  }
   // JSON lets a string escape half of a surrogate pair alone (`"\ud800"`), which is not Unicode text: UTF-8 has no
   // bytes for it, so the database stored U+FFFD in its place and a 201 came back changed (RFC 7493, I-JSON,
   // forbids them). Only an escape can make one: a raw one is not UTF-8, refused above.
@@ -91,8 +106,27 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
 }
 
 const MAYBE_HUGE_NUMBER = /\d[eE][+-]?\d{3}|\d{309}/
+const MAYBE_LONG_INTEGER = /\d{16}/
+const NUMBER_TOKEN = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y
 const MAYBE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** The first integer literal (no fraction, no exponent) of valid JSON `text` whose value a double changes, if any. */
+function inexactIntegerIn(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (char === 0x22) {
+      // A string: skip to its closing quote (the text is valid JSON), past escaped ones.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++
+    } else if (char === 0x2d || (char >= 0x30 && char <= 0x39)) {
+      NUMBER_TOKEN.lastIndex = i
+      const [token, fraction, exponent] = NUMBER_TOKEN.exec(text)!
+      i += token.length - 1
+      if (fraction === undefined && exponent === undefined && token.length > 15 && BigInt(token) !== BigInt(Number(token))) return token
+    }
+  }
+  return undefined
+}
 
 const isNonFinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value)
 const hasLoneSurrogate = (value: unknown) => typeof value === 'string' && LONE_SURROGATE.test(value)

@@ -156,6 +156,27 @@ describe('JSON body', () => {
     expect((await post(bodyApp(1024 * 1024).app, { headers: json, body: deep })).status).toBe(400)
   })
 
+  it('an integer with more digits than a double holds exactly (it was read as a neighbour, silently): 400 naming where', async () => {
+    const { app } = bodyApp()
+    for (const [body, at] of [
+      ['{"title":"x","id":9007199254740993}', 'id'],
+      ['{"items":[{"qty":1},{"qty":-12345678901234567891}]}', 'items.1.qty'],
+      ['18446744073709551615', 'the top level'],
+    ] as const) {
+      const response = await post(app, { headers: json, body })
+      expect(response.status, body).toBe(400)
+      expect(await response.json()).toMatchObject({
+        success: false,
+        code: 400,
+        error: `Malformed JSON body: the integer at ${at} has more digits than can be read exactly (beyond 2^53 - 1); send it as a string`,
+      })
+    }
+    // What a double keeps exactly passes: the largest safe integer, a power of ten, floats, the digits inside a string.
+    for (const body of ['{"id":9007199254740991}', '{"id":-9007199254740991}', '{"n":10000000000000000000}', '{"n":12345678901234567890.5}', '{"n":1.2345678901234567891e5}', '{"card":"12345678901234567891","s":"a\\"12345678901234567891"}']) {
+      expect((await post(app, { headers: json, body })).status, body).toBe(200)
+    }
+  })
+
   it('half of a surrogate pair escaped alone (not Unicode, stored as U+FFFD): 400 naming where', async () => {
     const { app } = bodyApp()
     for (const [body, at] of [
