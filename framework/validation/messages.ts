@@ -120,6 +120,13 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `${field} must not contain a NUL character.`
     case 'not_allowed':
       return `${field} is not allowed.`
+    // Found after the schema passed (fieldFailure): svc's auth routes.
+    case 'unique':
+      return `The ${label} has already been taken.`
+    case 'verification_token':
+      return 'This verification token is invalid or has expired.'
+    case 'reset_token':
+      return 'This password reset token is invalid or has expired.'
     default: {
       // An app's rule (defineRule) has its own message; valibot's wording for any other would read "Invalid hexadecimal: Received ...".
       const own = ruleMessage(issue.rule)

@@ -317,6 +317,15 @@ describe('one message style, and one function to reword it', () => {
       })
       expect(mismatch.body.errors).toEqual({ password_confirmation: ['body:password_confirmation:confirmed:'] })
     })
+
+    it('and so are the failures found after the schema: an address taken, a spent or unknown token (they were fixed English)', async () => {
+      const account = { name: 'N', email: 'taken@example.com', password: 'long enough', password_confirmation: 'long enough' }
+      expect((await auth.client.post('/api/auth/register', { json: account })).status).toBe(201)
+      expect((await auth.client.post('/api/auth/register', { json: account })).body.errors).toEqual({ email: ['body:email:unique:'] })
+      expect((await auth.client.post('/api/auth/verify-email', { json: { token: 'x'.repeat(43) } })).body.errors).toEqual({ token: ['body:token:verification_token:'] })
+      const reset = { token: 'x'.repeat(43), password: 'long enough', password_confirmation: 'long enough' }
+      expect((await auth.client.post('/api/auth/reset-password', { json: reset })).body.errors).toEqual({ token: ['body:token:reset_token:'] })
+    })
   })
 
   it('the auth routes declare their bodies (route description), so tools see them', async () => {

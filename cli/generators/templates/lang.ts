@@ -49,6 +49,10 @@ const VALIDATION = `  required: 'The {field} field is required.',
   without_nul: 'The {field} field must not contain a NUL character.',
   not_allowed: 'The {field} field is not allowed.',
   invalid: 'The {field} field is invalid.',
+  /** Found after the schema passed: an address already registered, a link's token spent or expired. */
+  unique: 'The {field} has already been taken.',
+  verification_token: 'This verification token is invalid or has expired.',
+  reset_token: 'This password reset token is invalid or has expired.',
   /** The body as a whole, when it is not a JSON object (\`null\`, a list, a string). */
   body: 'The request body must be a JSON object.',
   /** The query string as a whole, when the schema refuses it. */
