@@ -11,6 +11,7 @@ interface SchemaShape {
   entries?: Record<string, unknown>
   item?: unknown
   items?: readonly unknown[]
+  options?: readonly unknown[]
   value?: unknown
   wrapped?: unknown
   pipe?: readonly unknown[]
@@ -55,7 +56,7 @@ const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object
  * valibot's `object` takes a list as an object (`typeof [] === 'object'`): `{ "address": [] }` read as an
  * address whose fields are missing, and one whose fields are all optional passed as `{}` (a record, as
  * `{ "0": ... }`). Followed through objects, records, lists, tuples and optional/nullable wrappers, as far as
- * the input goes; not into unions.
+ * the input goes, and into each part of an intersection; not into unions.
  */
 export function listsForObjects(schema: unknown, input: unknown, path: readonly string[] = [], found: string[][] = []): string[][] {
   if (typeof input !== 'object' || input === null) return found
@@ -63,7 +64,10 @@ export function listsForObjects(schema: unknown, input: unknown, path: readonly 
   // valibot's schemas only: another library's `object` refuses a list itself.
   if (shape === undefined || shape.kind !== 'schema') return found
   const type = String(shape.type)
-  if (OBJECT_TYPES.has(type)) {
+  if (type === 'intersect' && Array.isArray(shape.options)) {
+    // Each object of an intersection reads the same value.
+    for (const option of shape.options) listsForObjects(option, input, path, found)
+  } else if (OBJECT_TYPES.has(type)) {
     if (Array.isArray(input)) {
       found.push([...path])
       return found

@@ -123,6 +123,11 @@ describe('.body(schema)', () => {
       'lines.1': ['The lines.1 field must be an object.'],
       'lines.2.sku': ['The sku field must be a string.'],
     })
+    // An intersection of objects (as `paginationQuery` is one), each of which would take the list.
+    const Both = v.intersect([v.object({ a: v.optional(v.string()) }), v.object({ b: v.optional(v.object({ c: v.optional(v.number()) })) })])
+    const both = createTestClient(createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/both', (c) => c.body()).body(Both)) }))
+    expect((await both.post('/api/both', { json: [] })).body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
+    expect((await both.post('/api/both', { json: { b: [] } })).body.errors).toEqual({ b: ['The b field must be an object.'] })
     // Thousands of them answer as quickly as thousands of any other error.
     const many = await post({ customer: { name: 'Ann' }, lines: Array.from({ length: 10_000 }, () => []) })
     expect(Object.keys(many.errors)).toHaveLength(10_000)
