@@ -89,6 +89,15 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
       )
     }
   }
+  // A key given twice in one object: JSON.parse keeps the last value and drops the first without a word, where a
+  // proxy or another parser may keep the first (RFC 8259 4: names SHOULD be unique; I-JSON: MUST). Counted first
+  // (members written against keys read), so the walk that names it runs only for a body that has one.
+  if (membersIn(text) > keysIn(value)) {
+    const at = duplicateKeyIn(text)
+    if (at !== undefined) {
+      throw refused(new HttpError(400, `Malformed JSON body: the key ${at} is given twice in one object; send each key once`), text, bytes.byteLength)
+    }
+  }
   // JSON lets a string escape half of a surrogate pair alone (`"\ud800"`), which is not Unicode text: UTF-8 has no
   // bytes for it, so the database stored U+FFFD in its place and a 201 came back changed (RFC 7493, I-JSON,
   // forbids them). Only an escape can make one: a raw one is not UTF-8, refused above.
@@ -116,8 +125,7 @@ function inexactIntegerIn(text: string): string | undefined {
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i)
     if (char === 0x22) {
-      // A string: skip to its closing quote (the text is valid JSON), past escaped ones.
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++
+      i = stringEndAt(text, i)
     } else if (char === 0x2d || (char >= 0x30 && char <= 0x39)) {
       NUMBER_TOKEN.lastIndex = i
       const [token, fraction, exponent] = NUMBER_TOKEN.exec(text)!
@@ -126,6 +134,76 @@ function inexactIntegerIn(text: string): string | undefined {
     }
   }
   return undefined
+}
+
+/** The members (`"key": value`) written in valid JSON `text`: its colons outside strings. */
+function membersIn(text: string): number {
+  let count = 0
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (char === 0x22) i = stringEndAt(text, i)
+    else if (char === 0x3a) count++
+  }
+  return count
+}
+
+/** The keys of every object in a parsed value (iterative: a body may nest deeper than the stack). */
+function keysIn(root: unknown): number {
+  let count = 0
+  const pending: unknown[] = [root]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (typeof value !== 'object' || value === null) continue
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item)
+      continue
+    }
+    for (const key of Object.keys(value)) {
+      count++
+      pending.push((value as Record<string, unknown>)[key])
+    }
+  }
+  return count
+}
+
+/** The dotted path of the first key valid JSON `text` gives twice in one object, if any. */
+function duplicateKeyIn(text: string): string | undefined {
+  const frames: Array<{ keys: Set<string> | undefined; path: string; index: number; lastKey: string }> = []
+  let expectKey = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (char === 0x22) {
+      const end = stringEndAt(text, i)
+      if (expectKey) {
+        const frame = frames.at(-1)!
+        const key = JSON.parse(text.slice(i, end + 1)) as string
+        if (frame.keys!.has(key)) return frame.path === '' ? key : `${frame.path}.${key}`
+        frame.keys!.add(key)
+        frame.lastKey = key
+        expectKey = false
+      }
+      i = end
+    } else if (char === 0x7b || char === 0x5b) {
+      const parent = frames.at(-1)
+      const key = parent === undefined ? '' : parent.keys !== undefined ? parent.lastKey : String(parent.index)
+      frames.push({ keys: char === 0x7b ? new Set() : undefined, path: parent === undefined ? '' : parent.path === '' ? key : `${parent.path}.${key}`, index: 0, lastKey: '' })
+      expectKey = char === 0x7b
+    } else if (char === 0x7d || char === 0x5d) {
+      frames.pop()
+    } else if (char === 0x2c) {
+      const frame = frames.at(-1)!
+      if (frame.keys !== undefined) expectKey = true
+      else frame.index++
+    }
+  }
+  return undefined
+}
+
+/** The index of the quote that closes the string opening at `start` (the text is valid JSON). */
+function stringEndAt(text: string, start: number): number {
+  let i = start + 1
+  while (text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1
+  return i
 }
 
 const isNonFinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value)

@@ -177,6 +177,24 @@ describe('JSON body', () => {
     }
   })
 
+  it('a key given twice in one object (JSON.parse dropped the first value without a word): 400 naming where', async () => {
+    const { app } = bodyApp()
+    for (const [body, at] of [
+      ['{"title":"x","title":"y"}', 'title'],
+      ['{"items":[{"qty":1},{"sku":"a","qty":2,"qty":3}]}', 'items.1.qty'],
+      ['{"a":{"b":{}},"c":[[{"d":1}],[{"e":1,"\\u0065":2}]]}', 'c.1.0.e'],
+      ['[{"k":1},{"k:":1,"k":2,"k":3}]', '1.k'],
+    ] as const) {
+      const response = await post(app, { headers: json, body })
+      expect(response.status, body).toBe(400)
+      expect(await response.json()).toMatchObject({ success: false, code: 400, error: `Malformed JSON body: the key ${at} is given twice in one object; send each key once` })
+    }
+    // One key per object, the same key in two objects, colons and quotes inside strings: read as they are.
+    for (const body of ['{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}', '{"t":"a:b","u":"\\"x\\":1","\\"":2}', '{}', '[]', '"a:b"']) {
+      expect((await post(app, { headers: json, body })).status, body).toBe(200)
+    }
+  })
+
   it('half of a surrogate pair escaped alone (not Unicode, stored as U+FFFD): 400 naming where', async () => {
     const { app } = bodyApp()
     for (const [body, at] of [
