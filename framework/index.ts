@@ -86,7 +86,7 @@ export { defaultValidationMessage } from './validation/messages.ts'
 export { fieldFailure } from './validation/field-failure.ts'
 export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
 export { paginationQuery, type Pagination, type PaginationOptions } from './validation/pagination.ts'
-export { utcTimestamp, withoutNul } from './validation/rules.ts'
+export { maxChars, minChars, utcTimestamp, withoutNul } from './validation/rules.ts'
 export { visibleText } from './auth/text-rules.ts'
 export {
   authPlugin,
