@@ -74,6 +74,13 @@ export function createTranslator(options: TranslatorOptions): Translator {
     return undefined
   }
 
+  // A nested field's name, as written in `errors` (`'customer.name': ...`), or nested in the file (`customer: { name } }`).
+  const attributeOf = (locale: string, field: string): string | undefined => {
+    const attributes = options.locales[locale]?.validation?.attributes
+    const flat = typeof attributes === 'object' ? attributes[field] : undefined
+    return typeof flat === 'string' ? flat : lookup(locale, `validation.attributes.${field}`)
+  }
+
   const localeOf = (source: Request | { request: Request }): string => {
     const request = source instanceof Request ? source : source.request
     let locale = chosen.get(request)
@@ -92,7 +99,7 @@ export function createTranslator(options: TranslatorOptions): Translator {
     const keys = messageKeys(issue).map((key) => `validation.${key}`)
     const message = firstOf(locale, keys) ?? (locale === fallback ? undefined : firstOf(fallback, keys))
     if (message === undefined) return defaultValidationMessage(issue)
-    const field = find(locale, `validation.attributes.${issue.field}`) ?? issue.label
+    const field = attributeOf(locale, issue.field) ?? (locale === fallback ? undefined : attributeOf(fallback, issue.field)) ?? issue.label
     return fillPlaceholders(message, { field, requirement: issue.requirement })
   }
 

@@ -162,6 +162,24 @@ describe('createTranslator', () => {
     })
   })
 
+  it("names a nested field by the attributes' key for it, written as in errors ('customer.name') or nested", async () => {
+    const fr = createTranslator({
+      fallback: 'en',
+      locales: {
+        fr: {
+          validation: {
+            required: 'Le champ {field} est obligatoire.',
+            attributes: { 'customer.name': 'nom du client', customer: { address: { city: 'ville' } } },
+          },
+        },
+      },
+    })
+    const Order = v.object({ customer: v.object({ name: v.string(), address: v.object({ city: v.string() }) }) })
+    const client = createTestClient(createApp({ config: testConfig(), validationMessage: fr.validationMessage, api: defineRoutes((r) => r.post('/o', (c) => c.body()).body(Order)) }))
+    const { body } = await client.post('/api/o', { json: { customer: { address: {} } }, headers: { 'accept-language': 'fr' } })
+    expect(body.errors).toEqual({ 'customer.name': ['Le champ nom du client est obligatoire.'], 'customer.address.city': ['Le champ ville est obligatoire.'] })
+  })
+
   it('the fallback locale may have no files of its own (svc default wording, keys)', () => {
     const only = createTranslator({ fallback: 'en', locales: { fr: { messages: { hi: 'Salut' } } } })
     expect(only.locales).toEqual(['fr', 'en'])
