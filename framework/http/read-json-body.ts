@@ -202,7 +202,7 @@ function duplicateKeyIn(text: string): string | undefined {
 /** The index of the quote that closes the string opening at `start` (the text is valid JSON). */
 function stringEndAt(text: string, start: number): number {
   let i = start + 1
-  while (text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1
+  while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1
   return i
 }
 
