@@ -83,9 +83,10 @@ export type {
 export type { PathParams } from './router/path-params.ts'
 export { validateWith, checkWith, type ValidationResult } from './validation/validate.ts'
 export { defaultValidationMessage } from './validation/messages.ts'
+export { fieldFailure } from './validation/field-failure.ts'
 export { namedCheck, type InputSource, type ValidationIssue, type ValidationMessageFormatter } from './validation/issues.ts'
 export { paginationQuery, type Pagination, type PaginationOptions } from './validation/pagination.ts'
-export { utcTimestamp, withoutNul } from './validation/rules.ts'
+export { maxChars, minChars, utcTimestamp, withoutNul } from './validation/rules.ts'
 export { visibleText } from './auth/text-rules.ts'
 export {
   authPlugin,

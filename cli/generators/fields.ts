@@ -102,12 +102,14 @@ export function columnSql(field: Field): string {
 }
 
 /**
- * svc's text rules a request schema calls: a one-line string refuses control and invisible characters
+ * svc's text rules a request schema calls: lengths in characters (`maxChars`), a one-line string refuses control and invisible characters
  * (`visibleText`, as the auth fields do), a text refuses NUL (`withoutNul`: libSQL reads text back cut at a NUL),
  * a date is kept in one spelling, UTC (`utcTimestamp`: the column then sorts in time order).
  */
 export function requestRules(fields: readonly Field[]): string[] {
   return [
+    // Lengths in characters (code points), as the API description's maxLength counts them, not UTF-16 units.
+    ...(fields.some((field) => field.type === 'string' || field.type === 'text') ? ['maxChars'] : []),
     ...(fields.some((field) => field.type === 'string') ? ['visibleText'] : []),
     ...(fields.some((field) => field.type === 'text') ? ['withoutNul'] : []),
     ...(fields.some((field) => field.type === 'date') ? ['utcTimestamp'] : []),
@@ -117,8 +119,8 @@ export function requestRules(fields: readonly Field[]): string[] {
 /** The valibot schema of the field in a request body. */
 export function requestSchema(field: Field): string {
   const inner = {
-    string: field.optional ? 'v.pipe(v.string(), v.trim(), visibleText(), v.maxLength(255))' : 'v.pipe(v.string(), v.trim(), v.nonEmpty(), visibleText(), v.maxLength(255))',
-    text: 'v.pipe(v.string(), withoutNul(), v.maxLength(65535))',
+    string: field.optional ? 'v.pipe(v.string(), v.trim(), visibleText(), maxChars(255))' : 'v.pipe(v.string(), v.trim(), v.nonEmpty(), visibleText(), maxChars(255))',
+    text: 'v.pipe(v.string(), withoutNul(), maxChars(65535))',
     // Beyond the safe range JSON's number is already rounded, and libSQL cannot read the stored integer back (the list would fail).
     integer: 'v.pipe(v.number(), v.integer(), v.minValue(Number.MIN_SAFE_INTEGER), v.maxValue(Number.MAX_SAFE_INTEGER))',
     number: 'v.number()',

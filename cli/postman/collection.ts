@@ -16,7 +16,7 @@
 import type { JsonSchema } from '../schemas/to-json-schema.ts'
 import type { OpenApiWarningJson } from '../contract/api-docs.ts'
 import type { JsonObject } from '../openapi/document.ts'
-import { exampleOf } from './examples.ts'
+import { exampleOf, unsureExampleFields } from './examples.ts'
 import { crudResources, type CrudResource } from './crud-flow.ts'
 import { expectDataEquals, expectDocumentedStatus, expectStatus, prerequestEvent, storeData, testEvent, type PostmanEvent } from './scripts.ts'
 
@@ -135,6 +135,12 @@ export function buildPostmanCollection(document: JsonObject, options: PostmanOpt
     const found = crudResources(operations)
     warnings.push(...found.warnings)
     for (const resource of found.resources) {
+      // A create or update whose example body may be refused would stop the flow at its first step.
+      const unsure = [resource.create, resource.update].map((step) => [step, unsureBody(step, components)] as const).find(([, fields]) => fields.length > 0)
+      if (unsure !== undefined) {
+        warnings.push(unsureWarning(unsure[0], unsure[1], `no CRUD flow for ${resource.path}: `, ''))
+        continue
+      }
       folders.push(crudFlow(resource, requestOf, variables))
       flows.push(resource.path)
     }
@@ -146,7 +152,9 @@ export function buildPostmanCollection(document: JsonObject, options: PostmanOpt
     if (inFlows.has(described) || described === logout) continue
     const tag = (described.operation.tags as string[] | undefined)?.[0] ?? 'default'
     const items = byTag.get(tag) ?? []
-    items.push(item(described, requestOf(described), [testEvent(expectationOf(described))]))
+    const unsure = unsureBody(described, components)
+    if (unsure.length > 0) warnings.push(unsureWarning(described, unsure, '', '; its test accepts any documented answer'))
+    items.push(item(described, requestOf(described), [testEvent(expectationOf(described, unsure.length > 0))]))
     byTag.set(tag, items)
   }
   const tagDescriptions = new Map(((document.tags ?? []) as Array<{ name: string; description?: string }>).map((tag) => [tag.name, tag.description]))
@@ -198,14 +206,34 @@ function crudFlow(resource: CrudResource, requestOf: (described: DescribedOperat
   }
 }
 
-/** What a request outside the flows tests: its success when the collection can bring it about, else a documented answer. */
-function expectationOf(described: DescribedOperation): string[] {
+/** The fields of the operation's example body that its validation may refuse (an app rule, a pattern too complex to sample). */
+function unsureBody(described: DescribedOperation, components: Record<string, JsonSchema>): Array<{ field: string; reason: string }> {
+  const schema = (((described.operation.requestBody as JsonObject | undefined)?.content as Record<string, { schema?: JsonSchema }> | undefined)?.['application/json'])?.schema
+  return schema === undefined ? [] : unsureExampleFields(schema, components)
+}
+
+function unsureWarning(described: DescribedOperation, unsure: ReadonlyArray<{ field: string; reason: string }>, lead: string, consequence: string): OpenApiWarningJson {
+  const fields = unsure.map(({ field, reason }) => `${field === '' ? 'the body' : field} (${reason})`).join(', ')
+  return {
+    method: described.method.toUpperCase() as OpenApiWarningJson['method'],
+    path: described.path,
+    part: 'body',
+    field: unsure[0]!.field,
+    message: `${lead}the example body may be refused: ${fields} cannot be satisfied from the description${consequence}. Give the field an example (valibot: v.metadata({ example: ... }))`,
+  }
+}
+
+/**
+ * What a request outside the flows tests: its success when the collection can bring it about, else a
+ * documented answer (also when its example body may fail a rule the description cannot state).
+ */
+function expectationOf(described: DescribedOperation, unsureBody = false): string[] {
   const { operation, path } = described
   const needsPathValues = path.includes('{')
   const security = (operation.security ?? []) as Array<Record<string, unknown>>
   const needsKey = security.some((requirement) => 'apiKeyAuth' in requirement)
   const needsRole = operation['x-roles'] !== undefined || operation['x-scopes'] !== undefined
-  if (needsPathValues || needsKey || needsRole || MAILED_TOKEN_PATHS.includes(path)) return expectDocumentedStatus(statusesOf(operation))
+  if (needsPathValues || needsKey || needsRole || unsureBody || MAILED_TOKEN_PATHS.includes(path)) return expectDocumentedStatus(statusesOf(operation))
   return expectStatus(successStatus(described))
 }
 

@@ -4,7 +4,7 @@
  * schema's own `example` or `default` first, then a value of its type that
  * passes its rules (lengths, bounds, formats, simple patterns).
  */
-import type { JsonSchema } from '../schemas/to-json-schema.ts'
+import { RULES_KEYWORD, type JsonSchema } from '../schemas/to-json-schema.ts'
 
 const FORMATS: Record<string, string> = {
   email: 'user@example.com',
@@ -15,6 +15,39 @@ const FORMATS: Record<string, string> = {
   url: 'https://example.com',
   uuid: '00000000-0000-4000-8000-000000000000',
   ipv4: '127.0.0.1',
+}
+
+/**
+ * Named checks an example satisfies as made here: visible text without NUL, an ISO timestamp from its format,
+ * and a confirmation equal to the field it confirms (both the same example).
+ */
+const RULES_EXAMPLES_PASS = new Set(['visible', 'without_nul', 'timestamp', 'confirmed'])
+
+/**
+ * The fields of `schema` whose example may fail the route's validation (`lines[].sku`, '' for the whole value):
+ * a named check the description cannot state (an app's `defineRule`, `namedCheck`: `x-rules`), or a pattern
+ * too complex to sample. Empty when the example passes every rule the description states.
+ */
+export function unsureExampleFields(schema: JsonSchema, components: Record<string, JsonSchema>, field = '', depth = 0): Array<{ field: string; reason: string }> {
+  if (depth > 8) return []
+  const next = (child: unknown, at: string) => unsureExampleFields((child ?? {}) as JsonSchema, components, at, depth + 1)
+  if (typeof schema.$ref === 'string') return next(components[schema.$ref.split('/').at(-1)!], field)
+  // Given by the schema's author: exampleOf sends it as it is.
+  if (schema.example !== undefined || schema.default !== undefined || Array.isArray(schema.enum)) return []
+  const unsure: Array<{ field: string; reason: string }> = []
+  const rules = Array.isArray(schema[RULES_KEYWORD]) ? (schema[RULES_KEYWORD] as unknown[]).map(String).filter((rule) => !RULES_EXAMPLES_PASS.has(rule)) : []
+  if (rules.length > 0) unsure.push({ field, reason: `rule ${rules.join(', ')}` })
+  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) unsure.push(...next(part, field))
+  const options = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined
+  if (options !== undefined && options.length > 0) unsure.push(...next(options[0], field))
+  if (schema.type === 'object') {
+    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) unsure.push(...next(property, field === '' ? name : `${field}.${name}`))
+  } else if (schema.type === 'array') {
+    unsure.push(...next(schema.items, `${field}[]`))
+  } else if (schema.type === 'string' && typeof schema.pattern === 'string' && !(typeof schema.format === 'string' && FORMATS[schema.format] !== undefined)) {
+    if (sampleOf(schema.pattern) === undefined) unsure.push({ field, reason: `pattern ${schema.pattern}` })
+  }
+  return unsure
 }
 
 /** An example of `schema`; `$ref`s are read from `components` (`#/components/schemas/<Name>`). */

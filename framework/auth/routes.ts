@@ -6,7 +6,7 @@ import * as v from 'valibot'
 import { afterResponse } from '../app/conn-info.ts'
 import type { Context } from '../context/context.ts'
 import { readThenWrite, type Database } from '../database/database.ts'
-import { HttpError, ValidationError } from '../http/http-error.ts'
+import { HttpError } from '../http/http-error.ts'
 import type { MailMessage } from '../mail/index.ts'
 import { defineRoutes, type RouteDefinition } from '../router/define-routes.ts'
 import { isoAt, type AuthCore } from './core.ts'
@@ -44,6 +44,7 @@ import {
 } from './users.ts'
 import * as AuthResponses from './responses.ts'
 import { EmailBody, LoginBody, RefreshBody, RegisterBody, ResetPasswordBody, TokenBody } from './validation.ts'
+import { fieldFailure } from '../validation/field-failure.ts'
 
 export const INVALID_CREDENTIALS = 'Invalid credentials'
 export const FORGOT_PASSWORD_MESSAGE = 'If that email address is registered, a password reset link has been sent to it.'
@@ -85,7 +86,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
    * is tried (`readThenWrite`).
    */
   function insertAccount(
-    db: Database,
+    c: Context,
     input: { name: string; email: string; password: string },
     verificationHash: string,
   ): Promise<{ user: UserAccess; tokenPair: TokenPair }> {
@@ -107,11 +108,11 @@ export function authRoutes(core: AuthCore): RouteDefinition {
         ])
         return { user: inserted!.rows[0] as unknown as UserAccess, tokenPair: signed.pair }
       } catch (error) {
-        if (isEmailTaken(error)) throw emailTaken()
+        if (isEmailTaken(error)) throw fieldFailure(c, 'email', 'unique')
         throw error
       }
     }
-    return readThenWrite(db, attempt, isUserIdTaken)
+    return readThenWrite(c.db, attempt, isUserIdTaken)
   }
 
   function pair(access: string, refresh: string): TokenPair {
@@ -166,13 +167,13 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   async function register(c: Context<string, { body: typeof RegisterBody }>): Promise<Response> {
     const input = await c.body()
     const db = c.db
-    if ((await findUserByEmail(db, input.email)) !== undefined) throw emailTaken()
+    if ((await findUserByEmail(db, input.email)) !== undefined) throw fieldFailure(c, 'email', 'unique')
     // The slow part (argon2id, bounded by the hashing slots) and the token's digest come before the write turn.
     const password = await hasher.hash(input.password)
     const verification = await newOneTimeToken()
     // One batch: the user, their refresh token and their verification token, or none of them
     // (atomic on every driver, D1 included). It holds the write turn only for the inserts and the signing of two JWTs.
-    const { user, tokenPair } = await insertAccount(db, { name: input.name, email: input.email, password }, verification.tokenHash)
+    const { user, tokenPair } = await insertAccount(c, { name: input.name, email: input.email, password }, verification.tokenHash)
     inBackground(c, () => mailer.send(verificationMail(user, verification.token)))
     return c.json(
       { ...tokenPair, user: { id: user.id, name: user.name, email: user.email } },
@@ -293,7 +294,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
     const { token } = await c.body()
     const now = isoAt(clock.now())
     const used = await useOneTimeToken(c.db, token, 'verify_email', now, (owner) => [markEmailVerifiedStatement(owner, now)])
-    if (used === undefined) throw new ValidationError({ token: ['This verification token is invalid or has expired.'] })
+    if (used === undefined) throw fieldFailure(c, 'token', 'verification_token')
     return c.json(null, { message: 'Email address verified' })
   }
 
@@ -347,7 +348,7 @@ export function authRoutes(core: AuthCore): RouteDefinition {
       resetPasswordStatement(owner, password, now),
       userRefreshTokensRevoke(owner, 'password_reset', now),
     ])
-    if (used === undefined) throw new ValidationError({ token: ['This password reset token is invalid or has expired.'] })
+    if (used === undefined) throw fieldFailure(c, 'token', 'reset_token')
     const email = used.results[0]?.rows[0]?.email
     if (typeof email === 'string') await lockout.clear(email, clock.now())
     return c.json(null, { message: 'Your password has been reset' })
@@ -384,6 +385,3 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   })
 }
 
-function emailTaken(): ValidationError {
-  return new ValidationError({ email: ['The email has already been taken.'] })
-}

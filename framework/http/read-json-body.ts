@@ -74,6 +74,30 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
       throw refused(new HttpError(400, `Malformed JSON body: the number at ${at === '' ? 'the top level' : at} is too large to represent`), text, bytes.byteLength)
     }
   }
+  // An integer written with more digits than a double holds (`9007199254740993`, an id from a 64-bit column) parses
+  // to a neighbour (`9007199254740992`): the handler would store another number, and answer it, without a word.
+  // RFC 8259 6 and I-JSON: integers are exact only up to 2^53 - 1. One written as a fraction or exponent is a float.
+  if (MAYBE_LONG_INTEGER.test(text)) {
+    const literal = inexactIntegerIn(text)
+    if (literal !== undefined) {
+      const read = Number(literal)
+      const at = pathWhere(value, (candidate) => candidate === read)
+      throw refused(
+        new HttpError(400, `Malformed JSON body: the integer at ${at === undefined || at === '' ? 'the top level' : at} has more digits than can be read exactly (beyond 2^53 - 1); send it as a string`),
+        text,
+        bytes.byteLength,
+      )
+    }
+  }
+  // A key given twice in one object: JSON.parse keeps the last value and drops the first without a word, where a
+  // proxy or another parser may keep the first (RFC 8259 4: names SHOULD be unique; I-JSON: MUST). Counted first
+  // (members written against keys read), so the walk that names it runs only for a body that has one.
+  if (membersIn(text) > keysIn(value)) {
+    const at = duplicateKeyIn(text)
+    if (at !== undefined) {
+      throw refused(new HttpError(400, `Malformed JSON body: the key ${at} is given twice in one object; send each key once`), text, bytes.byteLength)
+    }
+  }
   // JSON lets a string escape half of a surrogate pair alone (`"\ud800"`), which is not Unicode text: UTF-8 has no
   // bytes for it, so the database stored U+FFFD in its place and a 201 came back changed (RFC 7493, I-JSON,
   // forbids them). Only an escape can make one: a raw one is not UTF-8, refused above.
@@ -91,8 +115,96 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
 }
 
 const MAYBE_HUGE_NUMBER = /\d[eE][+-]?\d{3}|\d{309}/
+const MAYBE_LONG_INTEGER = /\d{16}/
+const NUMBER_TOKEN = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y
 const MAYBE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** The first integer literal (no fraction, no exponent) of valid JSON `text` whose value a double changes, if any. */
+function inexactIntegerIn(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (char === 0x22) {
+      i = stringEndAt(text, i)
+    } else if (char === 0x2d || (char >= 0x30 && char <= 0x39)) {
+      NUMBER_TOKEN.lastIndex = i
+      const [token, fraction, exponent] = NUMBER_TOKEN.exec(text)!
+      i += token.length - 1
+      if (fraction === undefined && exponent === undefined && token.length > 15 && BigInt(token) !== BigInt(Number(token))) return token
+    }
+  }
+  return undefined
+}
+
+/** The members (`"key": value`) written in valid JSON `text`: its colons outside strings. */
+function membersIn(text: string): number {
+  let count = 0
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (char === 0x22) i = stringEndAt(text, i)
+    else if (char === 0x3a) count++
+  }
+  return count
+}
+
+/** The keys of every object in a parsed value (iterative: a body may nest deeper than the stack). */
+function keysIn(root: unknown): number {
+  let count = 0
+  const pending: unknown[] = [root]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (typeof value !== 'object' || value === null) continue
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item)
+      continue
+    }
+    for (const key of Object.keys(value)) {
+      count++
+      pending.push((value as Record<string, unknown>)[key])
+    }
+  }
+  return count
+}
+
+/** The dotted path of the first key valid JSON `text` gives twice in one object, if any. */
+function duplicateKeyIn(text: string): string | undefined {
+  const frames: Array<{ keys: Set<string> | undefined; path: string; index: number; lastKey: string }> = []
+  let expectKey = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (char === 0x22) {
+      const end = stringEndAt(text, i)
+      if (expectKey) {
+        const frame = frames.at(-1)!
+        const key = JSON.parse(text.slice(i, end + 1)) as string
+        if (frame.keys!.has(key)) return frame.path === '' ? key : `${frame.path}.${key}`
+        frame.keys!.add(key)
+        frame.lastKey = key
+        expectKey = false
+      }
+      i = end
+    } else if (char === 0x7b || char === 0x5b) {
+      const parent = frames.at(-1)
+      const key = parent === undefined ? '' : parent.keys !== undefined ? parent.lastKey : String(parent.index)
+      frames.push({ keys: char === 0x7b ? new Set() : undefined, path: parent === undefined ? '' : parent.path === '' ? key : `${parent.path}.${key}`, index: 0, lastKey: '' })
+      expectKey = char === 0x7b
+    } else if (char === 0x7d || char === 0x5d) {
+      frames.pop()
+    } else if (char === 0x2c) {
+      const frame = frames.at(-1)!
+      if (frame.keys !== undefined) expectKey = true
+      else frame.index++
+    }
+  }
+  return undefined
+}
+
+/** The index of the quote that closes the string opening at `start` (the text is valid JSON). */
+function stringEndAt(text: string, start: number): number {
+  let i = start + 1
+  while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1
+  return i
+}
 
 const isNonFinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value)
 const hasLoneSurrogate = (value: unknown) => typeof value === 'string' && LONE_SURROGATE.test(value)

@@ -11,7 +11,7 @@
  * const t = lang.for(c)        // in a handler: the request's language
  * t('messages.welcome', { name: user.name })
  */
-import { defaultValidationMessage, fillPlaceholders } from '../validation/messages.ts'
+import { defaultValidationMessage, fillPlaceholders, messageKeys } from '../validation/messages.ts'
 import type { ValidationIssue, ValidationMessageFormatter } from '../validation/issues.ts'
 import { negotiateLocale } from './negotiate.ts'
 
@@ -66,6 +66,21 @@ export function createTranslator(options: TranslatorOptions): Translator {
   }
   const find = (locale: string, key: string): string | undefined => lookup(locale, key) ?? (locale === fallback ? undefined : lookup(fallback, key))
 
+  const firstOf = (locale: string, keys: readonly string[]): string | undefined => {
+    for (const key of keys) {
+      const message = lookup(locale, key)
+      if (message !== undefined) return message
+    }
+    return undefined
+  }
+
+  // A nested field's name, as written in `errors` (`'customer.name': ...`), or nested in the file (`customer: { name } }`).
+  const attributeOf = (locale: string, field: string): string | undefined => {
+    const attributes = options.locales[locale]?.validation?.attributes
+    const flat = typeof attributes === 'object' ? attributes[field] : undefined
+    return typeof flat === 'string' ? flat : lookup(locale, `validation.attributes.${field}`)
+  }
+
   const localeOf = (source: Request | { request: Request }): string => {
     const request = source instanceof Request ? source : source.request
     let locale = chosen.get(request)
@@ -76,12 +91,15 @@ export function createTranslator(options: TranslatorOptions): Translator {
   const translate = (locale: string, key: string, params: TranslationParams = {}): string => fillPlaceholders(find(locale, key) ?? key, params)
 
   const validationMessage: ValidationMessageFormatter = (issue: ValidationIssue, request?: Request) => {
-    // A message written in the schema is the author's; the input as a whole (not a JSON object) keeps svc's wording.
-    if (issue.custom || issue.path.length === 0) return defaultValidationMessage(issue)
+    // A message written in the schema is the author's.
+    if (issue.custom) return defaultValidationMessage(issue)
     const locale = request === undefined ? fallback : localeOf(request)
-    const message = find(locale, `validation.${issue.rule}`)
+    // The most specific key the locale words (`min_length_list` for a list, never `min_length`'s "characters"),
+    // then the same in the fallback locale's file: its language before a looser wording in another.
+    const keys = messageKeys(issue).map((key) => `validation.${key}`)
+    const message = firstOf(locale, keys) ?? (locale === fallback ? undefined : firstOf(fallback, keys))
     if (message === undefined) return defaultValidationMessage(issue)
-    const field = find(locale, `validation.attributes.${issue.field}`) ?? issue.label
+    const field = attributeOf(locale, issue.field) ?? (locale === fallback ? undefined : attributeOf(fallback, issue.field)) ?? issue.label
     return fillPlaceholders(message, { field, requirement: issue.requirement })
   }
 

@@ -16,7 +16,7 @@ export interface ValidationIssue {
   field: string
   /** The path's keys (`['author', 'email']`); empty for the input as a whole. */
   path: string[]
-  /** The field's name for people: the last path key, `_` read as a space (`password confirmation`). */
+  /** The field's name for people: the last path key, `_` read as a space (`password confirmation`); a list item's is its list's and its position (`tags.0`). */
   label: string
   /**
    * What failed: `required`, `type`, `min_length`, `max_length`, `length`, `email`, `url`, `regex`,
@@ -92,11 +92,12 @@ export function namedCheckRule(check: unknown): string | undefined {
 export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSource, schema?: StandardSchemaV1): ValidationIssue {
   const path = issue.path?.map((key) => String(typeof key === 'object' ? key.key : key)) ?? []
   const field = path.length === 0 ? source : path.join('.')
-  const label = (path.at(-1) ?? source).replaceAll('_', ' ')
+  const label = labelOf(path, source)
   if (!isValibotIssue(issue)) {
     return { field, path, label, rule: 'invalid', requirement: undefined, input: undefined, source, message: issue.message, custom: true, issue }
   }
-  const ruled = ruleOf(issue)
+  // `null` is "required" where the field must be given; an optional field given `null` has the wrong type.
+  const ruled = ruleOf(issue, !(issue.received === 'null' && schema !== undefined && mayBeLeftOut(schemaAtPath(schema, path))))
   const { rule } = ruled
   // An integer field given "a" fails `number` before its `integer` action runs: the field asks for an integer all the same.
   const asksInteger = rule === 'type' && ruled.requirement === 'number' && schema !== undefined && pipeHas(schemaAtPath(schema, path), 'integer')
@@ -104,12 +105,30 @@ export function toValidationIssue(issue: StandardSchemaV1.Issue, source: InputSo
   return { field, path, label, rule, requirement, input: issue.input, source, message: issue.message, custom: !isDefaultMessage(issue), issue }
 }
 
-function ruleOf(issue: ValibotIssue): { rule: string; requirement: unknown } {
+/**
+ * The field for people: its last key, `_` read as a space; an item of a list keeps its list's name and its
+ * position (`tags.0`, `lines.1`): "The 0 field must be a string." named nothing the client could find.
+ */
+function labelOf(path: readonly string[], source: InputSource): string {
+  let named = path.length - 1
+  while (named >= 0 && /^\d+$/.test(path[named]!)) named--
+  const name = (named >= 0 ? path[named]! : source).replaceAll('_', ' ')
+  return [name, ...path.slice(named + 1)].join('.')
+}
+
+/** valibot's wrappers that let a field be left out (and so not be "required"), without taking `null`. */
+const MAY_BE_LEFT_OUT = new Set(['optional', 'exact_optional', 'undefinedable'])
+
+function mayBeLeftOut(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && MAY_BE_LEFT_OUT.has(String((schema as { type?: unknown }).type))
+}
+
+function ruleOf(issue: ValibotIssue, nullIsMissing: boolean): { rule: string; requirement: unknown } {
   const named = typeof issue.requirement === 'function' ? (issue.requirement as { [RULE_NAME]?: NamedRule })[RULE_NAME] : undefined
   if (named !== undefined) return named
   // A key a strict object (or tuple) does not list, or a `v.never()` field: it read "must be an object".
   if (issue.kind === 'schema' && issue.expected === 'never') return { rule: 'not_allowed', requirement: undefined }
-  if (issue.kind === 'schema' && (issue.received === 'undefined' || issue.received === 'null')) return { rule: 'required', requirement: undefined }
+  if (issue.kind === 'schema' && (issue.received === 'undefined' || (issue.received === 'null' && nullIsMissing))) return { rule: 'required', requirement: undefined }
   if (issue.type === 'non_empty') return { rule: 'required', requirement: undefined }
   if (issue.kind === 'schema' && TYPES.has(issue.type)) return { rule: 'type', requirement: issue.type.replace(/^(strict|loose)_/, '') }
   if (issue.type === 'integer') return { rule: 'type', requirement: 'integer' }

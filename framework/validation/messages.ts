@@ -7,16 +7,46 @@
 import { ruleMessage } from './define-rule.ts'
 import type { ValidationIssue } from './issues.ts'
 
-const TYPE_NAMES: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  integer: 'an integer',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'a list',
-  tuple: 'a list',
-  bigint: 'an integer',
-  date: 'a date',
+/** `type_<key>` in a lang file, by the type a field asks for. */
+const TYPE_KEYS: Record<string, string> = {
+  string: 'string',
+  number: 'number',
+  integer: 'integer',
+  boolean: 'boolean',
+  object: 'object',
+  array: 'list',
+  tuple: 'list',
+  bigint: 'integer',
+  date: 'date',
+}
+
+/**
+ * The keys of a lang file's `validation` messages that word `issue`, the most specific first: one key per
+ * wording svc's English has (`min_length_list` for a list, `type_integer`, `given_once` for a query name
+ * given twice, `body` for a body that is not a JSON object), then the rule's own key when its wording fits
+ * too (`type`, with `{requirement}`). A key such as `min_length` is never used for a list: "at least 2
+ * characters" would be wrong where svc's English says "items".
+ */
+export function messageKeys(issue: ValidationIssue): readonly string[] {
+  const { rule, requirement } = issue
+  if (issue.path.length === 0 && (rule === 'type' || rule === 'required')) return [issue.source]
+  const list = Array.isArray(issue.input)
+  switch (rule) {
+    case 'type': {
+      // A query name given twice arrives as a list: "must be a string" would not tell the client what it did.
+      if (issue.source === 'query' && list && requirement !== 'array' && requirement !== 'tuple') return ['given_once']
+      const type = TYPE_KEYS[String(requirement)]
+      return type === undefined ? ['type'] : [`type_${type}`, 'type']
+    }
+    case 'min_length':
+    case 'max_length':
+    case 'length':
+      return list ? [`${rule}_list`] : [rule]
+    case 'timestamp':
+      return requirement === 'iso_date' ? ['timestamp_date'] : ['timestamp']
+    default:
+      return [rule]
+  }
 }
 
 /** The default `ValidationMessageFormatter`. */
@@ -24,23 +54,44 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
   if (issue.custom) return issue.message
   const { label, requirement } = issue
   const field = `The ${label} field`
-  if (issue.path.length === 0 && (issue.rule === 'type' || issue.rule === 'required')) {
-    return issue.source === 'body' ? 'The request body must be a JSON object.' : 'The query string is invalid.'
-  }
-  const list = Array.isArray(issue.input)
-  switch (issue.rule) {
+  const key = messageKeys(issue)[0]!
+  switch (key) {
+    case 'body':
+      return 'The request body must be a JSON object.'
+    case 'query':
+      return 'The query string is invalid.'
+    case 'given_once':
+      return `${field} must be given only once.`
     case 'required':
       return `${field} is required.`
     case 'type':
-      // A query name given twice arrives as a list: "must be a string" would not tell the client what it did.
-      if (issue.source === 'query' && list && requirement !== 'array' && requirement !== 'tuple') return `${field} must be given only once.`
-      return `${field} must be ${TYPE_NAMES[String(requirement)] ?? `of type ${String(requirement)}`}.`
+      return `${field} must be of type ${String(requirement)}.`
+    case 'type_string':
+      return `${field} must be a string.`
+    case 'type_number':
+      return `${field} must be a number.`
+    case 'type_integer':
+      return `${field} must be an integer.`
+    case 'type_boolean':
+      return `${field} must be true or false.`
+    case 'type_object':
+      return `${field} must be an object.`
+    case 'type_list':
+      return `${field} must be a list.`
+    case 'type_date':
+      return `${field} must be a date.`
     case 'min_length':
-      return list ? `${field} must have at least ${count(requirement, 'item')}.` : `${field} must be at least ${count(requirement, 'character')}.`
+      return `${field} must be at least ${count(requirement, 'character')}.`
+    case 'min_length_list':
+      return `${field} must have at least ${count(requirement, 'item')}.`
     case 'max_length':
-      return list ? `${field} must not have more than ${count(requirement, 'item')}.` : `${field} must not be greater than ${count(requirement, 'character')}.`
+      return `${field} must not be greater than ${count(requirement, 'character')}.`
+    case 'max_length_list':
+      return `${field} must not have more than ${count(requirement, 'item')}.`
     case 'length':
-      return list ? `${field} must have ${count(requirement, 'item')}.` : `${field} must be ${count(requirement, 'character')}.`
+      return `${field} must be ${count(requirement, 'character')}.`
+    case 'length_list':
+      return `${field} must have ${count(requirement, 'item')}.`
     case 'email':
       return `${field} must be a valid email address.`
     case 'url':
@@ -58,7 +109,9 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
     case 'one_of':
       return `The selected ${label} is invalid.`
     case 'timestamp':
-      return `${field} must be a valid ISO 8601 ${requirement === 'iso_date' ? 'date' : 'timestamp'}.`
+      return `${field} must be a valid ISO 8601 timestamp.`
+    case 'timestamp_date':
+      return `${field} must be a valid ISO 8601 date.`
     case 'confirmed':
       return `The ${label} does not match.`
     case 'visible':
@@ -67,6 +120,13 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `${field} must not contain a NUL character.`
     case 'not_allowed':
       return `${field} is not allowed.`
+    // Found after the schema passed (fieldFailure): svc's auth routes.
+    case 'unique':
+      return `The ${label} has already been taken.`
+    case 'verification_token':
+      return 'This verification token is invalid or has expired.'
+    case 'reset_token':
+      return 'This password reset token is invalid or has expired.'
     default: {
       // An app's rule (defineRule) has its own message; valibot's wording for any other would read "Invalid hexadecimal: Received ...".
       const own = ruleMessage(issue.rule)

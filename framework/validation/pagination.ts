@@ -35,7 +35,9 @@ const defaults = { perPage: 20, maxPerPage: 100, maxPage: 1_000_000 }
 
 /** A count from the query string: digits only, from 1 to `max`; `fallback` when absent. */
 function count(max: number, fallback: number) {
-  return v.optional(v.pipe(v.string(), v.digits(), v.transform(Number), v.minValue(1), v.maxValue(max)), String(fallback))
+  // The bounds apply to the number the digits make, which JSON Schema cannot state of a string: the API description says them in words.
+  const bounds = v.description<string, string>(`A whole number from 1 to ${String(max).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} (default ${fallback}).`)
+  return v.optional(v.pipe(v.string(), v.digits(), bounds, v.transform(Number), v.minValue(1), v.maxValue(max)), String(fallback))
 }
 
 export function paginationQuery(options: PaginationOptions = {}) {

@@ -23,12 +23,20 @@ export function jsonObject<const E extends v.ObjectEntries>(entries: E): v.Objec
   })
 }
 
-/** At least `min` characters. */
+/**
+ * At least `min` characters, counted as people and JSON Schema's `minLength` count them (code points): valibot's
+ * `v.minLength` counts UTF-16 units, so an emoji is two. Same type as `v.minLength`: the same messages and JSON Schema.
+ * @example v.pipe(v.string(), minChars(2))
+ */
 export function minChars<const N extends number>(min: N): v.MinLengthAction<string, N, undefined> {
   return countingCharacters(v.minLength<string, N>(min), (length, limit) => length < limit)
 }
 
-/** At most `max` characters. */
+/**
+ * At most `max` characters (code points, as JSON Schema's `maxLength`): with valibot's `v.maxLength(255)` a name of
+ * 200 emoji was refused as "greater than 255 characters", while the API description said it was fine.
+ * @example v.pipe(v.string(), v.trim(), maxChars(255))
+ */
 export function maxChars<const N extends number>(max: N): v.MaxLengthAction<string, N, undefined> {
   return countingCharacters(v.maxLength<string, N>(max), (length, limit) => length > limit)
 }

@@ -8,7 +8,7 @@ import { ValidationError, type FieldErrors } from '../http/http-error.ts'
 import { toValidationIssue, type InputSource, type ValidationMessageFormatter } from './issues.ts'
 import { defaultValidationMessage } from './messages.ts'
 import { withOwnKeysOnly } from './inherited-keys.ts'
-import { jsonObject } from './rules.ts'
+import { listsForObjects } from './field-schema.ts'
 
 export type ValidationResult<S extends StandardSchemaV1> =
   | { ok: true; value: StandardSchemaV1.InferOutput<S> }
@@ -21,19 +21,50 @@ export async function checkWith<S extends StandardSchemaV1>(
   source: InputSource = 'body',
   format: ValidationMessageFormatter = defaultValidationMessage,
 ): Promise<ValidationResult<S>> {
-  // valibot's `object` takes a list as an object whose keys are missing: the error would list every field.
-  const checked: StandardSchemaV1 = Array.isArray(input) && isObjectSchema(schema) ? LIST_REFUSED : schema
-  const result = await checked['~standard'].validate(withOwnKeysOnly(checked, input))
-  if (result.issues === undefined) return { ok: true, value: result.value }
-  return { ok: false, errors: toFieldErrors(result.issues, source, format, checked) }
+  // valibot's `object` takes a list as an object whose keys are missing: every field would be "required",
+  // and an object whose fields are all optional would pass as `{}`. The list is refused where it stands.
+  const lists = listsForObjects(schema, input)
+  const result = await schema['~standard'].validate(withOwnKeysOnly(schema, input))
+  if (result.issues === undefined && lists.length === 0) return { ok: true, value: result.value }
+  const issues = lists.length === 0 ? (result.issues ?? []) : withListsRefused(result.issues ?? [], lists, input)
+  return { ok: false, errors: toFieldErrors(issues, source, format, schema) }
 }
 
-const LIST_REFUSED = jsonObject({})
-const OBJECT_SCHEMAS = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest'])
+/** `issues` with every one inside a refused list replaced by one `type` issue on the list ("must be an object"). */
+function withListsRefused(issues: readonly StandardSchemaV1.Issue[], lists: readonly string[][], input: unknown): StandardSchemaV1.Issue[] {
+  // By path, joined: a hostile body may hold thousands of such lists, each with an issue per field.
+  const pending = new Map(lists.map((path) => [path.join('\0'), path]))
+  const refused = new Set(pending.keys())
+  const out: StandardSchemaV1.Issue[] = []
+  for (const issue of issues) {
+    const keys = issue.path?.map((key) => String(typeof key === 'object' ? key.key : key)) ?? []
+    let inside: string | undefined
+    for (let depth = 0; depth <= keys.length && inside === undefined; depth++) {
+      const prefix = keys.slice(0, depth).join('\0')
+      if (refused.has(prefix)) inside = prefix
+    }
+    if (inside === undefined) out.push(issue)
+    else if (pending.has(inside)) {
+      // In the place of the first issue inside it: the fields keep the order the schema lists them in.
+      out.push(listRefusal(pending.get(inside)!, input))
+      pending.delete(inside)
+    }
+  }
+  return [...out, ...[...pending.values()].map((path) => listRefusal(path, input))]
+}
 
-function isObjectSchema(schema: StandardSchemaV1): boolean {
-  const { kind, type } = schema as { kind?: unknown; type?: unknown }
-  return kind === 'schema' && typeof type === 'string' && OBJECT_SCHEMAS.has(type)
+/** The issue valibot's `object` gives a value that is not an object, for a list at `path`. */
+function listRefusal(path: readonly string[], input: unknown): StandardSchemaV1.Issue {
+  const list = path.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], input)
+  return {
+    kind: 'schema',
+    type: 'object',
+    input: list,
+    expected: 'Object',
+    received: 'Array',
+    message: 'Invalid type: Expected Object but received Array',
+    path: [...path],
+  } as StandardSchemaV1.Issue
 }
 
 /**

@@ -156,6 +156,45 @@ describe('JSON body', () => {
     expect((await post(bodyApp(1024 * 1024).app, { headers: json, body: deep })).status).toBe(400)
   })
 
+  it('an integer with more digits than a double holds exactly (it was read as a neighbour, silently): 400 naming where', async () => {
+    const { app } = bodyApp()
+    for (const [body, at] of [
+      ['{"title":"x","id":9007199254740993}', 'id'],
+      ['{"items":[{"qty":1},{"qty":-12345678901234567891}]}', 'items.1.qty'],
+      ['18446744073709551615', 'the top level'],
+    ] as const) {
+      const response = await post(app, { headers: json, body })
+      expect(response.status, body).toBe(400)
+      expect(await response.json()).toMatchObject({
+        success: false,
+        code: 400,
+        error: `Malformed JSON body: the integer at ${at} has more digits than can be read exactly (beyond 2^53 - 1); send it as a string`,
+      })
+    }
+    // What a double keeps exactly passes: the largest safe integer, a power of ten, floats, the digits inside a string.
+    for (const body of ['{"id":9007199254740991}', '{"id":-9007199254740991}', '{"n":10000000000000000000}', '{"n":12345678901234567890.5}', '{"n":1.2345678901234567891e5}', '{"card":"12345678901234567891","s":"a\\"12345678901234567891"}']) {
+      expect((await post(app, { headers: json, body })).status, body).toBe(200)
+    }
+  })
+
+  it('a key given twice in one object (JSON.parse dropped the first value without a word): 400 naming where', async () => {
+    const { app } = bodyApp()
+    for (const [body, at] of [
+      ['{"title":"x","title":"y"}', 'title'],
+      ['{"items":[{"qty":1},{"sku":"a","qty":2,"qty":3}]}', 'items.1.qty'],
+      ['{"a":{"b":{}},"c":[[{"d":1}],[{"e":1,"\\u0065":2}]]}', 'c.1.0.e'],
+      ['[{"k":1},{"k:":1,"k":2,"k":3}]', '1.k'],
+    ] as const) {
+      const response = await post(app, { headers: json, body })
+      expect(response.status, body).toBe(400)
+      expect(await response.json()).toMatchObject({ success: false, code: 400, error: `Malformed JSON body: the key ${at} is given twice in one object; send each key once` })
+    }
+    // One key per object, the same key in two objects, colons and quotes inside strings: read as they are.
+    for (const body of ['{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}', '{"t":"a:b","u":"\\"x\\":1","\\"":2}', '{}', '[]', '"a:b"']) {
+      expect((await post(app, { headers: json, body })).status, body).toBe(200)
+    }
+  })
+
   it('half of a surrogate pair escaped alone (not Unicode, stored as U+FFFD): 400 naming where', async () => {
     const { app } = bodyApp()
     for (const [body, at] of [

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { checkWith, createApp, defineRoutes, paginationQuery, type Context } from 'svc'
 import { createTestClient } from 'svc/testing'
 import { testConfig } from '../helpers/app.ts'
+import { toJsonSchema } from '../../cli/schemas/to-json-schema.ts'
 
 const ListQuery = paginationQuery()
 
@@ -51,6 +52,16 @@ describe('paginationQuery', () => {
     expect(await checkWith(paginationQuery({ maxPage: 7 }), { page: '8' }, 'query')).toEqual({
       ok: false,
       errors: { page: ['The page field must not be greater than 7.'] },
+    })
+  })
+
+  it('tells the API description its bounds, which JSON Schema cannot state of a string of digits', () => {
+    const { schema } = toJsonSchema(paginationQuery({ perPage: 25, maxPerPage: 50 }) as never, { direction: 'input' })
+    expect(schema).toMatchObject({
+      properties: {
+        page: { type: 'string', pattern: '^\\d+$', default: '1', description: 'A whole number from 1 to 1,000,000 (default 1).' },
+        per_page: { type: 'string', pattern: '^\\d+$', default: '25', description: 'A whole number from 1 to 50 (default 25).' },
+      },
     })
   })
 

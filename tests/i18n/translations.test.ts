@@ -115,12 +115,69 @@ describe('createTranslator', () => {
     expect(fine.status).toBe(200)
   })
 
-  it('a missing field in French; the body as a whole keeps svc wording', async () => {
+  it('a missing field in French; the body as a whole keeps svc wording when the file has no `body` key', async () => {
     const client = createTestClient(app())
     const missing = await client.post('/api/profile', { json: { handle: 'x' }, headers: { 'accept-language': 'fr' } })
     expect(missing.body.errors).toEqual({ display_name: ["Le champ nom d'affichage est obligatoire."] })
     const notObject = await client.post('/api/profile', { json: 'text', headers: { 'accept-language': 'fr' } })
     expect(notObject.body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
+  })
+
+  it('words each of svc\'s wordings by its own key: a list is never counted in characters, a name given twice is not a wrong type', async () => {
+    const Order = v.object({ lines: v.pipe(v.array(v.string()), v.minLength(2)), code: v.pipe(v.string(), v.minLength(3)), qty: v.number() })
+    const Query = v.object({ page: v.optional(v.string()) })
+    const client = (validation: Record<string, string>) =>
+      createTestClient(
+        createApp({
+          config: testConfig(),
+          validationMessage: createTranslator({ fallback: 'en', locales: { fr: { validation } } }).validationMessage,
+          api: defineRoutes((r) => r.post('/orders', (c) => c.body()).query(Query).body(Order)),
+        }),
+      )
+    const send = (validation: Record<string, string>, json: unknown) =>
+      client(validation).post('/api/orders?page=1&page=2', { json, headers: { 'accept-language': 'fr' } }).then((response) => response.body.errors)
+    // A file as make:lang used to write it: one key per rule. Its "caractères" and "de type" are not used where svc's English says otherwise.
+    const older = { min_length: 'Le champ {field} doit contenir au moins {requirement} caractères.', type: 'Le champ {field} doit être de type {requirement}.' }
+    expect(await send(older, { lines: ['a'], code: 'ab', qty: 'x' })).toEqual({
+      page: ['The page field must be given only once.'],
+      lines: ['The lines field must have at least 2 items.'],
+      code: ['Le champ code doit contenir au moins 3 caractères.'],
+      qty: ['Le champ qty doit être de type number.'],
+    })
+    const french = {
+      ...older,
+      min_length_list: 'Le champ {field} doit contenir au moins {requirement} éléments.',
+      type_number: 'Le champ {field} doit être un nombre.',
+      given_once: 'Le champ {field} ne doit être donné qu\'une fois.',
+      body: 'Le corps de la requête doit être un objet JSON.',
+    }
+    expect(await send(french, { lines: ['a'], code: 'ab', qty: 'x' })).toEqual({
+      page: ["Le champ page ne doit être donné qu'une fois."],
+      lines: ['Le champ lines doit contenir au moins 2 éléments.'],
+      code: ['Le champ code doit contenir au moins 3 caractères.'],
+      qty: ['Le champ qty doit être un nombre.'],
+    })
+    expect(await client(french).post('/api/orders', { json: [], headers: { 'accept-language': 'fr' } }).then((response) => response.body.errors)).toEqual({
+      body: ['Le corps de la requête doit être un objet JSON.'],
+    })
+  })
+
+  it("names a nested field by the attributes' key for it, written as in errors ('customer.name') or nested", async () => {
+    const fr = createTranslator({
+      fallback: 'en',
+      locales: {
+        fr: {
+          validation: {
+            required: 'Le champ {field} est obligatoire.',
+            attributes: { 'customer.name': 'nom du client', customer: { address: { city: 'ville' } } },
+          },
+        },
+      },
+    })
+    const Order = v.object({ customer: v.object({ name: v.string(), address: v.object({ city: v.string() }) }) })
+    const client = createTestClient(createApp({ config: testConfig(), validationMessage: fr.validationMessage, api: defineRoutes((r) => r.post('/o', (c) => c.body()).body(Order)) }))
+    const { body } = await client.post('/api/o', { json: { customer: { address: {} } }, headers: { 'accept-language': 'fr' } })
+    expect(body.errors).toEqual({ 'customer.name': ['Le champ nom du client est obligatoire.'], 'customer.address.city': ['Le champ ville est obligatoire.'] })
   })
 
   it('the fallback locale may have no files of its own (svc default wording, keys)', () => {

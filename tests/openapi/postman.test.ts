@@ -11,7 +11,7 @@
 import { Collection, type Item } from 'postman-collection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as v from 'valibot'
-import { authPlugin, createApp, defineRoutes, resolveConfig } from '../../framework/index.ts'
+import { authPlugin, createApp, defineRoutes, defineRule, resolveConfig } from '../../framework/index.ts'
 import { buildOpenApi } from '../../cli/openapi/document.ts'
 import { schemaNames } from '../../cli/openapi/schema-names.ts'
 import { buildPostmanCollection } from '../../cli/postman/collection.ts'
@@ -157,6 +157,39 @@ describe('the collection builder', () => {
     const note = byPath('/api/notes')
     expect(JSON.parse((note.request.body as { raw: string }).raw)).toEqual({ text: 'examplexxxxx', stars: 3 })
     expect(note.event[0]!.script.exec.join('\n')).toContain("pm.test('status is 200'")
+  })
+
+  it('a body whose example may fail a rule the description cannot state (an app rule, a pattern it cannot sample) is tested against the documented answers, with a warning; no CRUD flow is built on it', () => {
+    const sku = defineRule({ name: 'sku', message: 'The {field} field must be a SKU.', check: (value: string) => /^[A-Z]{3}-\d{3}$/.test(value) })
+    const Line = v.object({ sku: v.pipe(v.string(), sku()), qty: v.number() })
+    const item = v.object({ name: v.pipe(v.string(), v.regex(/^(?=.*\d)\w+$/)) })
+    const withRules = createApp({
+      config: resolveConfig({ APP_ENV: 'test' }),
+      plugins: [authPlugin()],
+      api: defineRoutes((r) => {
+        r.post('/orders', function createOrder() {}).body(v.object({ lines: v.array(Line), note: v.optional(v.string()) }))
+        r.post('/gifts', function createGift() {}).body(v.object({ sku: v.pipe(v.string(), sku(), v.metadata({ example: 'ABC-123' })) }))
+        r.get('/items', function listItems() {})
+        r.post('/items', function createItem() {}).body(item)
+        r.get('/items/{id}', function showItem() {})
+        r.put('/items/{id}', function updateItem() {}).body(item)
+        r.delete('/items/{id}', function deleteItem() {})
+      }),
+    })
+    const described = buildOpenApi(withRules.routes(), schemaNames('/nonexistent-app'), { title: 'rules', version: '1' }).document
+    const built = buildPostmanCollection(described, { baseUrl: 'http://127.0.0.1:9', crud: true })
+    const all = built.collection.item.flatMap((folder) => folder.item)
+    const at = (path: string) => all.find((entry) => (entry.request.url as { raw: string }).raw === `{{baseUrl}}${path}` && entry.request.method === 'POST')!
+    // Its example ("example") fails the app's rule: a strict 200 would fail every newman run of a correct app.
+    expect(at('/api/orders').event[0]!.script.exec.join('\n')).toContain('status is one the description documents (200, 400, 413, 415, 422)')
+    expect(built.warnings).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/orders', part: 'body', field: 'lines[].sku', message: expect.stringContaining('lines[].sku (rule sku)') }))
+    // With an example given, the field is sure, and the success is required.
+    expect(JSON.parse((at('/api/gifts').request.body as { raw: string }).raw)).toEqual({ sku: 'ABC-123' })
+    expect(at('/api/gifts').event[0]!.script.exec.join('\n')).toContain("pm.test('status is 200'")
+    expect(built.warnings.filter((warning) => warning.path === '/api/gifts')).toEqual([])
+    // A lookahead is beyond the sampler: the create step would fail, so the resource gets no flow, and a warning says why.
+    expect(built.flows).toEqual([])
+    expect(built.warnings).toContainEqual(expect.objectContaining({ path: '/api/items', field: 'name', message: expect.stringMatching(/no CRUD flow for \/api\/items.*name \(pattern/) }))
   })
 
   it('samples simple patterns, and gives up (undefined) rather than guess wrong', () => {

@@ -84,10 +84,56 @@ describe('.body(schema)', () => {
     for (const json of [null, 'text', 3, [], [1, 2]]) {
       expect((await client.post('/api/posts', { json })).body.errors, JSON.stringify(json)).toEqual({ body: ['The request body must be a JSON object.'] })
     }
+    // `null` is "required" where the field must be given; an optional one may be left out, so `null` is its wrong type.
+    expect((await client.post('/api/posts', { json: { title: null, email: null, tags: null } })).body.errors).toEqual({
+      title: ['The title field is required.'],
+      tags: ['The tags field must be a list.'],
+      email: ['The email field must be a string.'],
+    })
+    // An item of a list is named by its list and position ("The 0 field" named nothing), a nested one too.
+    expect((await client.post('/api/posts', { json: { title: 'x', tags: ['a', 7] } })).body.errors).toEqual({ 'tags.1': ['The tags.1 field must be a string.'] })
+    const matrix = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.object({ cell_rows: v.array(v.array(v.number())) }))) })
+    expect((await createTestClient(matrix).post('/api/x', { json: { cell_rows: [[1], [2, 'x']] } })).body.errors).toEqual({
+      'cell_rows.1.1': ['The cell rows.1.1 field must be a number.'],
+    })
     const strict = createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/x', () => null).body(v.strictObject({ a: v.optional(v.string()) }))) })
     expect((await createTestClient(strict).post('/api/x', { json: [] })).body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
     // A key the strict schema does not list is not allowed (it read "must be an object").
     expect((await createTestClient(strict).post('/api/x', { json: { b: 1 } })).body.errors).toEqual({ b: ['The b field is not allowed.'] })
+  })
+
+  it('refuses a list where the schema has an object or a record, at any depth, instead of reading it as one', async () => {
+    const Order = v.object({
+      customer: v.object({ name: v.string(), address: v.optional(v.object({ city: v.optional(v.string()) })) }),
+      settings: v.optional(v.object({ vip: v.optional(v.boolean()) })),
+      labels: v.optional(v.record(v.string(), v.string())),
+      lines: v.optional(v.array(v.object({ sku: v.string() }))),
+      note: v.optional(v.string()),
+    })
+    let seen: unknown
+    const orders = createTestClient(createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/orders', async (c) => (seen = await c.body())).body(Order)) }))
+    const post = async (json: unknown) => (await orders.post('/api/orders', { json })).body
+    // A list of an all-optional object used to pass as `{}`, and a record's as `{ "0": ... }`: lost without a word.
+    expect((await post({ customer: { name: 'Ann' }, settings: [] })).errors).toEqual({ settings: ['The settings field must be an object.'] })
+    expect((await post({ customer: { name: 'Ann' }, labels: ['a'] })).errors).toEqual({ labels: ['The labels field must be an object.'] })
+    // One message for the list, not "required" for each field it lacks; other fields keep theirs.
+    expect((await post({ customer: [], note: 5 })).errors).toEqual({ customer: ['The customer field must be an object.'], note: ['The note field must be a string.'] })
+    expect((await post({ customer: { name: 'Ann', address: [[]] } })).errors).toEqual({ 'customer.address': ['The address field must be an object.'] })
+    expect((await post({ customer: { name: 'Ann' }, lines: [{ sku: 'a' }, [], { sku: 1 }] })).errors).toEqual({
+      'lines.1': ['The lines.1 field must be an object.'],
+      'lines.2.sku': ['The sku field must be a string.'],
+    })
+    // An intersection of objects (as `paginationQuery` is one), each of which would take the list.
+    const Both = v.intersect([v.object({ a: v.optional(v.string()) }), v.object({ b: v.optional(v.object({ c: v.optional(v.number()) })) })])
+    const both = createTestClient(createApp({ config: testConfig(), api: defineRoutes((r) => r.post('/both', (c) => c.body()).body(Both)) }))
+    expect((await both.post('/api/both', { json: [] })).body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
+    expect((await both.post('/api/both', { json: { b: [] } })).body.errors).toEqual({ b: ['The b field must be an object.'] })
+    // Thousands of them answer as quickly as thousands of any other error.
+    const many = await post({ customer: { name: 'Ann' }, lines: Array.from({ length: 10_000 }, () => []) })
+    expect(Object.keys(many.errors)).toHaveLength(10_000)
+    seen = undefined
+    expect((await orders.post('/api/orders', { json: { customer: { name: 'Ann', address: {} }, settings: {}, labels: { a: 'b' } } })).status).toBe(200)
+    expect(seen).toEqual({ customer: { name: 'Ann', address: {} }, settings: {}, labels: { a: 'b' } })
   })
 
   it("hands the handler the schema's output (trimmed, defaults filled)", async () => {
@@ -275,6 +321,15 @@ describe('one message style, and one function to reword it', () => {
         json: { name: 'N', email: 'n@example.com', password: 'long enough', password_confirmation: 'long enougH' },
       })
       expect(mismatch.body.errors).toEqual({ password_confirmation: ['body:password_confirmation:confirmed:'] })
+    })
+
+    it('and so are the failures found after the schema: an address taken, a spent or unknown token (they were fixed English)', async () => {
+      const account = { name: 'N', email: 'taken@example.com', password: 'long enough', password_confirmation: 'long enough' }
+      expect((await auth.client.post('/api/auth/register', { json: account })).status).toBe(201)
+      expect((await auth.client.post('/api/auth/register', { json: account })).body.errors).toEqual({ email: ['body:email:unique:'] })
+      expect((await auth.client.post('/api/auth/verify-email', { json: { token: 'x'.repeat(43) } })).body.errors).toEqual({ token: ['body:token:verification_token:'] })
+      const reset = { token: 'x'.repeat(43), password: 'long enough', password_confirmation: 'long enough' }
+      expect((await auth.client.post('/api/auth/reset-password', { json: reset })).body.errors).toEqual({ token: ['body:token:reset_token:'] })
     })
   })
 

@@ -115,7 +115,7 @@ export const greetingsController: ProjectTemplate = (s) => ({
   path: 'app/controllers/greetings.ts',
   contents: `/** An example controller: a public route, a validated one and a protected one (routes/api.ts). */
 import * as v from 'valibot'
-import type { Context } from 'svc'
+import { maxChars, type Context } from 'svc'
 
 /** GET /api/v1/hello */
 export function hello(): { message: string } {
@@ -124,7 +124,7 @@ export function hello(): { message: string } {
 
 /** What POST /api/v1/greetings accepts. Declared on the route, it also types \`await c.body()\`. */
 export const GreetingInput = v.object({
-  name: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(100)),
+  name: v.pipe(v.string(), v.trim(), v.nonEmpty(), maxChars(100)),
 })
 
 /** POST /api/v1/greetings */

@@ -17,10 +17,23 @@ declare module '../template.ts' {
  * and \`{requirement}\`, in English, to translate.
  */
 const VALIDATION = `  required: 'The {field} field is required.',
+  type_string: 'The {field} field must be a string.',
+  type_number: 'The {field} field must be a number.',
+  type_integer: 'The {field} field must be an integer.',
+  type_boolean: 'The {field} field must be true or false.',
+  type_object: 'The {field} field must be an object.',
+  type_list: 'The {field} field must be a list.',
+  type_date: 'The {field} field must be a date.',
+  /** Another type (\`{requirement}\` is its valibot name); also what the \`type_*\` keys fall back to. */
   type: 'The {field} field must be of type {requirement}.',
+  /** A query name sent twice (\`?page=1&page=2\`) where the schema takes one value. */
+  given_once: 'The {field} field must be given only once.',
   min_length: 'The {field} field must be at least {requirement} characters.',
   max_length: 'The {field} field must not be greater than {requirement} characters.',
   length: 'The {field} field must be {requirement} characters.',
+  min_length_list: 'The {field} field must have at least {requirement} items.',
+  max_length_list: 'The {field} field must not have more than {requirement} items.',
+  length_list: 'The {field} field must have {requirement} items.',
   email: 'The {field} field must be a valid email address.',
   url: 'The {field} field must be a valid URL.',
   uuid: 'The {field} field must be a valid UUID.',
@@ -29,12 +42,21 @@ const VALIDATION = `  required: 'The {field} field is required.',
   min_value: 'The {field} field must be at least {requirement}.',
   max_value: 'The {field} field must not be greater than {requirement}.',
   one_of: 'The selected {field} is invalid.',
-  timestamp: 'The {field} field must be a valid date and time.',
+  timestamp: 'The {field} field must be a valid ISO 8601 timestamp.',
+  timestamp_date: 'The {field} field must be a valid ISO 8601 date.',
   confirmed: 'The {field} does not match.',
   visible: 'The {field} field must not contain control or invisible characters.',
   without_nul: 'The {field} field must not contain a NUL character.',
   not_allowed: 'The {field} field is not allowed.',
   invalid: 'The {field} field is invalid.',
+  /** Found after the schema passed: an address already registered, a link's token spent or expired. */
+  unique: 'The {field} has already been taken.',
+  verification_token: 'This verification token is invalid or has expired.',
+  reset_token: 'This password reset token is invalid or has expired.',
+  /** The body as a whole, when it is not a JSON object (\`null\`, a list, a string). */
+  body: 'The request body must be a JSON object.',
+  /** The query string as a whole, when the schema refuses it. */
+  query: 'The query string is invalid.',
   /** Field names as people read them: \`errors.email\` says "The e-mail address field...". */
   attributes: {
     // password_confirmation: 'password confirmation',

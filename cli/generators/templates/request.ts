@@ -34,7 +34,7 @@ export default defineTemplate('request', ({ names, options }) => {
  */
 export const ${id.listQuery} = v.intersect([
   paginationQuery({ perPage: 20, maxPerPage: 100 }),
-  v.object({${searchable.length > 0 ? '\n    search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),' : ''}
+  v.object({${searchable.length > 0 ? '\n    search: v.optional(v.pipe(v.string(), v.trim(), maxChars(100))),' : ''}
     sort: v.optional(v.picklist([${sortable.flatMap((column) => [`'${column}'`, `'-${column}'`]).join(', ')}])),
   }),
 ])`
