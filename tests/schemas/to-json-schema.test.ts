@@ -33,7 +33,11 @@ describe('valibot schemas', () => {
   it('a query schema with a transform: the string the client sends, and no empty `required` (invalid in OpenAPI 3.0)', () => {
     expect(input(ListQuery).schema).toEqual({
       type: 'object',
-      properties: { page: { type: 'string', pattern: '^\\d+$', default: '1' }, per_page: { type: 'string', pattern: '^\\d+$', default: '20' } },
+      properties: {
+        // The bounds a pattern cannot state, in words (paginationQuery's).
+        page: { type: 'string', pattern: '^\\d+$', default: '1', description: 'A whole number from 1 to 1,000,000 (default 1).' },
+        per_page: { type: 'string', pattern: '^\\d+$', default: '20', description: 'A whole number from 1 to 100 (default 20).' },
+      },
     })
   })
 
