@@ -34,8 +34,12 @@ export function withInputValidation(schemas: RouteSchemas, handler: Handler): Ha
   }
 }
 
+/** Adds `found` to `errors`; a name that failed in both the query and the body keeps both messages, the query's first. */
 function collect(errors: Map<string, string[]> = new Map(), found: FieldErrors): Map<string, string[]> {
-  for (const [field, messages] of Object.entries(found)) if (!errors.has(field)) errors.set(field, messages)
+  for (const [field, messages] of Object.entries(found)) {
+    const earlier = errors.get(field)
+    errors.set(field, earlier === undefined ? messages : [...earlier, ...messages.filter((message) => !earlier.includes(message))])
+  }
   return errors
 }
 

@@ -190,6 +190,23 @@ describe('.query(schema)', () => {
     expect(ok.body.data).toStrictEqual({ query: { page: 2 }, body: { title: 'T', tags: [] } })
   })
 
+  it('keeps both messages of a name that failed in the query and in the body, the query first', async () => {
+    const app = createApp({
+      config: testConfig(),
+      api: defineRoutes((r) => {
+        r.post('/orders', () => ({ ok: true }))
+          .query(v.object({ page: v.pipe(v.string(), v.digits()) }))
+          .body(v.object({ page: v.number(), note: v.string() }))
+      }),
+    })
+    const { status, body } = await createTestClient(app).post('/api/orders?page=x', { json: { page: 'y', note: 1 } })
+    expect(status).toBe(422)
+    expect(body.errors).toEqual({
+      page: ['The page field must contain only digits.', 'The page field must be a number.'],
+      note: ['The note field must be a string.'],
+    })
+  })
+
   it('refuses a field named like a property of every object (constructor, toString, __proto__): its error is kept and the handler never runs', async () => {
     let runs = 0
     const handler = () => ++runs
