@@ -1,9 +1,11 @@
 /** The analysis shared by api:why and debug:last (why), and its human view. */
 import type { TraceRecord } from '../../framework/trace/index.ts'
-import type { WhyJson } from '../contract/traces.ts'
+import type { FailureJson, WhyJson } from '../contract/traces.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, printLine } from '../output/print.ts'
-import { loadConfig } from '../project/load-app.ts'
+import type { AppConfig } from '../../framework/index.ts'
+import { databaseWhere, loadConfig, openProjectDatabase } from '../project/load-app.ts'
+import { explainMissingTable, missingTable } from '../project/missing-table.ts'
 import type { Project } from '../project/project.ts'
 import { diffText, printReplay, runReplay, type ReplayOptions } from './run-replay.ts'
 import { formatMs, statusColor, summaryOfRecord } from './summary.ts'
@@ -24,10 +26,30 @@ export async function analyse(project: Project, method: string, path: string, re
     failure: record === undefined ? null : explainFailure(record, routing, config.jwtTtl),
     replay: null,
   }
+  if (json.failure !== null) await explainTableInFailure(project, config, json.failure)
   if (record !== undefined && (options.fix || options.diff || options.force || options.edit || options.test || options.format !== undefined)) {
     json.replay = await runReplay(project, record, { ...options, diff: true })
   }
   return json
+}
+
+/**
+ * A failure on a missing table (`no such table: users`): why, as the server's
+ * 500 says it now (migrations not run on the database, or none creating it).
+ * The trace keeps the driver's words; the reason is the database's state now.
+ */
+async function explainTableInFailure(project: Project, config: AppConfig, failure: FailureJson): Promise<void> {
+  if (missingTable(new Error(failure.message)) === undefined) return
+  try {
+    const database = await openProjectDatabase(project, config)
+    try {
+      failure.explanation += ` Now: ${await explainMissingTable(project, database, databaseWhere(project, config))}.`
+    } finally {
+      database.close()
+    }
+  } catch {
+    // A database that cannot be opened leaves the explanation as the trace gives it.
+  }
 }
 
 export function printWhy(io: CommandIO, json: WhyJson): void {

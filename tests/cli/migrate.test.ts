@@ -234,6 +234,10 @@ describe('in production, every command that changes or drops data needs --force'
     } finally {
       expect((await server.stop()).exitCode).toBe(0)
     }
+    // `svc why` reads the trace, which keeps the driver's words: it says why from the database as it is now.
+    const why = await svcJson<{ failure: { kind: string; message: string; explanation: string } }>(['why'], { cwd: app.dir })
+    expect(why.failure).toMatchObject({ kind: 'exception', message: 'SQLITE_ERROR: no such table: users' })
+    expect(why.failure.explanation).toContain(`Now: ${migrations.length} migration(s) have not run on the database storage/database.sqlite (no migration has run on it`)
     expect((await svc('migrate')).exitCode).toBe(0)
     await query('drop table users')
     logged.mockClear()

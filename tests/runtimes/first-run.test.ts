@@ -59,6 +59,16 @@ async function json(response: Response): Promise<{ data?: Record<string, unknown
   return (await response.json()) as { data?: Record<string, unknown> }
 }
 
+/** Signs up a new user of the example served at `url`. */
+function register(url: string, email: string): Promise<Response> {
+  const password = 'correct-horse-42'
+  return fetch(`${url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ada', email, password, password_confirmation: password }),
+  })
+}
+
 describe.skipIf(!installed && process.env.CI === undefined)('the example after `npm start` wrote .env', () => {
   for (const runtime of ['deno', 'bun']) {
     it(`${runtime}: blank values mean unset (storage/database.sqlite), and POST /api/v2/posts queues the author's mail`, async () => {
@@ -66,13 +76,7 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example after `
       const server = await start(dir, runtime)
       try {
         expect((await fetch(`${server.url}/health/live`)).status).toBe(200)
-        const email = `first-run-${runtime}@example.com`
-        const password = 'correct-horse-42'
-        const registered = await fetch(`${server.url}/api/auth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Ada', email, password, password_confirmation: password }),
-        })
+        const registered = await register(server.url, `first-run-${runtime}@example.com`)
         expect(registered.status).toBe(201)
         const { token } = (await json(registered)).data as { token: string }
         const created = await fetch(`${server.url}/api/v2/posts`, {
@@ -107,14 +111,7 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example after `
       try {
         expect(server.output()).toContain('Created .env with a fresh JWT_SECRET (development settings), as npm start does.')
         expect(server.output()).not.toMatch(/ConfigError/)
-        const email = `fresh-${runtime}@example.com`
-        const password = 'correct-horse-42'
-        const registered = await fetch(`${server.url}/api/auth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Ada', email, password, password_confirmation: password }),
-        })
-        expect(registered.status).toBe(201)
+        expect((await register(server.url, `fresh-${runtime}@example.com`)).status).toBe(201)
       } finally {
         await stopChild(server.child)
       }
