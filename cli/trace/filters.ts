@@ -5,6 +5,7 @@
  */
 import { statusRanges, type TraceFilter } from '../../framework/trace/index.ts'
 import { bracedParams } from '../../framework/router/path-grammar.ts'
+import { ROUTE_METHODS } from '../../framework/router/types.ts'
 import type { TraceFiltersJson } from '../contract/traces.ts'
 import type { ArgsDef, ParsedArgs } from '../command/define.ts'
 import { CliError } from '../output/cli-error.ts'
@@ -100,7 +101,7 @@ export function parseSince(text: string, now = Date.now()): number {
 // RFC 9110's token: what a method may be spelled with. A space means a list written without commas.
 const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** The methods svc's own routes answer; a client may send any other token, and its trace is kept as well. */
-export const ANSWERED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+export const ANSWERED_METHODS: readonly string[] = [...ROUTE_METHODS, 'HEAD', 'OPTIONS']
 
 /** `--method` upper-cased, refused when one of its names cannot be a method (`GET POST`, `GET;`). */
 function checkMethods(text: string): string {
@@ -117,7 +118,7 @@ function checkMethods(text: string): string {
 /** Methods of `--method` that no svc route answers (a typo, most often): said beside an empty result. */
 export function unansweredMethods(method: string | null): string[] {
   if (method === null) return []
-  return method.split(',').filter((name) => !(ANSWERED_METHODS as readonly string[]).includes(name))
+  return method.split(',').filter((name) => !ANSWERED_METHODS.includes(name))
 }
 
 /** The filter options a command was given (those a search applies), as written on the command line. */

@@ -82,7 +82,7 @@ describe('--method', () => {
     const typo = await runSvc(['trace:list', '--method', 'GTE'], { cwd: project.path })
     expect(typo.exitCode).toBe(0)
     expect(typo.stdout).toBe('No traces match.\n')
-    expect(typo.stderr).toBe('No svc route answers GTE (they answer GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS): is it spelled as you meant?\n')
+    expect(typo.stderr).toBe('No svc route answers GTE (they answer GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS): is it spelled as you meant?\n')
     const known = await runSvc(['trace:list', '--method', 'DELETE'], { cwd: project.path })
     expect(known.stdout).toBe('No traces match.\n')
     expect(known.stderr).toBe('')
