@@ -14,7 +14,12 @@ import type { Project } from './project.ts'
 
 /** The table a driver error names (`SQLITE_ERROR: no such table: users`, `main.users` kept as written). */
 export function missingTable(error: unknown): string | undefined {
-  return error instanceof Error ? /no such table: ([\w.$]+)/.exec(error.message)?.[1] : undefined
+  return error instanceof Error ? missingTableIn(error.message) : undefined
+}
+
+/** The same, read from an error's message as a trace keeps it. */
+export function missingTableIn(message: string): string | undefined {
+  return /no such table: ([\w.$]+)/.exec(message)?.[1]
 }
 
 /** The driver's error with the reason and the fix in its message; the driver's own error is its cause. */

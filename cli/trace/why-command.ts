@@ -1,11 +1,11 @@
 /** The analysis shared by api:why and debug:last (why), and its human view. */
 import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { FailureJson, WhyJson } from '../contract/traces.ts'
+import type { AppConfig } from '../../framework/index.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, printLine } from '../output/print.ts'
-import type { AppConfig } from '../../framework/index.ts'
 import { databaseWhere, loadConfig, openProjectDatabase } from '../project/load-app.ts'
-import { explainMissingTable, missingTable } from '../project/missing-table.ts'
+import { explainMissingTable, missingTableIn } from '../project/missing-table.ts'
 import type { Project } from '../project/project.ts'
 import { diffText, printReplay, runReplay, type ReplayOptions } from './run-replay.ts'
 import { formatMs, statusColor, summaryOfRecord } from './summary.ts'
@@ -39,7 +39,7 @@ export async function analyse(project: Project, method: string, path: string, re
  * The trace keeps the driver's words; the reason is the database's state now.
  */
 async function explainTableInFailure(project: Project, config: AppConfig, failure: FailureJson): Promise<void> {
-  if (missingTable(new Error(failure.message)) === undefined) return
+  if (missingTableIn(failure.message) === undefined) return
   try {
     const database = await openProjectDatabase(project, config)
     try {
