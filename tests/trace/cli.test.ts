@@ -345,6 +345,21 @@ describe('log:export, log:tail, log:slow, log:stats, log:top, log:cleanup', () =
   })
 })
 
+/** An $EDITOR that applies `edit` (a statement on `request`) to the request replay opens in it. */
+function requestEditor(name: string, edit: string): string {
+  const script = app.path(name)
+  writeFileSync(
+    script,
+    `import { readFileSync, writeFileSync } from 'node:fs'
+const file = process.argv[2]
+const request = JSON.parse(readFileSync(file, 'utf8'))
+${edit}
+writeFileSync(file, JSON.stringify(request))
+`,
+  )
+  return `${process.execPath} ${script}`
+}
+
 describe('log:replay', () => {
   it('replays in process and diffs against the recorded response', async () => {
     const replay = await json(['log:replay', ids.show!, '--diff'], replaySchema)
@@ -400,33 +415,15 @@ describe('log:replay', () => {
   })
 
   it('--edit sends what was saved in $EDITOR', async () => {
-    const editor = app.path('edit-request.mjs')
-    writeFileSync(
-      editor,
-      `import { readFileSync, writeFileSync } from 'node:fs'
-const file = process.argv[2]
-const request = JSON.parse(readFileSync(file, 'utf8'))
-request.url = request.url.replace('/api/v1/posts/1', '/api/v1/posts/999')
-writeFileSync(file, JSON.stringify(request))
-`,
-    )
-    const replay = await json(['log:replay', ids.show!, '--edit'], replaySchema, { env: { EDITOR: `${process.execPath} ${editor}` } })
+    const editor = requestEditor('edit-request.mjs', "request.url = request.url.replace('/api/v1/posts/1', '/api/v1/posts/999')")
+    const replay = await json(['log:replay', ids.show!, '--edit'], replaySchema, { env: { EDITOR: editor } })
     expect(replay.request.url).toBe(`${recordedBase}/api/v1/posts/999?view=full`)
     expect(replay.response.status).toBe(404)
   })
 
   it('--edit that gives a GET a body is E_EDIT_INVALID, not E_UNEXPECTED', async () => {
-    const editor = app.path('edit-request-body.mjs')
-    writeFileSync(
-      editor,
-      `import { readFileSync, writeFileSync } from 'node:fs'
-const file = process.argv[2]
-const request = JSON.parse(readFileSync(file, 'utf8'))
-request.body = { title: 'x' }
-writeFileSync(file, JSON.stringify(request))
-`,
-    )
-    const run = await svc(['log:replay', ids.show!, '--edit'], { EDITOR: `${process.execPath} ${editor}` })
+    const editor = requestEditor('edit-request-body.mjs', "request.body = { title: 'x' }")
+    const run = await svc(['log:replay', ids.show!, '--edit'], { EDITOR: editor })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('error [E_EDIT_INVALID]: The edited request is a GET with a body, which HTTP clients do not send')
   })
