@@ -21,6 +21,9 @@ export interface RunningBenchServer {
   stop(): Promise<void>
 }
 
+/** Generous: a test run on a busy 2-CPU machine has taken 30 s to start the password-hashing server. */
+const START_TIMEOUT_MS = 90_000
+
 export const hasTaskset = spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0
 
 /** Pins a running process (e.g. this one, the load generator) to CPUs: `0`, or a list such as `0-1`. */
@@ -47,7 +50,11 @@ export async function startServer(spec: ServerSpec, cpu: number | undefined): Pr
     if (line.startsWith('MEM ')) memWaiters.shift()?.(Number(line.slice(4)))
   })
   const ready = await new Promise<{ port: number; headers: Record<string, string> }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench server ${serverKey(spec)} did not start within 30 s`)), 30_000)
+    // A server that never says it listens is stopped: left running, it would keep its parent (the bench, a test run) alive.
+    const timer = setTimeout(() => {
+      reject(new Error(`bench server ${serverKey(spec)} did not start within ${START_TIMEOUT_MS / 1000} s`))
+      void stopChild(child)
+    }, START_TIMEOUT_MS)
     child.once('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`bench server ${serverKey(spec)} exited with code ${code} before listening`))
