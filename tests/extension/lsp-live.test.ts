@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node'
-import { svcJson } from '../helpers/cli.ts'
+import { svcJson } from '../helpers/run-svc.ts'
 import { contractValidator } from '../helpers/contract.ts'
 import { repoWorkspace, type RepoWorkspace } from './helpers.ts'
 

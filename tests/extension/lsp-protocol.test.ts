@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node'
 import { contractValidator } from '../helpers/contract.ts'
-import { SVC_BIN, svcJson, startSvc, waitForLine } from '../helpers/cli.ts'
+import { SVC_BIN, startSvc, waitForLine } from '../helpers/cli.ts'
+import { svcJson } from '../helpers/run-svc.ts'
 import { recordedApp, type RecordedApp } from './helpers.ts'
 
 interface PublishedDiagnostics {
