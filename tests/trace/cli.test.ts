@@ -290,9 +290,10 @@ describe('log:export, log:tail, log:slow, log:stats, log:top, log:cleanup', () =
     const errorLines = errors.stdout.trim().split('\n').map((line) => JSON.parse(line) as TraceSummaryJson)
     expect(errorLines.every((line) => line.status_code >= 500)).toBe(true)
 
-    const tail = startSvc(['log:tail', '--lines', '0', '--json'], { cwd: app.dir })
+    // Its first line (the newest trace) says it has read where the store ends: a trace written after it is new.
+    const tail = startSvc(['log:tail', '--lines', '1', '--json'], { cwd: app.dir })
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1500))
+      await waitForLine(tail.stdout, /^\{.*\}$/, 60_000)
       const replayed = await json(['log:replay', ids.list!], replaySchema)
       const [line] = await waitForLine(tail.stdout, new RegExp(`^\\{.*${replayed.response.trace_id}.*\\}$`))
       expect(JSON.parse(line)).toMatchObject({ trace_id: replayed.response.trace_id, path: '/api/v1/posts' })
