@@ -6,7 +6,7 @@
  * its class. At-least-once like every job: a listener may run twice.
  */
 import { PermanentJobError } from '../queue/run-job.ts'
-import { defineJob, givenServices, type JsonValue } from '../queue/job.ts'
+import { defineJob, type JsonValue } from '../queue/job.ts'
 import type { Queue } from '../queue/queue.ts'
 import { listenerNamed, type ListenerQueue } from './index.ts'
 
@@ -24,7 +24,7 @@ export const listenerJob = defineJob('svc.listener', {
       throw new PermanentJobError(`No listener named "${payload.listener}" is registered (is it in app/listeners/index.ts?)`)
     }
     const event = Object.assign(Object.create(listener.event.prototype as object) as object, payload.event)
-    await listener.handle(event, givenServices(context))
+    await listener.handle(event, { db: context.db, queue: context.queue, mailer: context.mailer, config: context.config })
   },
 })
 
