@@ -17,7 +17,7 @@ export interface QueuedListenerPayload {
 
 export const listenerJob = defineJob('svc.listener', {
   // Every queued listener is this one job: the worker's line names which listener ran.
-  describe: (payload: QueuedListenerPayload) => (typeof payload?.listener === 'string' ? payload.listener : undefined),
+  describe: (payload: QueuedListenerPayload) => queuedListenerName(payload),
   async handle(payload: QueuedListenerPayload, context) {
     const listener = listenerNamed(payload.listener)
     if (listener === undefined) {
@@ -27,6 +27,12 @@ export const listenerJob = defineJob('svc.listener', {
     await listener.handle(event, { db: context.db, queue: context.queue, mailer: context.mailer, config: context.config })
   },
 })
+
+/** The listener a stored `svc.listener` payload names (undefined for any other payload): what says which one failed. */
+export function queuedListenerName(payload: unknown): string | undefined {
+  const listener = typeof payload === 'object' && payload !== null ? (payload as { listener?: unknown }).listener : undefined
+  return typeof listener === 'string' && listener !== '' ? listener : undefined
+}
 
 /** The ListenerQueue that dispatches to `queue`: `useListenerQueue(listenerQueue(queue))` (the `svc` CLI does). */
 export function listenerQueue(queue: Queue): ListenerQueue {
