@@ -43,7 +43,7 @@ it('the generated tests pass with unique indexes on the columns; a refused creat
   const result = await projectTests(app, ['tests/skus.test.ts', 'tests/notes.test.ts'])
   expect(result.output).toMatch(/✓ tests\/skus\.test\.ts/)
   expect(result.output).toMatch(/FAIL +tests\/notes\.test\.ts > notes > creates/)
-  expect(result.output).toContain('{"success":false,"error":"Note refers to a row that does not exist","code":409}: expected 409 to be 201')
+  expect(result.output).toContain('{"success":false,"error":"Note refers to a row that does not exist: owner_id 7 names no row of owners","code":409}: expected 409 to be 201')
   // The list's failure is the create's, not a count gone wrong further down.
   expect(result.output).not.toMatch(/expected [+-]?\d+ to be -\d+/)
 }, 180_000)
