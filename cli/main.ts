@@ -41,7 +41,7 @@ async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
   const [first, ...rest] = argv
   if (first === '--version' || first === '-v') return printLine(io, cliVersion())
   // Loaded past --version, which needs none of them; citty only once a command runs (run.ts).
-  const [{ closestCommands, findCommand, loadCommand, loadManifest }, { renderCommandList, renderHelp, renderOverview }] = await Promise.all([
+  const [{ knownCommand, loadCommand, loadManifest }, { renderCommandList, renderHelp, renderOverview }] = await Promise.all([
     import('./command/manifest.ts'),
     import('./command/help.ts'),
   ])
@@ -49,16 +49,15 @@ async function dispatch(argv: readonly string[], io: CommandIO): Promise<void> {
   if (first === undefined || first === '--help' || first === '-h') return void io.stdout.write(renderOverview(manifest, colors(io)))
   // `svc list` alone, answered as the overview is (its options go through the command: citty's parsing, --json).
   if (first === 'list' && rest.length === 0) return void io.stdout.write(renderCommandList(manifest, colors(io)))
+  // `svc help <command>`, as git, npm and artisan take it: the same page as `svc <command> --help`.
+  if (first === 'help') {
+    const name = rest.find((word) => !word.startsWith('-'))
+    return void io.stdout.write(name === undefined ? renderOverview(manifest, colors(io)) : renderHelp(knownCommand(manifest, name), colors(io)))
+  }
   if (first.startsWith('-')) {
     throw new CliError('E_UNKNOWN_OPTION', `Unknown option ${first}: svc takes a command first`, { hint: 'svc <command> [options]; svc list shows the commands' })
   }
-  const entry = findCommand(manifest, first)
-  if (entry === undefined) {
-    const suggestions = closestCommands(manifest, first)
-    throw new CliError('E_UNKNOWN_COMMAND', `Unknown command "${first}"`, {
-      hint: suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? (svc list shows all)` : 'svc list shows all commands',
-    })
-  }
+  const entry = knownCommand(manifest, first)
   const end = rest.indexOf('--')
   const flags = end === -1 ? rest : rest.slice(0, end)
   if (flags.includes('--help') || flags.includes('-h')) return void io.stdout.write(renderHelp(entry, colors(io)))

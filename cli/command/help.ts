@@ -30,7 +30,7 @@ export function renderOverview(manifest: CommandManifest, color: Colors): string
     'Common commands:',
     ...first.map((command) => `  ${color.green(command.name.padEnd(width))}  ${command.description}`),
     '',
-    `All ${manifest.commands.length} commands: svc list    Help for one: svc <command> --help`,
+    `All ${manifest.commands.length} commands: svc list    Help for one: svc help <command> (or svc <command> --help)`,
     '',
   ].join('\n')
 }

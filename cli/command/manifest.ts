@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { commandFolders } from '../commands/index.ts'
 import type { AnyCommand, ArgDef, ArgsDef, CommandLoaders, ContractDocumentName, SvcCommandMeta } from './define.ts'
+import { CliError } from '../output/cli-error.ts'
 import { closestNames } from './suggest.ts'
 
 export interface ManifestArg {
@@ -111,6 +112,16 @@ export function findCommand(manifest: CommandManifest, name: string): ManifestCo
 /** Known command names (and aliases) closest to a mistyped one. */
 export function closestCommands(manifest: CommandManifest, name: string): string[] {
   return closestNames(name, manifest.commands.flatMap((command) => [command.name, ...command.aliases]))
+}
+
+/** The command (or alias) of this name, or E_UNKNOWN_COMMAND with the closest names. */
+export function knownCommand(manifest: CommandManifest, name: string): ManifestCommand {
+  const entry = findCommand(manifest, name)
+  if (entry !== undefined) return entry
+  const suggestions = closestCommands(manifest, name)
+  throw new CliError('E_UNKNOWN_COMMAND', `Unknown command "${name}"`, {
+    hint: suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? (svc list shows all)` : 'svc list shows all commands',
+  })
 }
 
 /** The command's module (imports it and whatever it imports). */

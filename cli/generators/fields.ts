@@ -176,7 +176,7 @@ export function exampleValue(field: Field, label: string): string {
 
 /** A value of the wrong type, for a test's 422. */
 export function wrongValue(field: Field): string {
-  return field.type === 'integer' || field.type === 'number' || field.type === 'boolean' ? '"not a number"' : '12345'
+  return field.type === 'integer' || field.type === 'number' || field.type === 'boolean' ? quoted('not a number') : '12345'
 }
 
 /** Columns a model casts (SQLite stores booleans as 0/1). */

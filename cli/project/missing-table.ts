@@ -5,10 +5,13 @@
  * next start creates an empty one), or a table no migration creates. The
  * driver's words alone sent users looking for a bug in their routes.
  */
-import { readdirSync } from 'node:fs'
-import { basename, extname, relative } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { basename, extname, join, relative } from 'node:path'
 import { logUnexpectedError, type Database, type ErrorHook } from '../../framework/index.ts'
 import { errorResponse, TRACE_HEADER } from '../../framework/http/response.ts'
+import { IDEMPOTENCY_MIGRATION_SOURCE } from '../../framework/idempotency/schema.ts'
+import { QUEUE_MIGRATION_SOURCE } from '../../framework/queue/schema.ts'
+import { API_KEYS_MIGRATION_SOURCE, AUTH_MIGRATION_SOURCES, type MigrationSource } from './migration-file.ts'
 import { MIGRATION_FILE, migrationsDir } from './migrations.ts'
 import type { Project } from './project.ts'
 
@@ -37,10 +40,12 @@ export class MissingTableError extends Error {
 /**
  * Why `table` is missing from `database`: the migrations of
  * database/migrations/ that have not run on it, read without writing (no
- * `migrations` table is created, as production must not), or that every one
- * has run and none creates it.
+ * `migrations` table is created, as production must not); else, every one
+ * having run, the one that creates it (so the table was dropped since), the
+ * command that writes the migration of one of svc's own tables (`jobs`:
+ * make:queue-table), or that none creates it.
  */
-export async function explainMissingTable(project: Project, database: Database, where: string): Promise<string> {
+export async function explainMissingTable(project: Project, database: Database, where: string, table: string): Promise<string> {
   const files = migrationNames(project)
   const applied = await appliedNames(database)
   const pending = files.filter((name) => !applied.has(name))
@@ -50,7 +55,39 @@ export async function explainMissingTable(project: Project, database: Database, 
     return `${pending.length} migration(s) have not run on the database ${where}${fresh}: ${shown}; run svc migrate (or svc serve --migrate)`
   }
   const dir = relative(project.root, migrationsDir(project)) || '.'
+  const name = table.replace(/^main\./, '')
+  const creating = files.find((file) => createdTables(migrationText(project, file)).includes(name))
+  if (creating !== undefined) {
+    return `every migration in ${dir} has run on the database ${where}, ${creating} among them, which creates it: the table was dropped since (by hand, or by a later migration); add a migration that creates it again, or, on a development database, svc migrate:fresh (which drops every table)`
+  }
+  const command = FRAMEWORK_TABLES.find(([, sources]) => sources.some((source) => source.up.some((sql) => createdTables(sql).includes(name))))?.[0]
+  if (command !== undefined) {
+    return `every migration in ${dir} has run on the database ${where}, and none creates it: it is one of svc's own tables, whose migration svc ${command} writes; run it, then svc migrate`
+  }
   return `every migration in ${dir} has run on the database ${where}, and none creates it: add one (svc make:migration), or check the table's name`
+}
+
+/** The commands that write the migrations of svc's own tables (a queued listener needs jobs without the app naming it). */
+const FRAMEWORK_TABLES: ReadonlyArray<readonly [command: string, sources: readonly MigrationSource[]]> = [
+  ['make:auth', AUTH_MIGRATION_SOURCES],
+  ['make:apikey-table', [API_KEYS_MIGRATION_SOURCE]],
+  ['make:queue-table', [QUEUE_MIGRATION_SOURCE]],
+  ['make:idempotency-table', [IDEMPOTENCY_MIGRATION_SOURCE]],
+]
+
+/** The tables `create table` statements in this text create, their quotes taken off. */
+function createdTables(text: string): string[] {
+  return [...text.matchAll(/create\s+table\s+(?:if\s+not\s+exists\s+)?["`[]?(\w+)["`\]]?/gi)].map((match) => match[1]!)
+}
+
+function migrationText(project: Project, name: string): string {
+  const dir = migrationsDir(project)
+  const file = readdirSync(dir).find((entry) => basename(entry, extname(entry)) === name && MIGRATION_FILE.test(entry))
+  try {
+    return file === undefined ? '' : readFileSync(join(dir, file), 'utf8')
+  } catch {
+    return ''
+  }
 }
 
 /**
@@ -67,7 +104,7 @@ export function explainMissingTables(project: Project, database: Database, where
     }
     let explained: unknown = error
     try {
-      explained = new MissingTableError(table, await explainMissingTable(project, database, where), error as Error)
+      explained = new MissingTableError(table, await explainMissingTable(project, database, where, table), error as Error)
     } catch {
       // The explanation is a courtesy: a database that cannot answer it leaves the driver's error as it was.
     }

@@ -13,8 +13,9 @@
  * - **Suites** are the folders of `tests/` (`--suite=unit` runs `tests/unit/`).
  */
 import { spawn, type StdioOptions } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ArgsDef } from '../command/define.ts'
@@ -92,11 +93,12 @@ export function testSuites(project: Project): string[] {
     .sort()
 }
 
-/** The vitest command line for the options (after vitest's bin). */
-export function vitestArgs(project: Project, vitest: Vitest, options: TestOptions): string[] {
+/** The vitest command line for the options (after vitest's bin); `countRan`: add the reporter that counts the tests that ran. */
+export function vitestArgs(project: Project, vitest: Vitest, options: TestOptions, countRan = false): string[] {
   const args = options.watch ? ['watch'] : ['run']
   args.push('--root', project.appDir, '--config', configFile(project))
-  if (options.verbose) args.push('--reporter=verbose')
+  if (countRan) args.push(`--reporter=${options.verbose ? 'verbose' : 'default'}`, `--reporter=${siblingModule('ran-reporter')}`)
+  else if (options.verbose) args.push('--reporter=verbose')
   if (options.stopOnFailure) args.push('--bail=1')
   if (options.filter !== undefined) args.push('--testNamePattern', options.filter)
   if (options.coverage) {
@@ -122,22 +124,27 @@ export function vitestArgs(project: Project, vitest: Vitest, options: TestOption
 export function configFile(project: Project): string {
   const own = CONFIG_FILES.map((name) => join(project.appDir, name)).find((path) => existsSync(path))
   if (own !== undefined) return own
+  return siblingModule('vitest-defaults')
+}
+
+/** A module beside this one (`.ts` in the repository, `.js` built). */
+function siblingModule(name: string): string {
   const here = fileURLToPath(import.meta.url)
-  return join(dirname(here), `vitest-defaults${extname(here)}`)
+  return join(dirname(here), `${name}${extname(here)}`)
 }
 
 /**
- * Runs vitest in the app folder with the command's environment; resolves
+ * Runs vitest in the app folder with the command's environment (and `env`); resolves
  * with its exit code. On a terminal vitest gets the terminal itself (colours,
  * watch mode's keys); otherwise its output is copied to the command's IO.
  * An abort (Ctrl-C, the test) stops it.
  */
-export function runVitest(io: CommandIO, project: Project, vitest: Vitest, args: string[]): Promise<number> {
+export function runVitest(io: CommandIO, project: Project, vitest: Vitest, args: string[], env: Record<string, string> = {}): Promise<number> {
   const out = descriptor(io.stdout)
   const err = descriptor(io.stderr)
   const direct = out !== undefined && err !== undefined
   const stdio: StdioOptions = direct ? ['inherit', out, err] : ['ignore', 'pipe', 'pipe']
-  const child = spawn(process.execPath, [vitest.bin, ...args], { cwd: project.appDir, env: { ...io.env }, stdio })
+  const child = spawn(process.execPath, [vitest.bin, ...args], { cwd: project.appDir, env: { ...io.env, ...env }, stdio })
   if (!direct) {
     child.stdout!.setEncoding('utf8').on('data', (text: string) => io.stdout.write(text))
     child.stderr!.setEncoding('utf8').on('data', (text: string) => io.stderr.write(text))
@@ -157,4 +164,28 @@ export function runVitest(io: CommandIO, project: Project, vitest: Vitest, args:
 function descriptor(stream: OutputStream): number | undefined {
   const fd = (stream as { fd?: unknown }).fd
   return typeof fd === 'number' ? fd : undefined
+}
+
+/**
+ * Runs the tests (`svc test`, `svc test:run`); resolves with vitest's exit
+ * code. A --filter that matches no test name is a failure: vitest skips every
+ * test and exits 0, so a mistyped filter in CI passed having run nothing.
+ */
+export async function runTests(io: CommandIO, project: Project, vitest: Vitest, options: TestOptions): Promise<number> {
+  if (options.filter === undefined || options.watch) return runVitest(io, project, vitest, vitestArgs(project, vitest, options))
+  const dir = mkdtempSync(join(tmpdir(), 'svc-test-'))
+  try {
+    const file = join(dir, 'ran.json')
+    const code = await runVitest(io, project, vitest, vitestArgs(project, vitest, options, true), { SVC_TEST_RAN: file })
+    if (code !== 0 || !existsSync(file)) return code
+    const { total, ran } = JSON.parse(readFileSync(file, 'utf8')) as { total: number; ran: number }
+    if (ran === 0) {
+      throw new CliError('E_NO_TESTS', `No test name matches --filter=${options.filter}: ${total} test(s), every one skipped`, {
+        hint: "the filter is a regular expression matched against each test's describe and it names (vitest -t); svc test:run lists the tests with their names",
+      })
+    }
+    return code
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }

@@ -39,11 +39,12 @@ export async function analyse(project: Project, method: string, path: string, re
  * The trace keeps the driver's words; the reason is the database's state now.
  */
 async function explainTableInFailure(project: Project, config: AppConfig, failure: FailureJson): Promise<void> {
-  if (missingTableIn(failure.message) === undefined) return
+  const table = missingTableIn(failure.message)
+  if (table === undefined) return
   try {
     const database = await openProjectDatabase(project, config)
     try {
-      failure.explanation += ` Now: ${await explainMissingTable(project, database, databaseWhere(project, config))}.`
+      failure.explanation += ` Now: ${await explainMissingTable(project, database, databaseWhere(project, config), table)}.`
     } finally {
       database.close()
     }

@@ -17,15 +17,16 @@
  * await emit(new OrderShipped(42))
  */
 
-import type { JobServices } from '../queue/job.ts'
+import { servicesOrStandIns, type JobServices } from '../queue/job.ts'
 
 /**
  * What a listener gets beside the event: the app's services (database,
- * queue, mailer, config). In process, those the host installed
- * (`useListenerServices`; the `svc` CLI installs the app's); in a queue
- * worker, the worker's.
+ * queue, mailer, config), every one there, so that `{ db }` is used as it is
+ * (as a job's). In process, those the host installed (`useListenerServices`;
+ * the `svc` CLI installs the app's); in a queue worker, the worker's. One the
+ * host did not give is a stand-in that throws, naming it, when used.
  */
-export type ListenerContext = JobServices
+export type ListenerContext = Required<JobServices>
 
 /** The class of an event: any class; its instances are the events. */
 export type EventClass<E extends object = object> = abstract new (...args: never[]) => E
@@ -55,7 +56,7 @@ interface Registry {
   /** By name: what a queue worker finds a queued listener by. */
   byName: Map<string, Listener>
   queue: ListenerQueue | undefined
-  services: ListenerContext
+  services: JobServices
 }
 
 const REGISTRY = Symbol.for('svc.events')
@@ -107,14 +108,15 @@ export function listenersOf(event: object): readonly Listener[] {
  */
 export async function emit(event: object): Promise<void> {
   const { queue, services } = registry()
+  const context = servicesOrStandIns(services, (name) => `No ${name} was installed for listeners (useListenerServices({ ${name} }); the svc CLI installs the app's)`)
   for (const listener of listenersOf(event)) {
     if (listener.queued && queue !== undefined) await queue.push(listener, event)
-    else await listener.handle(event, services)
+    else await listener.handle(event, context)
   }
 }
 
 /** Installs the services listeners run with in process (the `svc` CLI installs the app's). */
-export function useListenerServices(services: ListenerContext): void {
+export function useListenerServices(services: JobServices): void {
   registry().services = services
 }
 

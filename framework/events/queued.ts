@@ -6,7 +6,7 @@
  * its class. At-least-once like every job: a listener may run twice.
  */
 import { PermanentJobError } from '../queue/run-job.ts'
-import { defineJob, givenServices, type JsonValue } from '../queue/job.ts'
+import { defineJob, type JsonValue } from '../queue/job.ts'
 import type { Queue } from '../queue/queue.ts'
 import { listenerNamed, type ListenerQueue } from './index.ts'
 
@@ -17,16 +17,22 @@ export interface QueuedListenerPayload {
 
 export const listenerJob = defineJob('svc.listener', {
   // Every queued listener is this one job: the worker's line names which listener ran.
-  describe: (payload: QueuedListenerPayload) => (typeof payload?.listener === 'string' ? payload.listener : undefined),
+  describe: (payload: QueuedListenerPayload) => queuedListenerName(payload),
   async handle(payload: QueuedListenerPayload, context) {
     const listener = listenerNamed(payload.listener)
     if (listener === undefined) {
       throw new PermanentJobError(`No listener named "${payload.listener}" is registered (is it in app/listeners/index.ts?)`)
     }
     const event = Object.assign(Object.create(listener.event.prototype as object) as object, payload.event)
-    await listener.handle(event, givenServices(context))
+    await listener.handle(event, { db: context.db, queue: context.queue, mailer: context.mailer, config: context.config })
   },
 })
+
+/** The listener a stored `svc.listener` payload names (undefined for any other payload): what says which one failed. */
+export function queuedListenerName(payload: unknown): string | undefined {
+  const listener = typeof payload === 'object' && payload !== null ? (payload as { listener?: unknown }).listener : undefined
+  return typeof listener === 'string' && listener !== '' ? listener : undefined
+}
 
 /** The ListenerQueue that dispatches to `queue`: `useListenerQueue(listenerQueue(queue))` (the `svc` CLI does). */
 export function listenerQueue(queue: Queue): ListenerQueue {

@@ -5,6 +5,7 @@
  * naming no row (or a row still named by others) a 409. Neither is the
  * server's fault, so neither may be a 500. The driver's error stays the cause.
  */
+import type { Database } from '../database/database.ts'
 import { HttpError, ValidationError } from '../http/http-error.ts'
 
 /**
@@ -35,4 +36,31 @@ export function asConstraintError(error: unknown, model: { name: string; table: 
 function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   return error.cause instanceof Error ? `${error.message} ${error.cause.message}` : error.message
+}
+
+/**
+ * Which written value a foreign key found no row for, in words
+ * (`project_id 999 names no row of projects`), read from the table's own
+ * foreign keys: SQLite says only `FOREIGN KEY constraint failed`, which for a
+ * table with two keys leaves the client guessing. Undefined when none can be
+ * named (a key on the parent's implicit primary key, a driver without
+ * `pragma_foreign_key_list`): the message then stays the general one.
+ */
+export async function missingReference(db: Database, table: string, values: ReadonlyArray<readonly [string, unknown]>): Promise<string | undefined> {
+  try {
+    const keys = await db.all<{ from: string; table: string; to: string | null }>('select "from", "table", "to" from pragma_foreign_key_list(?)', [table])
+    for (const key of keys) {
+      const written = values.find(([column]) => column === key.from)
+      if (written === undefined || written[1] === null || key.to === null) continue
+      const found = await db.first(`select 1 from ${quoted(key.table)} where ${quoted(key.to)} = ? limit 1`, [written[1] as string | number])
+      if (found === undefined) return `${key.from} ${String(written[1])} names no row of ${key.table}`
+    }
+  } catch {
+    // Naming the column is a courtesy: the general message stands.
+  }
+  return undefined
+}
+
+function quoted(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`
 }

@@ -17,7 +17,7 @@ import type { InArgs } from '@libsql/client'
 import type { Database } from '../database/database.ts'
 import { HttpError } from '../http/http-error.ts'
 import { castFromStorage, castToStorage, type Cast } from './casts.ts'
-import { asConstraintError } from './constraint-errors.ts'
+import { asConstraintError, missingReference } from './constraint-errors.ts'
 
 /** A column of the row type, by name. */
 export type ColumnOf<Row> = keyof Row & string
@@ -157,10 +157,19 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
       .filter((key) => (attributes as Record<string, unknown>)[key] !== undefined)
       .map((key) => [key, castToStorage(casts[key], (attributes as Record<string, unknown>)[key])])
 
-  /** A write refused by a unique index or a foreign key is the client's error (422, 409), not a 500. */
-  const write = <T>(kind: 'create' | 'update' | 'delete', statement: Promise<T>): Promise<T> =>
-    statement.catch((error: unknown) => {
-      throw asConstraintError(error, { name, table: definition.table }, kind)
+  /**
+   * A write refused by a unique index or a foreign key is the client's error
+   * (422, 409), not a 500; a create or update naming no row says which column
+   * (`values`: what it wrote), as SQLite's error does not.
+   */
+  const write = <T>(kind: 'create' | 'update' | 'delete', statement: Promise<T>, db: Database, values: Array<[string, unknown]> = []): Promise<T> =>
+    statement.catch(async (error: unknown) => {
+      const refused = asConstraintError(error, { name, table: definition.table }, kind)
+      if (refused instanceof HttpError && refused.status === 409 && kind !== 'delete') {
+        const missing = await missingReference(db, definition.table, values)
+        if (missing !== undefined) throw new HttpError(409, `${name} refers to a row that does not exist: ${missing}`, { cause: error })
+      }
+      throw refused
     })
 
   const notify = async (event: keyof ModelObserver<Row>, record: Row, db: Database): Promise<void> => {
@@ -210,7 +219,7 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
         values.length === 0
           ? `insert into ${table} default values returning *`
           : `insert into ${table} (${values.map(([key]) => quote(key)).join(', ')}) values (${values.map(() => '?').join(', ')}) returning *`
-      const record = hydrate((await write('create', db.first(sql, values.map(([, value]) => value) as InArgs)))!)
+      const record = hydrate((await write('create', db.first(sql, values.map(([, value]) => value) as InArgs), db, values))!)
       await notify('created', record, db)
       return record
     },
@@ -219,10 +228,12 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
       const values = writable(attributes)
       const sets = [...values.map(([key]) => `${quote(key)} = ?`), ...(timestamps ? [`"updated_at" = ${NOW}`] : [])]
       if (sets.length === 0) return model.find(db, id)
-      const row = await write('update', db.first(`update ${table} set ${sets.join(', ')} where "id" = ? returning *`, [
-        ...values.map(([, value]) => value),
-        id,
-      ] as InArgs))
+      const row = await write(
+        'update',
+        db.first(`update ${table} set ${sets.join(', ')} where "id" = ? returning *`, [...values.map(([, value]) => value), id] as InArgs),
+        db,
+        values,
+      )
       if (row === undefined) return undefined
       const record = hydrate(row)
       await notify('updated', record, db)
@@ -230,7 +241,7 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
     },
 
     async delete(db, id) {
-      const row = await write('delete', db.first(`delete from ${table} where "id" = ? returning *`, [id] as InArgs))
+      const row = await write('delete', db.first(`delete from ${table} where "id" = ? returning *`, [id] as InArgs), db)
       if (row === undefined) return undefined
       const record = hydrate(row)
       await notify('deleted', record, db)

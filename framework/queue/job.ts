@@ -70,34 +70,31 @@ export interface JobContext extends Required<JobServices> {
   readonly signal: AbortSignal
 }
 
-/** The services each context was made from, stand-ins left out. */
-const GIVEN = new WeakMap<JobContext, JobServices>()
-
 /** The context a run's `handle` gets: the host's services, each missing one as a stand-in that says so when used. */
 export function jobContext(services: JobServices, job: JobInfo, signal: AbortSignal): JobContext {
-  const context: JobContext = {
-    db: services.db ?? missingService('db'),
-    queue: services.queue ?? missingService('queue'),
-    mailer: services.mailer ?? missingService('mailer'),
-    config: services.config ?? missingService('config'),
-    job,
-    signal,
+  return { ...servicesOrStandIns(services, (name) => `This job's worker was given no ${name} (services.${name})`), job, signal }
+}
+
+/**
+ * Every service, a missing one replaced by a stand-in that throws when used,
+ * `missing(name)` saying why it is missing: handlers then use `{ db }` as it
+ * is, and a host that lacks one fails where it is used, naming it.
+ */
+export function servicesOrStandIns(services: JobServices, missing: (name: keyof JobServices) => string): Required<JobServices> {
+  return {
+    db: services.db ?? missingService('db', missing),
+    queue: services.queue ?? missingService('queue', missing),
+    mailer: services.mailer ?? missingService('mailer', missing),
+    config: services.config ?? missingService('config', missing),
   }
-  GIVEN.set(context, { db: services.db, queue: services.queue, mailer: services.mailer, config: services.config })
-  return context
 }
 
-/** The services the host really gave (undefined for a missing one): what a job hands on to code that checks (queued listeners). */
-export function givenServices(context: JobContext): JobServices {
-  return GIVEN.get(context) ?? { db: context.db, queue: context.queue, mailer: context.mailer, config: context.config }
-}
-
-function missingService<T extends object>(name: keyof JobServices): T {
+function missingService<T extends object>(name: keyof JobServices, missing: (name: keyof JobServices) => string): T {
   return new Proxy({} as T, {
     get(_, key) {
       // Not a use: `await`, inspection and coercion look for these.
       if (typeof key === 'symbol' || key === 'then' || key === 'toJSON') return undefined
-      throw new Error(`This job's worker was given no ${name} (services.${name}), so ${name}.${key} cannot be used here`)
+      throw new Error(`${missing(name)}, so ${name}.${key} cannot be used here`)
     },
   })
 }

@@ -27,7 +27,9 @@ interface KeptFailure {
 export function syncQueueDriver(options: SyncQueueOptions = {}): QueueDriver {
   let nextId = 0
   const failures: KeptFailure[] = []
-  const report = options.onFailed ?? ((job: FailedJob) => console.error(`[svc queue] job ${job.name} #${job.id} failed: ${job.error}`))
+  // The subject names which of the work one job name covers failed (svc.listener: the listener), as queue:work's lines do.
+  const report: (job: FailedJob, subject: string | undefined) => void =
+    options.onFailed ?? ((job, subject) => console.error(`[svc queue] job ${job.name}${subject === undefined ? '' : ` ${subject}`} #${job.id} failed: ${job.error}`))
 
   async function run(id: string, job: NewJob, definition: JobDefinition<never>, services: JobServices): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -62,7 +64,7 @@ export function syncQueueDriver(options: SyncQueueOptions = {}): QueueDriver {
           failedAt: new Date().toISOString(),
         }
         failures.push({ failed, job, definition, services })
-        report(failed)
+        report(failed, result.job.subject)
       }
       return
     }

@@ -120,6 +120,18 @@ describe('svc', () => {
     expect((await svc('--frobnicate')).stderr).toContain('error [E_UNKNOWN_OPTION]')
   })
 
+  it('svc help <command> is svc <command> --help (as git, npm and artisan take it); svc help alone the overview', async () => {
+    const help = await svc('help', 'make:listener')
+    expect(help).toEqual(await svc('make:listener', '--help'))
+    expect(help.stdout).toContain('USAGE svc make:listener')
+    expect(await svc('help', 'replay')).toEqual(await svc('log:replay', '--help'))
+    expect(await svc('help')).toEqual(await svc())
+    const unknown = await svc('help', 'migrat')
+    expect(unknown.exitCode).toBe(1)
+    expect(unknown.stderr).toContain('error [E_UNKNOWN_COMMAND]: Unknown command "migrat"')
+    expect(unknown.stderr).toMatch(/did you mean migrate\b/)
+  })
+
   it('an alias runs its command', async () => {
     const viaAlias = await svc('replay', '--help')
     expect(viaAlias).toEqual(await svc('log:replay', '--help'))

@@ -249,7 +249,8 @@ describe('in production, every command that changes or drops data needs --force'
       expect(response.status).toBe(500)
       expect(await response.json()).toEqual({ success: false, error: 'Internal Server Error', code: 500 })
       expect(logged.mock.calls.map(String).join('\n')).toContain(
-        'MissingTableError: no such table: users: every migration in database/migrations has run on the database storage/database.sqlite, and none creates it',
+        'MissingTableError: no such table: users: every migration in database/migrations has run on the database storage/database.sqlite, ' +
+          '20260101000100_create_users_table among them, which creates it: the table was dropped since',
       )
     } finally {
       logged.mockRestore()

@@ -49,6 +49,12 @@ describe('svc test', () => {
     const filtered = await svc(['test', '--filter=^ListQuery'])
     expect(counts(filtered.stdout)).toMatchObject({ passed: 1, failed: 0 })
 
+    // A filter no test name matches: vitest skips every test and exits 0; svc says so and fails (a typo in CI ran nothing).
+    const none = await svc(['test', '--filter=^NoSuchTest'])
+    expect(counts(none.stdout)).toMatchObject({ passed: 0, failed: 0, skipped: 9 })
+    expect(none.exitCode).toBe(1)
+    expect(none.stderr).toContain('error [E_NO_TESTS]: No test name matches --filter=^NoSuchTest: 9 test(s), every one skipped')
+
     const files = await svc(['test', 'routes'])
     expect(files.stdout).toContain('tests/feature/routes.test.ts')
     expect(files.stdout).not.toContain('tests/unit/')

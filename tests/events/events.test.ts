@@ -4,8 +4,8 @@
  * queue itself comes with the background-work issue), and runs in process
  * until then. The registry is shared by every copy of svc in the process.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import { defineListener, emit, forget, listen, listenersOf, useListenerQueue, type Listener, type ListenerQueue } from 'svc'
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest'
+import { defineListener, emit, forget, listen, listenersOf, useListenerQueue, useListenerServices, type AppConfig, type Database, type Listener, type ListenerContext, type ListenerQueue, type Mailer, type Queue } from 'svc'
 
 class OrderShipped {
   constructor(readonly id: number) {}
@@ -42,6 +42,27 @@ describe('emit', () => {
     expect(seen).toEqual(['slow 7', 'fast 7'])
     await emit({ unrelated: true })
     expect(seen).toEqual(['slow 7', 'fast 7'])
+  })
+
+  it("hands every listener the app's services, typed as there: { db } is used as it is (docs/events.md)", async () => {
+    expectTypeOf<ListenerContext>().toEqualTypeOf<{ readonly db: Database; readonly queue: Queue; readonly mailer: Mailer; readonly config: AppConfig }>()
+    const db = { first: async () => ({ title: 'Lamp' }) } as unknown as Database
+    const seen: unknown[] = []
+    register(defineListener(OrderShipped, { name: 'reads', handle: async (event, { db }) => void seen.push(await db.first('select title from orders where id = ?', [event.id])) }))
+    useListenerServices({ db })
+    try {
+      await emit(new OrderShipped(3))
+    } finally {
+      useListenerServices({})
+    }
+    expect(seen).toEqual([{ title: 'Lamp' }])
+  })
+
+  it('a service the host did not install fails where it is used, naming it (not "cannot read properties of undefined")', async () => {
+    register(defineListener(OrderShipped, { name: 'mails', handle: async (_event, { mailer }) => void (await mailer.send({ to: 'a@example.com', subject: 'Shipped', text: '' })) }))
+    await expect(emit(new OrderShipped(4))).rejects.toThrow(
+      "No mailer was installed for listeners (useListenerServices({ mailer }); the svc CLI installs the app's), so mailer.send cannot be used here",
+    )
   })
 
   it('registering a listener twice runs it once; forget removes it', async () => {

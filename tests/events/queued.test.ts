@@ -27,6 +27,7 @@ import {
   resolveConfig,
   type Database,
   type JobDefinition,
+  type ListenerContext,
   type WorkerEvent,
 } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
@@ -42,13 +43,16 @@ class PostPublished {
 }
 
 const seen: string[] = []
+/** The context the queued listener last ran with. */
+let lastContext: ListenerContext | undefined
 const inline = defineListener(PostPublished, { name: 'log-publication', handle: (event) => void seen.push(`inline ${event.headline}`) })
 const queued = defineListener(PostPublished, {
   name: 'notify-subscribers',
   queued: true,
-  handle: (event, { config }) => {
+  handle: (event, context) => {
     if (!(event instanceof PostPublished)) throw new Error('not rebuilt as a PostPublished')
-    seen.push(`queued ${event.headline}${config === undefined ? '' : ` (${config.env})`}`)
+    lastContext = context
+    seen.push(`queued ${event.headline}`)
   },
 })
 
@@ -71,6 +75,7 @@ afterAll(() => {
 
 afterEach(() => {
   seen.length = 0
+  lastContext = undefined
 })
 
 describe('queued listeners', () => {
@@ -79,7 +84,8 @@ describe('queued listeners', () => {
     useListenerServices({ config: resolveConfig({ APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }) })
     await emit(new PostPublished(1, 'Hello'))
     useListenerServices({})
-    expect(seen).toEqual(['inline #1: Hello', 'queued #1: Hello (production)'])
+    expect(seen).toEqual(['inline #1: Hello', 'queued #1: Hello'])
+    expect(lastContext?.config.env).toBe('production')
   })
 
   it('are dispatched to the queue, and the worker runs them on the rebuilt event', async () => {
@@ -93,8 +99,10 @@ describe('queued listeners', () => {
     const config = resolveConfig({ APP_ENV: 'test' })
     const summary = await runWorker({ driver: queue.driver, jobs: jobRegistry([listenerJob as JobDefinition<never>]), queues: ['default'], services: { config }, leaseMs: 10_000, timeoutMs: 5000, stopWhenEmpty: true })
     expect(summary).toMatchObject({ processed: 1, failed: 0 })
-    // The worker's services reach the listener.
-    expect(seen).toEqual(['inline #2: Queued', 'queued #2: Queued (test)'])
+    expect(seen).toEqual(['inline #2: Queued', 'queued #2: Queued'])
+    // The worker's services reach the listener; one it was not given is a stand-in that says so when used.
+    expect(lastContext?.config.env).toBe('test')
+    expect(() => lastContext?.db.execute('select 1')).toThrow("This job's worker was given no db (services.db), so db.execute cannot be used here")
   })
 
   it('run at once on the sync driver', async () => {

@@ -43,6 +43,8 @@ const GENERATORS: Array<[string[], string[]]> = [
   [['make:listener', 'SendShipmentMail', '--event=OrderShipped'], ['app/listeners/send-shipment-mail.ts']],
   [['make:listener', 'Warehouse/NotifyWarehouse', '--event=OrderShipped'], ['app/listeners/warehouse/notify-warehouse.ts']],
   [['make:listener', 'LogRefund', '--event=RefundIssued'], ['app/listeners/log-refund.ts', 'app/events/refund-issued.ts']],
+  // An event of the app's own making, without the id make:event gives (the blog's PostCreated(postId, authorId), as docs/events.md shows it): the listener compiles too.
+  [['make:listener', 'CountPosts', '--event=PostCreated'], ['app/listeners/count-posts.ts']],
   [['make:job', 'SendDigestJob'], ['app/jobs/send-digest.ts']],
   [['make:mail', 'Welcome'], ['app/mail/welcome.ts']],
   [['make:test', 'Checkout'], ['tests/checkout.test.ts']],
@@ -77,7 +79,7 @@ describe('each generator', () => {
     expect(app.read('app', 'models', 'widget.ts')).toContain("import { widgetObserver } from '../observers/widget-observer.ts'")
     // The blog has its own listener (mail-author): the new ones join its list.
     expect(made.get('make:listener SendShipmentMail --event=OrderShipped')!.edits[0]).toMatchObject({ path: 'app/listeners/index.ts', status: 'changed' })
-    expect(app.read('app', 'listeners', 'index.ts')).toContain('export default [mailAuthor, sendShipmentMail, notifyWarehouse, logRefund] satisfies Listener[]')
+    expect(app.read('app', 'listeners', 'index.ts')).toContain('export default [mailAuthor, sendShipmentMail, notifyWarehouse, logRefund, countPosts] satisfies Listener[]')
     expect(made.get('make:lang fr validation')!.edits.map((edit) => [edit.path, edit.status])).toEqual([
       ['lang/index.ts', 'created'],
       ['app/kernel.ts', 'created'],

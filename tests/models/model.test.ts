@@ -184,9 +184,17 @@ describe('a write refused by a constraint of the table', () => {
   })
 
   it('a foreign key naming no row, or a row still named by others, is a 409', async () => {
-    await expect(Review.create(db, { product_id: 404, author: 'ann' })).rejects.toMatchObject({ status: 409, message: 'Review refers to a row that does not exist' })
+    // The message names the column and the value SQLite's error leaves out.
+    await expect(Review.create(db, { product_id: 404, author: 'ann' })).rejects.toMatchObject({
+      status: 409,
+      message: 'Review refers to a row that does not exist: product_id 404 names no row of products',
+    })
     const lamp = await Product.create(db, { name: 'Lamp', price: 10 })
-    await Review.create(db, { product_id: lamp.id, author: 'ann' })
+    const review = await Review.create(db, { product_id: lamp.id, author: 'ann' })
+    await expect(Review.update(db, review.id, { product_id: 405 })).rejects.toMatchObject({
+      status: 409,
+      message: 'Review refers to a row that does not exist: product_id 405 names no row of products',
+    })
     await expect(Product.delete(db, lamp.id)).rejects.toMatchObject({ status: 409, message: 'Product is still referenced by other rows' })
     expect(await Product.count(db)).toBe(1)
   })

@@ -1,4 +1,5 @@
 import type { FailedJob } from '../../../framework/index.ts'
+import { listenerJob, queuedListenerName } from '../../../framework/events/queued.ts'
 import { defineCommand } from '../../command/define.ts'
 import type { FailedJobJson, QueueStatusJson } from '../../contract/index.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
@@ -40,7 +41,7 @@ export default defineCommand({
       printLine(
         io,
         table(
-          status.failed_jobs.map((job) => [job.id, job.queue, job.name, String(job.attempts), job.failed_at, firstLine(job.error)]),
+          status.failed_jobs.map((job) => [job.id, job.queue, jobLabel(job), String(job.attempts), job.failed_at, firstLine(job.error)]),
           ['ID', 'QUEUE', 'JOB', 'ATTEMPTS', 'FAILED AT', 'ERROR'],
         ),
       )
@@ -60,6 +61,12 @@ function failedJson(job: FailedJob): FailedJobJson {
     failed_at: job.failedAt,
     payload: job.payload,
   }
+}
+
+/** Every queued listener is the one job svc.listener: the label names the listener, as queue:work's lines do. */
+function jobLabel(job: FailedJobJson): string {
+  const listener = job.name === listenerJob.name ? queuedListenerName(job.payload) : undefined
+  return listener === undefined ? job.name : `${job.name} ${listener}`
 }
 
 function firstLine(text: string): string {

@@ -33,7 +33,7 @@ export default defineListener(${event}, {
   queued: false,
   // The second argument has the app's services: async handle(event, { db, mailer, queue }).
   async handle(event) {
-    console.info(\`${event} #\${event.id}\`)
+    console.info('${event}', event)
   },
 })
 `,

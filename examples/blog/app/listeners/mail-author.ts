@@ -10,12 +10,12 @@ export default defineListener(PostCreated, {
   name: 'mail-author',
   queued: true,
   async handle(event, { db, mailer, config }) {
-    const post = await db!.first<{ title: string; slug: string }>('select title, slug from posts where id = ?', [event.postId])
-    const author = await db!.first<{ name: string; email: string }>('select name, email from users where id = ?', [event.authorId])
+    const post = await db.first<{ title: string; slug: string }>('select title, slug from posts where id = ?', [event.postId])
+    const author = await db.first<{ name: string; email: string }>('select name, email from users where id = ?', [event.authorId])
     // Deleted since: nothing to tell. (Delivery is at least once: a rerun mails once more, which is harmless here.)
     if (post === undefined || author === undefined) return
     // APP_URL (svc serve sets it to where it listens when .env leaves it empty), else http://HOST:PORT: where the links of auth's mails point too.
-    const { appUrl } = resolveAuthSettings(config!)
-    await mailer!.send(postPublishedMail.to(author.email, { name: author.name, title: post.title, url: `${appUrl}/api/v1/posts/${post.slug}` }))
+    const { appUrl } = resolveAuthSettings(config)
+    await mailer.send(postPublishedMail.to(author.email, { name: author.name, title: post.title, url: `${appUrl}/api/v1/posts/${post.slug}` }))
   },
 })
