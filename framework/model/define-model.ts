@@ -210,7 +210,8 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
       const perPage = Math.max(1, Math.trunc(options.perPage))
       const total = await model.count(db, options)
       const data = total === 0 ? [] : await model.all(db, { ...options, limit: perPage, offset: (page - 1) * perPage })
-      return { data, meta: { page, per_page: perPage, total, last_page: Math.ceil(total / perPage) } }
+      // An empty list still has its first page (as Laravel's paginator says): a client looping to last_page asks for page 1.
+      return { data, meta: { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } }
     },
 
     async create(db, attributes) {

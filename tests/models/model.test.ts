@@ -100,7 +100,7 @@ describe('defineModel', () => {
     expect(page.meta).toEqual({ page: 2, per_page: 2, total: 5, last_page: 3 })
     expect(page.data.map((p) => p.id)).toEqual([3, 4])
     expect(await Product.paginate(db, { page: 9, perPage: 2 })).toMatchObject({ data: [], meta: { total: 5, last_page: 3 } })
-    expect(await Product.paginate(db, { page: 1, perPage: 2, where: { name: 'nothing' } })).toEqual({ data: [], meta: { page: 1, per_page: 2, total: 0, last_page: 0 } })
+    expect(await Product.paginate(db, { page: 1, perPage: 2, where: { name: 'nothing' } })).toEqual({ data: [], meta: { page: 1, per_page: 2, total: 0, last_page: 1 } })
   })
 
   it('never writes a column name it was not given in its definition into SQL', async () => {
