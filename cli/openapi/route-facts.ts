@@ -94,9 +94,19 @@ export function errorCases(route: RouteDescription, access: RouteAccess = routeA
   for (const { maxAttempts, decayMinutes } of access.throttles) {
     add(429, `More than ${maxAttempts} requests in ${decayMinutes} minute${decayMinutes === 1 ? '' : 's'} (Retry-After says when to retry).`, RATE_LIMIT_HEADERS_429)
   }
-  for (const [status, reason] of Object.entries(route.responses.errors)) add(Number(status), withStop(reason))
+  for (const [status, reason] of Object.entries(route.responses.errors)) {
+    add(Number(status), withStop(reason), RETRY_AFTER_STATUSES.includes(Number(status)) ? ['Retry-After'] : [])
+  }
   return [...cases.values()].sort((a, b) => a.status - b.status)
 }
+
+/**
+ * Statuses svc itself answers with `Retry-After`: the login lock (423), a
+ * throttle (429), a busy service, an unreachable database and maintenance
+ * mode (503). A handler's declared one may come from any of them, so it is
+ * documented there too (optional, as OpenAPI headers are unless required).
+ */
+const RETRY_AFTER_STATUSES = [423, 429, 503]
 
 /** Headers of every answer of a throttled route, and of its 429 (with Retry-After). */
 export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']

@@ -142,6 +142,24 @@ describe('responses', () => {
     expect(throttled['429']!.description).toContain('More than 5 requests in 1 minute')
   })
 
+  it('a declared 423 or 503 lists Retry-After, as the login lock, a busy service and maintenance send it; other declared errors do not', () => {
+    const headersOf = (method: string, path: string, status: number) =>
+      Object.keys(((operation(build, method, path).responses as Record<string, JsonObject>)[String(status)]!.headers ?? {}) as object)
+    expect(headersOf('post', '/api/auth/login', 423)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/login', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/register', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/reset-password', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('get', '/health/ready', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/login', 401)).toEqual(['X-Service-Trace-Id'])
+    expect(headersOf('get', '/api/v1/books/{id}', 404)).toEqual(['X-Service-Trace-Id'])
+    const declared = describeApp(defineRoutes((r) => {
+      r.post('/jobs', function queueJob() {}).errors({ 429: 'Too many jobs queued', 503: 'The queue is full' })
+    }))
+    const responses = operation(declared, 'post', '/api/jobs').responses as Record<string, JsonObject>
+    expect(Object.keys(responses['429']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(Object.keys(responses['503']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+  })
+
   it('every response, everywhere, has a description', () => {
     for (const [pointer, object] of walkObjects(build.document.paths)) {
       if (/\/responses\/\d{3}$/.test(pointer)) expect(object.description, pointer).toEqual(expect.stringMatching(/\S/))
