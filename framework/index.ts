@@ -16,6 +16,7 @@ export {
 } from './app/create-app.ts'
 export { afterResponse, CONN_INFO, connInfoFromEnv, type ConnInfo, type ConnInfoEnv, type ConnInfoReader } from './app/conn-info.ts'
 export { logUnexpectedError, type ErrorHook } from './app/on-error.ts'
+export { pendingApp, withServedUrl, type PendingApp } from './app/listen-first.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
 export {
   Context,

@@ -3,6 +3,7 @@ import { relative } from 'node:path'
 import { databaseUrl, ensureEnvFile, serve } from '../../../framework/node/index.ts'
 import { migrate, migrationStatus, type App, type AppConfig } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
+import { servedUrl } from '../../../framework/app/listen-first.ts'
 import { defineCommand } from '../../command/define.ts'
 import { diskFullHint, isDiskFull } from '../../database/disk-full.ts'
 import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
@@ -190,8 +191,3 @@ function missingDatabaseFile(project: Project, config: AppConfig): string | unde
   return relative(project.root, path) || path
 }
 
-/** Where this server is reached from the machine it runs on: a wildcard bind (0.0.0.0, ::) is no address to link to. */
-function servedUrl(host: string, port: number): string {
-  if (host === '0.0.0.0' || host === '::') return `http://localhost:${port}`
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-}
