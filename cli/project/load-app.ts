@@ -38,6 +38,7 @@ import {
   loadEnv,
   maintenanceFile,
   nativeArgon2id,
+  databaseUrl,
   openDatabase,
   openMailer,
   openQueueDriver,
@@ -46,6 +47,7 @@ import {
   type ClosableMailer,
 } from '../../framework/node/index.ts'
 import { diskFullHint, isDiskFull } from '../database/disk-full.ts'
+import { isReadOnlyStorage, readOnlyDatabaseError, tryWrite } from '../database/read-only.ts'
 import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
@@ -158,9 +160,36 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
       projectDir: project.root,
     })
   } catch (error) {
+    // A file (or folder) svc may not write: SQLite says only "unable to open database file".
+    const file = databaseFile(project, config)
+    if (file !== undefined && isReadOnlyStorage(error)) throw readOnlyDatabaseError(file, error)
     throw new CliError('E_DATABASE', `Cannot open the database: ${(error as Error).message}`, {
       hint: isDiskFull(error) ? diskFullHint(databaseWhere(project, config), 'run it again') : 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server)',
     })
+  }
+}
+
+/** The app's database file, relative to the project when inside it; undefined for a database server. */
+function databaseFile(project: Project, config: AppConfig): string | undefined {
+  const url = databaseUrl(config.databaseUrl, { storageDir: project.storageDir, projectDir: project.root })
+  if (!url.startsWith('file:')) return undefined
+  const path = url.slice('file:'.length)
+  if (path.startsWith(':')) return undefined
+  return relative(project.root, path) || path
+}
+
+/**
+ * Before serving: a database file SQLite opened read-only (the server's user may read it but not write it)
+ * would answer 500 to every write, so the server refuses to start and says which file and what to do.
+ */
+async function ensureWritableDatabase(project: Project, config: AppConfig, database: Database): Promise<void> {
+  const file = databaseFile(project, config)
+  if (file === undefined) return
+  try {
+    await tryWrite(database)
+  } catch (error) {
+    // Anything else (a write lock another process holds for a while) is not this check's to refuse.
+    if (isReadOnlyStorage(error)) throw readOnlyDatabaseError(file, error)
   }
 }
 
@@ -172,6 +201,14 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   }
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
+  if (database !== undefined && options.serving === true) {
+    try {
+      await ensureWritableDatabase(project, config, database)
+    } catch (error) {
+      database.close()
+      throw error
+    }
+  }
   let tracing: ProjectTracer | undefined
   let mailer: ClosableMailer | undefined
   let queue: Queue | undefined
