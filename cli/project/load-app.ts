@@ -5,7 +5,7 @@
  * and the optional `app/listeners/index.ts` (event listeners, registered).
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import {
   authPlugin,
   ConfigError,
@@ -103,8 +103,26 @@ export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConf
   try {
     return resolveConfig({ ...configVariables(project), ...overrides })
   } catch (error) {
+    if (isFileAccessError(error)) throw envFileError(project, 'read', error)
     throw error instanceof ConfigError ? configError(project, error) : error
   }
+}
+
+/**
+ * `.env` the user running svc may not read (or, for `svc serve`'s first run, create): it said only
+ * `error: EACCES: permission denied, open '.../.env'`, with no code and no fix.
+ */
+export function envFileError(project: Project, action: 'read' | 'create', error: unknown): CliError {
+  const fix =
+    action === 'read'
+      ? `give the user running svc read access to ${project.envFile} (it holds JWT_SECRET: keep it mode 600, owned by that user)`
+      : `create it yourself (copy .env.example, then svc key:generate), or run svc as a user who may write ${dirname(project.envFile)}`
+  return new CliError('E_ENV_FILE', `Cannot ${action} ${project.envFile}: ${(error as Error).message}`, { hint: fix, cause: error })
+}
+
+export function isFileAccessError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
 }
 
 /** A setting the app refuses, named with where to fix it. */

@@ -5,10 +5,11 @@
  * SQLITE_READONLY to every write. It now refuses to start, naming the file
  * and the fix (docs/storage.md). Tests run as root, whom file modes do not
  * stop: the server runs as `nobody` (setpriv); as another user, the file's
- * mode is enough. The check itself is fed SQLite's real errors.
+ * mode is enough. The check itself is fed SQLite's real errors. A `.env`
+ * that user may not read or create is said as such too.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync } from 'node:fs'
+import { chmodSync, renameSync } from 'node:fs'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isReadOnlyStorage, readOnlyDatabaseError } from '../../cli/database/read-only.ts'
@@ -88,4 +89,31 @@ describe.skipIf(root && !canDropPrivileges)('svc serve on a database file it can
       await stopChild(child)
     }
   }, 90_000)
+
+  it('a .env it may not read, or may not create, is said with E_ENV_FILE and the fix, not a bare EACCES', async () => {
+    const svcAs = (args: string[]) => {
+      const command = canDropPrivileges ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, SVC_BIN, ...args] : [process.execPath, SVC_BIN, ...args]
+      return spawnSync(command[0]!, command.slice(1), { cwd: app.dir, env: svcEnv({ HOME: app.dir }), encoding: 'utf8' })
+    }
+    chmodSync(app.path('.env'), root ? 0o600 : 0o000)
+    try {
+      const unreadable = svcAs(['route:list'])
+      expect(unreadable.status).toBe(1)
+      expect(unreadable.stderr).toContain(`error [E_ENV_FILE]: Cannot read ${app.path('.env')}: EACCES`)
+      expect(unreadable.stderr).toContain(`fix: give the user running svc read access to ${app.path('.env')}`)
+    } finally {
+      chmodSync(app.path('.env'), 0o644)
+    }
+    renameSync(app.path('.env'), app.path('env.saved'))
+    if (!root) chmodSync(app.dir, 0o555)
+    try {
+      const uncreatable = svcAs(['serve', '--port', '0'])
+      expect(uncreatable.status).toBe(1)
+      expect(uncreatable.stderr).toContain(`error [E_ENV_FILE]: Cannot create ${app.path('.env')}: EACCES`)
+      expect(uncreatable.stderr).toContain('fix: create it yourself (copy .env.example, then svc key:generate)')
+    } finally {
+      chmodSync(app.dir, 0o755)
+      renameSync(app.path('env.saved'), app.path('.env'))
+    }
+  }, 60_000)
 })

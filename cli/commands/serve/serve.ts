@@ -11,7 +11,7 @@ import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { printLine, printNote } from '../../output/print.ts'
-import { databaseWhere, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
+import { databaseWhere, envFileError, isFileAccessError, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
@@ -33,9 +33,13 @@ export default defineCommand({
     const project = projectFor(io, args.cwd)
     if (args.migrate) refuseInProduction(project, serveMigrateGuard(args.force))
     if (!existsSync(project.envFile) && project.env.APP_ENV !== 'production') {
-      if (ensureEnvFile(project.envFile, project.envExampleFile)) {
-        printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
+      let created: boolean
+      try {
+        created = ensureEnvFile(project.envFile, project.envExampleFile)
+      } catch (error) {
+        throw isFileAccessError(error) ? envFileError(project, 'create', error) : error
       }
+      if (created) printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
     }
     const settings = loadConfig(project)
     const newDatabase = missingDatabaseFile(project, settings)
