@@ -160,6 +160,18 @@ describe('responses', () => {
     expect(Object.keys(responses['503']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
   })
 
+  it('a route behind idempotent lists Idempotent-Replayed on its success (a replay carries it), not on its errors', () => {
+    const build = describeApp(defineRoutes((r) => {
+      r.post('/orders', function createOrder() {}).middleware('auth', 'idempotent').response(null, { status: 204 })
+      r.post('/notes', function createNote() {}).middleware('auth')
+    }))
+    const responses = operation(build, 'post', '/api/orders').responses as Record<string, JsonObject>
+    expect(Object.keys(responses['204']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Idempotent-Replayed'])
+    expect(Object.keys(responses['409']!.headers as object)).not.toContain('Idempotent-Replayed')
+    expect(Object.keys(((operation(build, 'post', '/api/notes').responses as Record<string, JsonObject>)['200']!.headers) as object)).toEqual(['X-Service-Trace-Id'])
+    expect((build.document.components as { headers: Record<string, JsonObject> }).headers['Idempotent-Replayed']).toMatchObject({ schema: { type: 'string', enum: ['true'] } })
+  })
+
   it('every response, everywhere, has a description', () => {
     for (const [pointer, object] of walkObjects(build.document.paths)) {
       if (/\/responses\/\d{3}$/.test(pointer)) expect(object.description, pointer).toEqual(expect.stringMatching(/\S/))
