@@ -52,7 +52,7 @@ export {
   type MigrationStatus,
 } from './database/migrator.ts'
 export { runChecks, type CheckResult, type HealthCheck } from './health/health.ts'
-export { HttpError, ValidationError, isHttpError, type ErrorDetails, type FieldErrors } from './http/http-error.ts'
+export { HttpError, ValidationError, isHttpError, type ErrorDetails, type FieldErrors, type UnwordedFailure } from './http/http-error.ts'
 export { DatabaseUnreachableError, ServiceBusyError } from './http/service-busy.ts'
 export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnvelope } from './http/response.ts'
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'
