@@ -16,6 +16,7 @@ export {
 } from './app/create-app.ts'
 export { afterResponse, CONN_INFO, connInfoFromEnv, type ConnInfo, type ConnInfoEnv, type ConnInfoReader } from './app/conn-info.ts'
 export { logUnexpectedError, type ErrorHook } from './app/on-error.ts'
+export { pendingApp, withServedUrl, type PendingApp } from './app/listen-first.ts'
 export { resolveConfig, ConfigError, type AppConfig, type AppEnvironment, type EnvRecord, type JwtAlgorithm } from './config/config.ts'
 export {
   Context,
@@ -51,7 +52,7 @@ export {
   type MigrationStatus,
 } from './database/migrator.ts'
 export { runChecks, type CheckResult, type HealthCheck } from './health/health.ts'
-export { HttpError, ValidationError, isHttpError, type ErrorDetails, type FieldErrors } from './http/http-error.ts'
+export { HttpError, ValidationError, isHttpError, type ErrorDetails, type FieldErrors, type UnwordedFailure } from './http/http-error.ts'
 export { DatabaseUnreachableError, ServiceBusyError } from './http/service-busy.ts'
 export { TRACE_HEADER, type EnvelopeOptions, type ErrorEnvelope, type SuccessEnvelope } from './http/response.ts'
 export { parseAlias, type AliasRegistry, type AppServices, type MiddlewareFactory } from './middleware/aliases.ts'

@@ -12,6 +12,7 @@
  * - Security: `bearerAuth` (JWT) for `auth`, `apiKeyAuth` for `apikey`;
  *   requirement scopes stay empty (3.0.3), roles go in `x-roles`.
  */
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../framework/idempotency/index.ts'
 import { parseSegments } from '../../framework/router/path-grammar.ts'
 import type { RouteDescription, RouteMethod } from '../../framework/router/types.ts'
 import type { OpenApiWarningJson } from '../contract/api-docs.ts'
@@ -237,7 +238,9 @@ function queryParams(schema: JsonSchema, warn: (message: string) => void): JsonO
 function responsesOf(route: RouteDescription, access: RouteAccess, data: JsonSchema | undefined, params: PathVariant['params']): Record<string, JsonObject> {
   const { status, envelope } = route.responses
   const throttled = access.throttles.length > 0
-  const successHeaders = headerRefs(['X-Service-Trace-Id', ...(throttled ? RATE_LIMIT_HEADERS : [])])
+  // A replay is the stored success with Idempotent-Replayed: true (docs/idempotency.md); errors are never stored.
+  const replayed = access.idempotency !== undefined ? [IDEMPOTENT_REPLAYED_HEADER] : []
+  const successHeaders = headerRefs(['X-Service-Trace-Id', ...(throttled ? RATE_LIMIT_HEADERS : []), ...replayed])
   const responses: Record<string, JsonObject> = {}
   const declared = data ?? { description: 'Not declared: the route has no `.response()` schema.' }
   responses[String(status)] =
@@ -312,6 +315,10 @@ const HEADERS: Record<string, JsonObject> = {
   },
   'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750).', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key (a replay); absent on the first.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   'RateLimit-Limit': { description: 'Requests allowed in the window.', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },

@@ -8,6 +8,7 @@
 import { parseAlias } from '../../framework/middleware/aliases.ts'
 import type { RouteDescription } from '../../framework/router/types.ts'
 import { unanchorConstraint } from '../../framework/router/path-grammar.ts'
+import { LIVE_PATH } from '../../framework/middleware/maintenance/index.ts'
 
 export interface RouteAccess {
   /** `auth` or `auth:<roles>`: a bearer token is required. */
@@ -94,9 +95,24 @@ export function errorCases(route: RouteDescription, access: RouteAccess = routeA
   for (const { maxAttempts, decayMinutes } of access.throttles) {
     add(429, `More than ${maxAttempts} requests in ${decayMinutes} minute${decayMinutes === 1 ? '' : 's'} (Retry-After says when to retry).`, RATE_LIMIT_HEADERS_429)
   }
-  for (const [status, reason] of Object.entries(route.responses.errors)) add(Number(status), withStop(reason))
+  // svc's own, on any route that reaches the app: maintenance mode (svc serve's `svc down`), a busy database.
+  if (route.path !== LIVE_PATH) add(503, UNAVAILABLE, ['Retry-After'])
+  for (const [status, reason] of Object.entries(route.responses.errors)) {
+    add(Number(status), withStop(reason), RETRY_AFTER_STATUSES.includes(Number(status)) ? ['Retry-After'] : [])
+  }
   return [...cases.values()].sort((a, b) => a.status - b.status)
 }
+
+const UNAVAILABLE =
+  'The app is down for maintenance (svc down: `error` is its message, `maintenance` when it ends), or the database is too busy to wait for (Retry-After says when to retry).'
+
+/**
+ * Statuses svc itself answers with `Retry-After`: the login lock (423), a
+ * throttle (429), a busy service, an unreachable database and maintenance
+ * mode (503). A handler's declared one may come from any of them, so it is
+ * documented there too (optional, as OpenAPI headers are unless required).
+ */
+const RETRY_AFTER_STATUSES = [423, 429, 503]
 
 /** Headers of every answer of a throttled route, and of its 429 (with Retry-After). */
 export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']

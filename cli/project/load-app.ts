@@ -5,7 +5,7 @@
  * and the optional `app/listeners/index.ts` (event listeners, registered).
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import {
   authPlugin,
   ConfigError,
@@ -38,6 +38,7 @@ import {
   loadEnv,
   maintenanceFile,
   nativeArgon2id,
+  databaseUrl,
   openDatabase,
   openMailer,
   openQueueDriver,
@@ -46,6 +47,7 @@ import {
   type ClosableMailer,
 } from '../../framework/node/index.ts'
 import { diskFullHint, isDiskFull } from '../database/disk-full.ts'
+import { isReadOnlyStorage, readOnlyDatabaseError, tryWrite } from '../database/read-only.ts'
 import { apiDocsPlugins } from '../openapi/docs-page.ts'
 import { CliError } from '../output/cli-error.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from './import-file.ts'
@@ -101,8 +103,26 @@ export function loadConfig(project: Project, overrides: EnvRecord = {}): AppConf
   try {
     return resolveConfig({ ...configVariables(project), ...overrides })
   } catch (error) {
+    if (isFileAccessError(error)) throw envFileError(project, 'read', error)
     throw error instanceof ConfigError ? configError(project, error) : error
   }
+}
+
+/**
+ * `.env` the user running svc may not read (or, for `svc serve`'s first run, create): it said only
+ * `error: EACCES: permission denied, open '.../.env'`, with no code and no fix.
+ */
+export function envFileError(project: Project, action: 'read' | 'create', error: unknown): CliError {
+  const fix =
+    action === 'read'
+      ? `give the user running svc read access to ${project.envFile} (it holds JWT_SECRET: keep it mode 600, owned by that user)`
+      : `create it yourself (copy .env.example, then svc key:generate), or run svc as a user who may write ${dirname(project.envFile)}`
+  return new CliError('E_ENV_FILE', `Cannot ${action} ${project.envFile}: ${(error as Error).message}`, { hint: fix, cause: error })
+}
+
+export function isFileAccessError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
 }
 
 /** A setting the app refuses, named with where to fix it. */
@@ -158,9 +178,36 @@ export async function openProjectDatabase(project: Project, config: AppConfig): 
       projectDir: project.root,
     })
   } catch (error) {
+    // A file (or folder) svc may not write: SQLite says only "unable to open database file".
+    const file = databaseFile(project, config)
+    if (file !== undefined && isReadOnlyStorage(error)) throw readOnlyDatabaseError(file, error)
     throw new CliError('E_DATABASE', `Cannot open the database: ${(error as Error).message}`, {
       hint: isDiskFull(error) ? diskFullHint(databaseWhere(project, config), 'run it again') : 'check DATABASE_URL (and DATABASE_AUTH_TOKEN for a libsql:// server)',
     })
+  }
+}
+
+/** The app's database file, relative to the project when inside it; undefined for a database server. */
+function databaseFile(project: Project, config: AppConfig): string | undefined {
+  const url = databaseUrl(config.databaseUrl, { storageDir: project.storageDir, projectDir: project.root })
+  if (!url.startsWith('file:')) return undefined
+  const path = url.slice('file:'.length)
+  if (path.startsWith(':')) return undefined
+  return relative(project.root, path) || path
+}
+
+/**
+ * Before serving: a database file SQLite opened read-only (the server's user may read it but not write it)
+ * would answer 500 to every write, so the server refuses to start and says which file and what to do.
+ */
+async function ensureWritableDatabase(project: Project, config: AppConfig, database: Database): Promise<void> {
+  const file = databaseFile(project, config)
+  if (file === undefined) return
+  try {
+    await tryWrite(database)
+  } catch (error) {
+    // Anything else (a write lock another process holds for a while) is not this check's to refuse.
+    if (isReadOnlyStorage(error)) throw readOnlyDatabaseError(file, error)
   }
 }
 
@@ -172,6 +219,14 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   }
   const config = loadConfig(project, options.overrides)
   const database = options.withDatabase === false ? undefined : await openProjectDatabase(project, config)
+  if (database !== undefined && options.serving === true) {
+    try {
+      await ensureWritableDatabase(project, config, database)
+    } catch (error) {
+      database.close()
+      throw error
+    }
+  }
   let tracing: ProjectTracer | undefined
   let mailer: ClosableMailer | undefined
   let queue: Queue | undefined

@@ -17,6 +17,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec'
 import { toJsonSchema as valibotToJsonSchema, type ConversionConfig } from '@valibot/to-json-schema'
 import { namedCheckRule } from '../../framework/validation/issues.ts'
+import { UTC_SPELLING_ACTION } from '../../framework/validation/rules.ts'
 
 export type JsonSchema = { [keyword: string]: unknown }
 
@@ -61,7 +62,7 @@ export const RULES_KEYWORD = 'x-rules'
  * conversion reads past them (in the input direction it otherwise stops at
  * the first transformation, losing the length rules after a `trim()`).
  */
-const SHAPE_KEEPING_ACTIONS = ['trim', 'trim_start', 'trim_end', 'to_lower_case', 'to_upper_case', 'normalize']
+const SHAPE_KEEPING_ACTIONS = ['trim', 'trim_start', 'trim_end', 'to_lower_case', 'to_upper_case', 'normalize', UTC_SPELLING_ACTION]
 
 /** @example const { schema, warnings } = toJsonSchema(route.schemas.body, { direction: 'input' }) */
 export function toJsonSchema(schema: StandardSchemaV1, options: ConvertOptions): ConvertedSchema {
@@ -107,10 +108,17 @@ function fromValibot(
   target: JsonSchemaTarget,
   named: Readonly<Record<string, StandardSchemaV1>> = {},
 ): ConvertedSchema {
+  const merged = new Map<ValibotNode, ValibotNode>()
+  schema = mergeRechecks(schema, merged)
   const fields = new Map<object, string>()
   indexFields(schema, '', fields)
   // Only the definitions this schema contains: valibot converts every one it is given.
-  const definitions = Object.fromEntries(Object.entries(named).filter(([, definition]) => fields.has(definition)))
+  const definitions = Object.fromEntries(
+    Object.entries(named).flatMap(([name, definition]) => {
+      const node = merged.get(definition as unknown as ValibotNode) ?? (definition as unknown as ValibotNode)
+      return fields.has(node) ? [[name, node]] : []
+    }),
+  )
   const warnings: SchemaWarning[] = []
   const report = (node: object, errors: readonly string[] | undefined) => {
     for (const message of errors ?? []) {
@@ -144,6 +152,60 @@ function fromValibot(
     return { schema: null, warnings: [...warnings, { field: '', message: (error as Error).message }] }
   }
 }
+
+/**
+ * A pipe that goes on into another schema of the same type checks one value twice, as in
+ * `v.pipe(v.string(), v.trim(), utcTimestamp())`. valibot's converter, reading a request, stops at the second
+ * schema, and the rules after it (utcTimestamp's date-time format) were lost; here the pipe is flattened and
+ * the second schema dropped, so its rules read as the pipe's own. Unchanged nodes are kept (named definitions
+ * are found by identity); `merged` maps each changed node to its copy.
+ */
+function mergeRechecks(node: ValibotNode, merged: Map<ValibotNode, ValibotNode>): ValibotNode {
+  const known = merged.get(node)
+  if (known !== undefined) return known
+  // A recursive schema comes back to itself: it stays as it is.
+  merged.set(node, node)
+  const copy: ValibotNode = { ...node }
+  let changed = false
+  const visit = (child: ValibotNode) => {
+    const result = isNode(child) && child.kind === 'schema' ? mergeRechecks(child, merged) : child
+    if (result !== child) changed = true
+    return result
+  }
+  if (node.pipe !== undefined) {
+    const flat = flattenPipe(node.pipe)
+    const root = flat[0]
+    const pipe = flat.filter((item, index) => index === 0 || !(item.kind === 'schema' && root !== undefined && isRecheckOf(item, root))).map(visit)
+    if (pipe.length !== node.pipe.length || pipe.some((item, index) => item !== node.pipe![index])) {
+      copy.pipe = pipe
+      changed = true
+    }
+  }
+  if (node.entries !== undefined) copy.entries = Object.fromEntries(Object.entries(node.entries).map(([name, entry]) => [name, visit(entry)]))
+  if (node.rest !== undefined) copy.rest = visit(node.rest)
+  if (node.item !== undefined) copy.item = visit(node.item)
+  if (node.items !== undefined) copy.items = node.items.map(visit)
+  if (node.kind === 'schema' && Array.isArray(node.options)) copy.options = node.options.map((option) => (isNode(option) ? visit(option) : option))
+  if (node.wrapped !== undefined) copy.wrapped = visit(node.wrapped)
+  if (node.key !== undefined) copy.key = visit(node.key)
+  if (node.value !== undefined) copy.value = visit(node.value)
+  const result = changed ? copy : node
+  merged.set(node, result)
+  return result
+}
+
+/** valibot's own flattening: a schema with a pipe inside a pipe is its items. */
+function flattenPipe(pipe: ValibotNode[]): ValibotNode[] {
+  return pipe.flatMap((item) => (item.pipe !== undefined ? flattenPipe(item.pipe) : [item]))
+}
+
+/** A bare schema of a primitive type the pipe's first schema already is (`string` after `string`). */
+function isRecheckOf(item: ValibotNode, root: ValibotNode): boolean {
+  const structured = item.entries !== undefined || item.item !== undefined || item.items !== undefined || item.wrapped !== undefined || Array.isArray(item.options)
+  return !structured && item.type === root.type && PRIMITIVE_TYPES.has(item.type)
+}
+
+const PRIMITIVE_TYPES = new Set(['string', 'number', 'boolean', 'bigint'])
 
 /** Every schema and pipeline action of a valibot schema → the field it checks (`a.b`, `list[]`). */
 function indexFields(node: ValibotNode, path: string, fields: Map<object, string>): void {

@@ -5,8 +5,9 @@
  * in production), and the client gets a plain 500. A 500 is never silent.
  */
 import { setError, type Context } from '../context/context.ts'
-import { isHttpError } from '../http/http-error.ts'
+import { isHttpError, ValidationError } from '../http/http-error.ts'
 import { errorResponse, TRACE_HEADER } from '../http/response.ts'
+import { wordedForRequest } from '../validation/field-failure.ts'
 
 /**
  * Called for every error that is not an `HttpError`, with the request's
@@ -55,7 +56,9 @@ export function logUnexpectedError(error: unknown, c: Context): void {
 }
 
 function envelope(c: Context, error: unknown): Response {
-  return errorResponse(error, { [TRACE_HEADER]: c.traceId }, c.config.debug)
+  // Here the request, and so its language, is known: a 422 built without it is worded now.
+  const answered = error instanceof ValidationError ? wordedForRequest(c, error) : error
+  return errorResponse(answered, { [TRACE_HEADER]: c.traceId }, c.config.debug)
 }
 
 /** The hook itself threw: both errors are logged, the client gets the 500. */

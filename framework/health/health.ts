@@ -77,7 +77,7 @@ export function healthRoutes(checks: Record<string, HealthCheck>): RouteDefiniti
       return { status: degraded ? 'degraded' : 'ok', checks: results }
     })
       .response(Readiness)
-      .errors({ 503: 'A check failed: `error` names it, `data.checks` gives each check' })
+      .errors({ 503: 'A check failed: `error` names it, `data.checks` gives each check; or the app is down for maintenance (svc down), with Retry-After' })
   })
 }
 

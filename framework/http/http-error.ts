@@ -34,14 +34,31 @@ export class HttpError extends Error {
 /** Field name => messages, as in the 422 body's `errors`. */
 export type FieldErrors = Record<string, string[]>
 
+/** The 422's `error` unless the thrower words its own; answered in the request's language (`validation.invalid_data`). */
+export const VALIDATION_FAILED_MESSAGE = 'The given data was invalid.'
+
+/**
+ * A field's message written in svc's English where no request was at hand to
+ * choose a language (a model's unique index): the answer words it again, as
+ * `validation.<rule>` in the request's language.
+ */
+export interface UnwordedFailure {
+  field: string
+  rule: string
+  /** The field's name for people, as `{field}` when the lang file has no `attributes.<field>`. */
+  label: string
+}
+
 /** 422 with per-field messages. */
 export class ValidationError extends HttpError {
   readonly errors: FieldErrors
+  readonly failures: readonly UnwordedFailure[]
 
-  constructor(errors: FieldErrors, message = 'The given data was invalid.', options: { cause?: unknown } = {}) {
+  constructor(errors: FieldErrors, message = VALIDATION_FAILED_MESSAGE, options: { cause?: unknown; failures?: readonly UnwordedFailure[] } = {}) {
     super(422, message, { details: { errors }, cause: options.cause })
     this.name = 'ValidationError'
     this.errors = errors
+    this.failures = options.failures ?? []
   }
 }
 

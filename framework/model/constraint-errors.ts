@@ -24,7 +24,9 @@ export function asConstraintError(error: unknown, model: { name: string; table: 
     const names = columns.map((name) => name.slice(prefix.length))
     const label = names.map((name) => name.replaceAll('_', ' ')).join(' and ')
     const taken = `The ${label} ${names.length === 1 ? 'has' : 'have'} already been taken.`
-    return new ValidationError(Object.fromEntries(names.map((name) => [name, [taken]])), undefined, { cause: error })
+    // No request is at hand here: the answer words it again in the request's language (`validation.unique`).
+    const failures = names.map((field) => ({ field, rule: 'unique', label }))
+    return new ValidationError(Object.fromEntries(names.map((name) => [name, [taken]])), undefined, { cause: error, failures })
   }
   if (/FOREIGN KEY constraint failed/i.test(message)) {
     const text = write === 'delete' ? `${model.name} is still referenced by other rows` : `${model.name} refers to a row that does not exist`

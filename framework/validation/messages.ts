@@ -120,6 +120,9 @@ export function defaultValidationMessage(issue: ValidationIssue): string {
       return `${field} must not contain a NUL character.`
     case 'not_allowed':
       return `${field} is not allowed.`
+    // The 422's `error` as a whole (wordedForRequest).
+    case 'invalid_data':
+      return 'The given data was invalid.'
     // Found after the schema passed (fieldFailure): svc's auth routes.
     case 'unique':
       return `The ${label} has already been taken.`

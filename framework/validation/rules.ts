@@ -90,12 +90,18 @@ export function withoutNul() {
  * @example v.object({ starts_at: utcTimestamp(), ends_at: v.optional(v.nullable(utcTimestamp())) })
  */
 export function utcTimestamp() {
-  return v.pipe(
-    v.string(),
-    v.isoTimestamp(),
-    v.check(namedCheck('timestamp', isCalendarInstant, 'iso_timestamp')),
-    v.transform((text: string) => new Date(text).toISOString()),
-  )
+  return v.pipe(v.string(), v.isoTimestamp(), v.check(namedCheck('timestamp', isCalendarInstant, 'iso_timestamp')), toUtcSpelling())
+}
+
+/**
+ * The `type` of utcTimestamp's last step. valibot's `transform` could turn a value into anything, so JSON
+ * Schema conversion stops at one (reading a request, it dropped what a pipe said after it) or warns about it
+ * (reading a response); this one keeps a date-time string a date-time string, and the conversion reads past it.
+ */
+export const UTC_SPELLING_ACTION = 'to_utc_spelling'
+
+function toUtcSpelling(): v.BaseTransformation<string, string, never> {
+  return { ...v.transform((text: string) => new Date(text).toISOString()), type: UTC_SPELLING_ACTION }
 }
 
 function isCalendarInstant(text: string): boolean {

@@ -6,9 +6,10 @@
  */
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { createApp, createTranslator, defineRule, defineRoutes, negotiateLocale, type Context } from 'svc'
+import { createApp, createTranslator, defineModel, defineRule, defineRoutes, negotiateLocale, ValidationError, type Context } from 'svc'
 import { createTestClient } from 'svc/testing'
 import { testConfig } from '../helpers/app.ts'
+import { openTestDatabase } from '../database/helpers.ts'
 
 describe('negotiateLocale', () => {
   const available = ['en', 'fr', 'pt-BR']
@@ -185,6 +186,60 @@ describe('createTranslator', () => {
     expect(only.locales).toEqual(['fr', 'en'])
     expect(only.translate('en', 'messages.hi')).toBe('messages.hi')
     expect(only.localeOf(new Request('http://x', { headers: { 'accept-language': 'en-GB' } }))).toBe('en')
+  })
+})
+
+describe("the 422's summary and a model's unique index, worded where the request is known", () => {
+  const french = createTranslator({
+    fallback: 'en',
+    locales: {
+      fr: {
+        validation: {
+          invalid_data: 'Les données fournies sont invalides.',
+          required: 'Le champ {field} est obligatoire.',
+          unique: 'La valeur de {field} est déjà prise.',
+          attributes: { name: 'nom' },
+        },
+      },
+    },
+  })
+  const Tag = defineModel<{ id: number; name: string }, { name: string }>({ name: 'Tag', table: 'tags', fillable: ['name'], timestamps: false })
+  const TagInput = v.object({ name: v.string() })
+
+  async function tagApp() {
+    const test = await openTestDatabase()
+    await test.db.execute('create table tags (id integer primary key autoincrement, name text not null unique)')
+    const app = createApp({
+      config: testConfig(),
+      database: test.db,
+      validationMessage: french.validationMessage,
+      api: defineRoutes((r) => {
+        r.post('/tags', async (c: Context<'/tags', { body: typeof TagInput }>) => Tag.create(c.db, await c.body())).body(TagInput)
+        r.post('/custom', () => {
+          throw new ValidationError({ name: ['Mine.'] }, 'My own summary.')
+        })
+      }),
+    })
+    return { client: createTestClient(app), close: () => test.close() }
+  }
+
+  it('in the language the request asks for: validation.invalid_data above the fields, validation.unique for the duplicate', async () => {
+    const { client, close } = await tagApp()
+    try {
+      const fr = { 'accept-language': 'fr' }
+      expect((await client.post('/api/tags', { json: { name: 'news' }, headers: fr })).status).toBe(200)
+      const duplicate = await client.post('/api/tags', { json: { name: 'news' }, headers: fr })
+      expect(duplicate.body).toEqual({ success: false, error: 'Les données fournies sont invalides.', code: 422, errors: { name: ['La valeur de nom est déjà prise.'] } })
+      const missing = await client.post('/api/tags', { json: {}, headers: fr })
+      expect(missing.body).toMatchObject({ error: 'Les données fournies sont invalides.', errors: { name: ['Le champ nom est obligatoire.'] } })
+      // English (the fallback, without files of its own) is svc's wording, as before.
+      const english = await client.post('/api/tags', { json: { name: 'news' } })
+      expect(english.body).toEqual({ success: false, error: 'The given data was invalid.', code: 422, errors: { name: ['The name has already been taken.'] } })
+      // What the thrower wrote itself is kept.
+      expect((await client.post('/api/custom', { headers: fr })).body).toMatchObject({ error: 'My own summary.', errors: { name: ['Mine.'] } })
+    } finally {
+      await close()
+    }
   })
 })
 

@@ -125,12 +125,12 @@ describe('responses', () => {
     expect(statuses(operation(build, 'delete', '/api/v1/books/{id}'))).not.toContain(200)
   })
 
-  it('every error the route can give: 401/403 where auth and roles are, 400/413/415/422 where a body is read, 429 with a throttle, 404 for a constraint, the handler’s declared ones; never 405', () => {
-    expect(statuses(operation(build, 'post', '/api/v1/books'))).toEqual([201, 400, 401, 403, 413, 415, 422, 429, 500])
-    expect(statuses(operation(build, 'put', '/api/v1/books/{id}'))).toEqual([200, 400, 401, 403, 404, 413, 415, 422, 500])
-    expect(statuses(operation(build, 'get', '/api/v1/books'))).toEqual([200, 422, 500])
-    expect(statuses(operation(build, 'get', '/api/v1/books/archive'))).toEqual([200, 500])
-    expect(statuses(operation(build, 'get', '/api/v1/books/archive/{year}'))).toEqual([200, 404, 500])
+  it('every error the route can give: 401/403 where auth and roles are, 400/413/415/422 where a body is read, 429 with a throttle, 404 for a constraint, 503 (maintenance, a busy database) but on the liveness probe, the handler’s declared ones; never 405', () => {
+    expect(statuses(operation(build, 'post', '/api/v1/books'))).toEqual([201, 400, 401, 403, 413, 415, 422, 429, 500, 503])
+    expect(statuses(operation(build, 'put', '/api/v1/books/{id}'))).toEqual([200, 400, 401, 403, 404, 413, 415, 422, 500, 503])
+    expect(statuses(operation(build, 'get', '/api/v1/books'))).toEqual([200, 422, 500, 503])
+    expect(statuses(operation(build, 'get', '/api/v1/books/archive'))).toEqual([200, 500, 503])
+    expect(statuses(operation(build, 'get', '/api/v1/books/archive/{year}'))).toEqual([200, 404, 500, 503])
     const responses = operation(build, 'put', '/api/v1/books/{id}').responses as Record<string, JsonObject>
     expect(responses['403']!.description).toContain('role is not admin or editor')
     expect(responses['404']!.description).toContain('\\d+')
@@ -140,6 +140,42 @@ describe('responses', () => {
     const throttled = operation(build, 'post', '/api/v1/books').responses as Record<string, JsonObject>
     expect(Object.keys(throttled['429']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
     expect(throttled['429']!.description).toContain('More than 5 requests in 1 minute')
+    expect(throttled['503']!.description).toContain('down for maintenance')
+    expect(Object.keys(throttled['503']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(statuses(operation(build, 'get', '/health/live'))).toEqual([200, 500])
+    const login = (operation(build, 'post', '/api/auth/login').responses as Record<string, JsonObject>)['503']!.description
+    expect(login).toContain('down for maintenance')
+    expect(login).toContain('every password-hashing slot taken')
+  })
+
+  it('a declared 423 or 503 lists Retry-After, as the login lock, a busy service and maintenance send it; other declared errors do not', () => {
+    const headersOf = (method: string, path: string, status: number) =>
+      Object.keys(((operation(build, method, path).responses as Record<string, JsonObject>)[String(status)]!.headers ?? {}) as object)
+    expect(headersOf('post', '/api/auth/login', 423)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/login', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/register', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/reset-password', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('get', '/health/ready', 503)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(headersOf('post', '/api/auth/login', 401)).toEqual(['X-Service-Trace-Id'])
+    expect(headersOf('get', '/api/v1/books/{id}', 404)).toEqual(['X-Service-Trace-Id'])
+    const declared = describeApp(defineRoutes((r) => {
+      r.post('/jobs', function queueJob() {}).errors({ 429: 'Too many jobs queued', 503: 'The queue is full' })
+    }))
+    const responses = operation(declared, 'post', '/api/jobs').responses as Record<string, JsonObject>
+    expect(Object.keys(responses['429']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+    expect(Object.keys(responses['503']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Retry-After'])
+  })
+
+  it('a route behind idempotent lists Idempotent-Replayed on its success (a replay carries it), not on its errors', () => {
+    const build = describeApp(defineRoutes((r) => {
+      r.post('/orders', function createOrder() {}).middleware('auth', 'idempotent').response(null, { status: 204 })
+      r.post('/notes', function createNote() {}).middleware('auth')
+    }))
+    const responses = operation(build, 'post', '/api/orders').responses as Record<string, JsonObject>
+    expect(Object.keys(responses['204']!.headers as object)).toEqual(['X-Service-Trace-Id', 'Idempotent-Replayed'])
+    expect(Object.keys(responses['409']!.headers as object)).not.toContain('Idempotent-Replayed')
+    expect(Object.keys(((operation(build, 'post', '/api/notes').responses as Record<string, JsonObject>)['200']!.headers) as object)).toEqual(['X-Service-Trace-Id'])
+    expect((build.document.components as { headers: Record<string, JsonObject> }).headers['Idempotent-Replayed']).toMatchObject({ schema: { type: 'string', enum: ['true'] } })
   })
 
   it('every response, everywhere, has a description', () => {
@@ -193,7 +229,7 @@ describe('security', () => {
     expect(schemes.apiKeyAuth).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }))
     const webhook = operation(build, 'post', '/api/webhooks/billing')
     expect(webhook).toMatchObject({ security: [{ apiKeyAuth: [] }], 'x-scopes': ['billing:write'] })
-    expect(statuses(webhook)).toEqual([200, 401, 403, 500])
+    expect(statuses(webhook)).toEqual([200, 401, 403, 500, 503])
     const without = describeApp(defineRoutes((r) => r.get('/x', function x() {})))
     expect((without.document.components as { securitySchemes: object }).securitySchemes).not.toHaveProperty('apiKeyAuth')
   })

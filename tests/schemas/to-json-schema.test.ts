@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { namedCheck } from '../../framework/validation/issues.ts'
+import { utcTimestamp } from '../../framework/validation/rules.ts'
 import { toJsonSchema } from '../../cli/schemas/to-json-schema.ts'
 import { LoginBody, RegisterBody } from '../../framework/auth/validation.ts'
 import { ListQuery, Post, PostInput } from '../../examples/blog/app/controllers/posts.ts'
@@ -112,6 +113,44 @@ describe('valibot schemas', () => {
 
   it('output direction: what a handler answers (a response schema)', () => {
     expect(toJsonSchema(Post, { direction: 'output' }).schema).toMatchObject({ type: 'object', properties: { id: { type: 'number' }, published_at: { nullable: true } } })
+  })
+
+  describe('utcTimestamp() keeps format: date-time wherever it is, reading a request or a response, with no warning', () => {
+    const timestamp = { type: 'string', format: 'date-time', 'x-rules': ['timestamp'] }
+    const nullable = { ...timestamp, nullable: true }
+    it.each<[string, StandardSchemaV1, Record<string, unknown>]>([
+      ['alone', utcTimestamp(), timestamp],
+      // make:crud: a required date field, and an optional one (absent is null).
+      ['make:crud optional: v.optional(v.nullable(...), null)', v.optional(v.nullable(utcTimestamp()), null), { ...nullable, default: null }],
+      ['v.optional', v.optional(utcTimestamp()), timestamp],
+      ['v.nullable', v.nullable(utcTimestamp()), nullable],
+      ['v.nullish', v.nullish(utcTimestamp()), nullable],
+      ['v.exactOptional', v.exactOptional(utcTimestamp()), timestamp],
+      ['v.undefinedable', v.undefinedable(utcTimestamp()), timestamp],
+      ['first in a pipe, with its description and example after it', v.pipe(utcTimestamp(), v.description('When it starts'), v.metadata({ example: '2026-01-01T00:00:00.000Z' })), { ...timestamp, description: 'When it starts', example: '2026-01-01T00:00:00.000Z' }],
+      ['first in a pipe, with more rules after it', v.pipe(utcTimestamp(), v.string(), v.maxLength(30)), { ...timestamp, maxLength: 30 }],
+      ['later in a pipe: v.pipe(v.string(), v.trim(), utcTimestamp())', v.pipe(v.string(), v.trim(), utcTimestamp()), timestamp],
+      ['in a pipe in v.optional', v.optional(v.pipe(v.string(), utcTimestamp())), timestamp],
+      ['in an object in a list', v.array(v.object({ at: v.nullable(utcTimestamp()) })), { type: 'array', items: { type: 'object', properties: { at: nullable }, required: ['at'] } }],
+      ['in a record', v.record(v.string(), utcTimestamp()), { type: 'object', additionalProperties: timestamp }],
+      ['in a union', v.union([utcTimestamp(), v.literal('now')]), { anyOf: [timestamp, { enum: ['now'] }] }],
+    ])('%s', (_name, schema, expected) => {
+      for (const direction of ['input', 'output'] as const) expect(toJsonSchema(schema, { direction }), direction).toEqual({ schema: expected, warnings: [] })
+    })
+
+    it('a named one is one component wherever it is nested', () => {
+      const StartsAt = utcTimestamp()
+      const Event = v.object({ starts_at: v.pipe(v.string(), v.trim(), StartsAt), ends_at: v.optional(v.nullable(StartsAt)) })
+      expect(toJsonSchema(Event, { direction: 'input', definitions: { StartsAt } })).toEqual({
+        schema: {
+          type: 'object',
+          properties: { starts_at: timestamp, ends_at: { allOf: [{ $ref: '#/$defs/StartsAt' }], nullable: true } },
+          required: ['starts_at'],
+          $defs: { StartsAt: timestamp },
+        },
+        warnings: [],
+      })
+    })
   })
 
   it('other targets: draft-2020-12 writes null as a type', () => {

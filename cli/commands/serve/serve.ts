@@ -3,6 +3,7 @@ import { relative } from 'node:path'
 import { databaseUrl, ensureEnvFile, serve } from '../../../framework/node/index.ts'
 import { migrate, migrationStatus, type App, type AppConfig } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
+import { servedUrl } from '../../../framework/app/listen-first.ts'
 import { defineCommand } from '../../command/define.ts'
 import { diskFullHint, isDiskFull } from '../../database/disk-full.ts'
 import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
@@ -10,7 +11,7 @@ import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { printLine, printNote } from '../../output/print.ts'
-import { databaseWhere, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
+import { databaseWhere, envFileError, isFileAccessError, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
@@ -32,9 +33,13 @@ export default defineCommand({
     const project = projectFor(io, args.cwd)
     if (args.migrate) refuseInProduction(project, serveMigrateGuard(args.force))
     if (!existsSync(project.envFile) && project.env.APP_ENV !== 'production') {
-      if (ensureEnvFile(project.envFile, project.envExampleFile)) {
-        printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
+      let created: boolean
+      try {
+        created = ensureEnvFile(project.envFile, project.envExampleFile)
+      } catch (error) {
+        throw isFileAccessError(error) ? envFileError(project, 'create', error) : error
       }
+      if (created) printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
     }
     const settings = loadConfig(project)
     const newDatabase = missingDatabaseFile(project, settings)
@@ -190,8 +195,3 @@ function missingDatabaseFile(project: Project, config: AppConfig): string | unde
   return relative(project.root, path) || path
 }
 
-/** Where this server is reached from the machine it runs on: a wildcard bind (0.0.0.0, ::) is no address to link to. */
-function servedUrl(host: string, port: number): string {
-  if (host === '0.0.0.0' || host === '::') return `http://localhost:${port}`
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-}

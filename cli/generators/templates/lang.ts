@@ -49,7 +49,9 @@ const VALIDATION = `  required: 'The {field} field is required.',
   without_nul: 'The {field} field must not contain a NUL character.',
   not_allowed: 'The {field} field is not allowed.',
   invalid: 'The {field} field is invalid.',
-  /** Found after the schema passed: an address already registered, a link's token spent or expired. */
+  /** The 422's \`error\` as a whole, above the messages by field. */
+  invalid_data: 'The given data was invalid.',
+  /** Found after the schema passed: an address already registered (also a model's unique index), a link's token spent or expired. */
   unique: 'The {field} has already been taken.',
   verification_token: 'This verification token is invalid or has expired.',
   reset_token: 'This password reset token is invalid or has expired.',

@@ -2,26 +2,41 @@
  * The blog on Bun: `npm run start:bun`, or
  * bun run examples/blog/runtimes/bun.ts (Bun loads .env itself)
  */
-import { resolveConfig } from 'svc'
+import { pendingApp, resolveConfig, withServedUrl, type Database } from 'svc'
 import { openDatabase, openTraceStore, readEnv, serve } from 'svc/bun'
-import { resolveTraceConfig, storeSink } from 'svc/trace'
+import { resolveTraceConfig, storeSink, type SvcTracer } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
 // Read as svc serve reads it: a blank value (`DATABASE_URL=` in the .env `npm start` writes) is unset.
-const config = resolveConfig(readEnv())
-const database = await openDatabase({ url: config.databaseUrl ?? 'file:storage/database.sqlite', authToken: config.databaseAuthToken })
-const traces = await openTraceStore({ url: resolveTraceConfig(config.vars).databaseUrl ?? 'file:storage/traces.sqlite' })
-// The runtime's libSQL client is asynchronous: the traces are written from this thread, between requests.
-const { app, tracer } = await blogApp(config, database, storeSink(traces))
+const env = readEnv()
+const config = resolveConfig(env)
+let database: Database | undefined
+let traces: Awaited<ReturnType<typeof openTraceStore>> | undefined
+let tracer: SvcTracer | undefined
 
-const server = serve(app, {
+// It listens first, as svc serve does: with APP_URL unset, the links in mails name the port it got (PORT=0 too).
+const pending = pendingApp()
+const server = serve(pending, {
   port: config.port,
   host: config.host,
   // On SIGINT/SIGTERM, after the in-flight requests: every accepted trace is written, then the stores close.
   onClose: async () => {
-    await tracer.close()
-    traces.close()
-    database.close()
+    await tracer?.close()
+    traces?.close()
+    database?.close()
   },
 })
+try {
+  const served = resolveConfig(withServedUrl(env, server))
+  database = await openDatabase({ url: served.databaseUrl ?? 'file:storage/database.sqlite', authToken: served.databaseAuthToken })
+  traces = await openTraceStore({ url: resolveTraceConfig(served.vars).databaseUrl ?? 'file:storage/traces.sqlite' })
+  // The runtime's libSQL client is asynchronous: the traces are written from this thread, between requests.
+  const blog = await blogApp(served, database, storeSink(traces))
+  tracer = blog.tracer
+  pending.ready(blog.app)
+} catch (error) {
+  pending.failed(error)
+  await server.close()
+  throw error
+}
 console.log(`svc blog on Bun: ${server.url}`)

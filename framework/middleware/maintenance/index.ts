@@ -46,7 +46,8 @@ export const MAINTENANCE_COOKIE = 'svc_maintenance'
 export const DEFAULT_MAINTENANCE_MESSAGE = 'The service is down for maintenance; try again shortly.'
 export const DEFAULT_RETRY_SECONDS = 60
 
-const LIVE_PATH = '/health/live'
+/** The liveness probe: answered in maintenance mode too (orchestrators must not kill the process). */
+export const LIVE_PATH = '/health/live'
 const READY_PATH = '/health/ready'
 
 export function maintenanceMode(source: MaintenanceSource): Middleware {
