@@ -106,6 +106,8 @@ describe('queue:work', () => {
     expect(broken.stack).toContain('record.ts')
     const human = await runSvc(['queue:status'], { cwd: app.dir })
     expect(human.stdout).toMatch(/Failed jobs \(newest first\)\nID +QUEUE +JOB +ATTEMPTS +FAILED AT +ERROR\n/)
+    // Laravel's name for the list runs the same command.
+    expect(await svcJson(['queue:failed'], { cwd: app.dir })).toEqual(status)
 
     const retried = await svcJson(['queue:retry', broken.id], { cwd: app.dir })
     expect(retried).toEqual({ connection: 'database', requested: [broken.id], retried: 1, missing: [] })

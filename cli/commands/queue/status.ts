@@ -9,7 +9,14 @@ import { runningDaemon } from '../../queue/daemon.ts'
 import { withProjectQueue } from '../../queue/open.ts'
 
 export default defineCommand({
-  meta: { name: 'queue:status', group: 'Queue', description: 'Jobs per queue (pending, delayed, reserved, failed) and the failed jobs', json: ['QueueStatusJson'] },
+  meta: {
+    name: 'queue:status',
+    group: 'Queue',
+    description: 'Jobs per queue (pending, delayed, reserved, failed) and the failed jobs',
+    // Laravel's name for the list of failed jobs, which this prints.
+    alias: 'queue:failed',
+    json: ['QueueStatusJson'],
+  },
   args: {
     ...cwdArg,
     ...jsonArg,
