@@ -133,7 +133,15 @@ export function requestSchema(field: Field): string {
 
 /** The valibot schema of the field in a response (what the resource answers). */
 export function responseSchema(field: Field): string {
-  const inner = field.type === 'integer' || field.type === 'number' ? 'v.number()' : field.type === 'boolean' ? 'v.boolean()' : 'v.string()'
+  const inner = {
+    string: 'v.string()',
+    text: 'v.string()',
+    integer: 'v.number()',
+    number: 'v.number()',
+    boolean: 'v.boolean()',
+    // As stored (utcTimestamp()): the API description says date-time, as it does for the request.
+    date: 'v.pipe(v.string(), v.isoTimestamp())',
+  }[field.type]
   return field.optional ? `v.nullable(${inner})` : inner
 }
 
