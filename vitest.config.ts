@@ -31,8 +31,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Most files wait on programs they start (the CLI, servers, code-server, Redis, other runtimes), not on
-    // the CPU: on 2 CPUs, two workers kept the CPUs busy about half the run (790 CPU-seconds in 763 s), so a
-    // worker per CPU and one more (docs/benchmarks.md, "The test suite's wall time").
+    // the CPU: on 2 CPUs the suite needed about one CPU on average with two workers, and left a quarter of
+    // the CPUs idle with three, so a worker per CPU and one more (docs/benchmarks.md, "The test suite's wall time").
     maxWorkers: availableParallelism() + 1,
     // In-process CLI runs collect closed libsql databases (tests/helpers/run-svc.ts).
     execArgv: ['--expose-gc'],
