@@ -19,6 +19,8 @@ import { HELLO_BODY } from './servers/types.ts'
 type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<unknown>
 
 const svc = svcBenchApp({ routes: 1000 })
+// The scaling target's other side: the same route among 10 (routes/svc-10 in the bench).
+const svcOfTen = svcBenchApp({ routes: 10 })
 const hono = honoApp()
 // Tracing on (mode all) as the example ships it, every batch dropped: the request path's share of tracing.
 const tracer = createTracer({ sink: { write: async () => {}, prune: async () => 0 }, config: resolveTraceConfig({ TRACE_MODE: 'all' }) })
@@ -43,7 +45,8 @@ const allTargets: Array<[string, Listener, string]> = [
   ['svc /hello traced', listenerOf(traced), '/hello'],
   ['hono /users/42', getRequestListener(hono.fetch) as Listener, '/users/42'],
   ['svc /users/42', svcListener, '/users/42'],
-  ['svc 1,000 routes', svcListener, '/api/target/items/42'],
+  ['svc 10 routes', listenerOf(svcOfTen), '/api/target/items/42'],
+  ['svc 1000 routes', svcListener, '/api/target/items/42'],
 ]
 const targets = allTargets.filter(([name]) => only === undefined || only.split(',').includes(name))
 

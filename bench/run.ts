@@ -24,6 +24,7 @@ import { DISTURBANCE_OPTIONS, DISTURBANCE_USAGE, disturbanceLimits, newWindowCou
 import { numberFlag, parseFlags, withFlags } from './lib/flags.ts'
 import { hasTaskset, pinProcess, serverKey, startServer, type RunningBenchServer } from './lib/processes.ts'
 import { compare, renderMarkdown, summarise, writeResults, type ComparisonResult, type ScenarioResult } from './lib/report.ts'
+import { rotated } from './lib/rounds.ts'
 import { measureStartup } from './lib/startup.ts'
 import { readTraceCounts } from './lib/trace-counts.ts'
 import { measureRegistrationMemory, renderMemory, type MemoryResult } from './lib/memory.ts'
@@ -132,7 +133,10 @@ async function main(): Promise<number> {
     }
     const samples = new Map<string, Sample[]>(selected.map((s) => [s.name, []]))
     for (let round = 1; round <= rounds; round++) {
-      for (const scenario of selected) {
+      // Each round starts one scenario later (A B C, B C A, C A B): a place in the round (after a given
+      // server's work, or in step with a periodic disturbance of the host) falls on every scenario in turn,
+      // and each scenario keeps its neighbours, so a subject and its peer stay close in time.
+      for (const scenario of rotated(selected, round - 1)) {
         if (rewarm > 0) await measure(scenario, rewarm)
         const sample = await measureUndisturbed(() => measure(scenario, duration), watched === undefined ? undefined : limits, windows, log)
         samples.get(scenario.name)!.push(sample)
