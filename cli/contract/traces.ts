@@ -85,6 +85,8 @@ export interface TraceFiltersJson {
   ignore: string[]
   /** `--route`: only the traces this route pattern answered (trace:list, log:trace); null otherwise. */
   route: string | null
+  /** `--event`: only the traces that emitted this event class (trace:list, log:trace); null otherwise. */
+  event: string | null
 }
 
 export interface TraceListJson {

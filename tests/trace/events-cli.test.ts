@@ -6,7 +6,7 @@
  * back by the command, `--json` and for humans.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TraceJson } from '../../cli/contract/traces.ts'
+import type { TraceJson, TraceListJson } from '../../cli/contract/traces.ts'
 import { loadApp } from '../../cli/project/load-app.ts'
 import { findProject } from '../../cli/project/project.ts'
 import { copyExampleApp, svcEnv, type AppCopy } from '../helpers/cli.ts'
@@ -97,5 +97,22 @@ describe('log:trace shows events', () => {
 
     const none = await runSvc(['log:trace', ids.register!], { cwd: app.dir, env: { NO_COLOR: '1' } })
     expect(none.stdout).toContain('Events (0 events)\n  (none)')
+  })
+
+  it('trace:list and log:trace --event find the traces that emitted an event, by its class name', async () => {
+    for (const command of ['trace:list', 'log:trace']) {
+      const list = await svcJson<TraceListJson>([command, '--event', 'PostCreated'], { cwd: app.dir })
+      expect(list.filters.event).toBe('PostCreated')
+      expect(list.traces.map((trace) => trace.trace_id).sort()).toEqual([ids.created, ids.failed].sort())
+      expect((await svcJson<TraceListJson>([command, '--event', 'postcreated'], { cwd: app.dir })).traces).toEqual([])
+    }
+    expect((await svcJson<TraceListJson>(['trace:list'], { cwd: app.dir })).filters.event).toBeNull()
+    const human = await runSvc(['trace:list', '--event', 'PostCreated'], { cwd: app.dir, env: { NO_COLOR: '1' } })
+    expect(human.stdout).toContain(ids.created!.slice(0, 12))
+    expect(human.stdout).not.toContain(ids.register!.slice(0, 12))
+    // A trace id names one trace: --event beside it is refused, as every filter is.
+    const refused = await runSvc(['log:trace', ids.created!, '--event', 'PostCreated'], { cwd: app.dir })
+    expect(refused.exitCode).not.toBe(0)
+    expect(refused.stderr).toContain('--event')
   })
 })
