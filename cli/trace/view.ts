@@ -81,7 +81,8 @@ function eventLines(record: TraceRecord, color: Colors): string[] {
   const omitted = record.events_omitted
   const count = events.length + omitted
   const lines = ['', color.bold(`Events (${count} ${count === 1 ? 'event' : 'events'})`)]
-  if (count === 0) lines.push('  (none)')
+  // emit(event) without `c` records nothing: said here, where one looks for an event that did not show.
+  if (count === 0) lines.push(`  (none)  ${color.dim('an event shows here when emitted with emit(event, c)')}`)
   for (const event of events) {
     lines.push(`  +${formatMs(event.start_ms).padStart(9)}  ${event.name} ${color.dim(formatMs(event.duration_ms))}`)
     if (event.listeners.length === 0) lines.push(`              ${color.dim('no listener')}`)

@@ -224,7 +224,7 @@ function renderTrace(message: TraceMessage): void {
   const eventsSection = section(
     `Events (${eventCount})`,
     'events',
-    eventCount === 0 ? h('p', { class: 'muted' }, 'No events emitted') : h('ol', { class: 'events' }, ...events.map((event) => eventItem(event, total))),
+    eventCount === 0 ? h('p', { class: 'muted' }, 'No events recorded (an event shows here when emitted with emit(event, c))') : h('ol', { class: 'events' }, ...events.map((event) => eventItem(event, total))),
     omitted > 0 ? h('p', { class: 'muted' }, `${omitted} more not kept (a trace keeps the first ${events.length})`) : null,
   )
 

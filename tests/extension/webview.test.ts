@@ -158,10 +158,10 @@ describe('trace detail page', () => {
     const quiet = await openPage('trace-detail')
     try {
       await deliver(quiet, traceMessage({ trace: { ...trace, events: [], events_omitted: 0 } }))
-      expect(await quiet.textContent('#events')).toBe('Events (0)No events emitted')
+      expect(await quiet.textContent('#events')).toBe('Events (0)No events recorded (an event shows here when emitted with emit(event, c))')
       const { events: _events, events_omitted: _omitted, ...older } = trace
       await deliver(quiet, traceMessage({ trace: older }))
-      expect(await quiet.textContent('#events')).toBe('Events (0)No events emitted')
+      expect(await quiet.textContent('#events')).toBe('Events (0)No events recorded (an event shows here when emitted with emit(event, c))')
       await deliver(quiet, traceMessage({ trace: { ...trace, events: trace.events.slice(0, 1), events_omitted: 150 } }))
       expect(await quiet.textContent('#events h2')).toBe('Events (151)')
       expect(await quiet.textContent('#events')).toContain('150 more not kept (a trace keeps the first 1)')

@@ -96,7 +96,7 @@ describe('log:trace shows events', () => {
     expect(failed.stdout).toMatch(/count-post {2}[\d.]+ m?s {2}failed: the post counter is full/)
 
     const none = await runSvc(['log:trace', ids.register!], { cwd: app.dir, env: { NO_COLOR: '1' } })
-    expect(none.stdout).toContain('Events (0 events)\n  (none)')
+    expect(none.stdout).toContain('Events (0 events)\n  (none)  an event shows here when emitted with emit(event, c)\n')
   })
 
   it('trace:list and log:trace --event find the traces that emitted an event, by its class name', async () => {
