@@ -33,6 +33,11 @@ const api = defineRoutes((r) => {
     await emit(new TaskCreated(Number(c.params.id)), c)
     return c.json({ id: Number(c.params.id) }, { status: 201 })
   })
+  r.post('/tasks/{id}/caught', async (c) => {
+    // The handler answers despite the listener: the failure is in the event alone, not the exception.
+    await emit(new TaskCreated(Number(c.params.id)), c).catch(() => {})
+    return c.json({ id: Number(c.params.id) }, { status: 202 })
+  })
   r.get('/quiet', () => ({ ok: true }))
   r.get('/untold', async () => {
     // Without `c`, emit cannot tell which request it belongs to: nothing is recorded.
@@ -113,6 +118,25 @@ describe('events in a trace', () => {
     const record = await recordOf(traced, await traced.app.fetch(request('POST', '/api/tasks/8')))
     expect(record.status_code).toBe(500)
     expect(record.events[0]!.listeners).toEqual([{ name: 'mail-owner', queued: true, duration_ms: null, error: 'no such table: jobs' }])
+  })
+
+  it('redacts a listener’s message as an exception’s: a secret of the request it echoes is not stored', async () => {
+    const echo = defineListener(TaskCreated, {
+      name: 'echo-token',
+      handle: () => {
+        throw new Error('the key sk-live-0123456789abcdef was refused; password=hunter2hunter2')
+      },
+    })
+    register(echo)
+    traced = await tracedApp({ api })
+    const response = await traced.app.fetch(request('POST', '/api/tasks/9/caught', { headers: { 'x-api-key': 'sk-live-0123456789abcdef' } }))
+    expect(response.status).toBe(202)
+    const record = await recordOf(traced, response)
+    expect(record.exception).toBeNull()
+    const message = record.events[0]!.listeners[0]!.error!
+    expect(message).not.toContain('sk-live-0123456789abcdef')
+    expect(message).not.toContain('hunter2hunter2')
+    expect(message).toContain('[REDACTED]')
   })
 
   it('keeps a request that emits nothing (or emits without c) at events [], and caps a loop, counting the rest', async () => {
