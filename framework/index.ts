@@ -260,6 +260,7 @@ export {
   listenerNamed,
   useListenerQueue,
   useListenerServices,
+  type EmitScope,
   type EventClass,
   type ListenerContext,
   type Listener,

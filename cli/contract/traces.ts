@@ -25,7 +25,7 @@
  * Compatibility rule: fields are only ever added; a field's type and meaning
  * never change. Absent values are `null`, never missing.
  */
-import type { CapturedBody, NPlusOneFinding, TraceException, TraceMiddleware, TraceQuery, TraceRecord, TraceResponse, TraceSourceLocation } from '../../framework/trace/record.ts'
+import type { CapturedBody, NPlusOneFinding, TraceEvent, TraceException, TraceListener, TraceMiddleware, TraceQuery, TraceRecord, TraceResponse, TraceSourceLocation } from '../../framework/trace/record.ts'
 
 // ---------------------------------------------------------------------------
 // The trace record (what is stored, and what `log:trace <id> --json` prints):
@@ -34,6 +34,8 @@ import type { CapturedBody, NPlusOneFinding, TraceException, TraceMiddleware, Tr
 
 export type TraceQueryJson = TraceQuery
 export type MiddlewareTimingJson = TraceMiddleware
+export type TraceEventJson = TraceEvent
+export type TraceListenerJson = TraceListener
 export type SourceLocationJson = TraceSourceLocation
 export type TraceExceptionJson = TraceException
 export type NPlusOneJson = NPlusOneFinding
@@ -83,6 +85,8 @@ export interface TraceFiltersJson {
   ignore: string[]
   /** `--route`: only the traces this route pattern answered (trace:list, log:trace); null otherwise. */
   route: string | null
+  /** `--event`: only the traces that emitted this event class (trace:list, log:trace); null otherwise. */
+  event: string | null
 }
 
 export interface TraceListJson {

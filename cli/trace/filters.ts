@@ -40,8 +40,13 @@ export const routeArg = {
   route: { type: 'string', description: 'Only traces this route answered, by its pattern as route:list prints it (/api/v1/posts/{id})', valueHint: 'pattern' },
 } as const satisfies ArgsDef
 
+/** Only for the lists: the traces that emitted an event, by its class name, as log:trace shows it under Events. */
+export const eventArg = {
+  event: { type: 'string', description: 'Only traces that emitted this event, by its class name (TaskCreated), as log:trace shows it', valueHint: 'class' },
+} as const satisfies ArgsDef
+
 /** The filters as a command received them (any of them may be left out). */
-export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs & typeof ignoreArg & typeof routeArg>>
+export type FilterArgs = Partial<ParsedArgs<typeof traceFilterArgs & typeof ignoreArg & typeof routeArg & typeof eventArg>>
 
 /**
  * A pattern written with a query string (`/search?q=x`) would match no path
@@ -124,7 +129,7 @@ export function unansweredMethods(method: string | null): string[] {
 /** The filter options a command was given (those a search applies), as written on the command line. */
 export function givenFilters(args: FilterArgs): string[] {
   const given: string[] = []
-  for (const name of ['path', 'route', 'status', 'method', 'ip', 'since'] as const) if (args[name] !== undefined && args[name] !== '') given.push(`--${name}`)
+  for (const name of ['path', 'route', 'event', 'status', 'method', 'ip', 'since'] as const) if (args[name] !== undefined && args[name] !== '') given.push(`--${name}`)
   if (args.error === true) given.push('--error')
   for (const name of ['days', 'slow', 'limit'] as const) if (args[name] !== undefined) given.push(`--${name}`)
   if (args.ignore !== undefined && args.ignore.length > 0) given.push('--ignore')
@@ -158,6 +163,7 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     limit,
     ignore: args.ignore ?? [],
     route: args.route ?? null,
+    event: args.event ?? null,
   }
   if (args.path) {
     checkPathPattern('--path', args.path)
@@ -180,6 +186,7 @@ export function parseFilters(args: FilterArgs, slowDefault: number, now = Date.n
     checkRoutePattern(args.route)
     filter.route = args.route
   }
+  if (args.event) filter.event = args.event
   if (args.ip) filter.ip = args.ip
   if (args.error) filter.error = true
   let since = args.since ? parseSince(args.since, now) : undefined

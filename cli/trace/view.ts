@@ -49,6 +49,8 @@ export function traceView(record: TraceRecord, color: Colors): string {
     lines.push(`  +${formatMs(step.start_ms).padStart(9)}  ${color.cyan(bar)}  ${step.name} ${color.dim(formatMs(step.duration_ms))}${answered}`)
   }
 
+  lines.push(...eventLines(record, color))
+
   if (record.exception !== null) {
     const where = record.exception.location ? ` at ${record.exception.location.file}:${record.exception.location.line}:${record.exception.location.column}` : ''
     lines.push('', color.bold('Exception'), `  ${color.red(`${record.exception.class}: ${record.exception.message}`)} (${record.exception.status})${where}`)
@@ -71,6 +73,27 @@ export function traceView(record: TraceRecord, color: Colors): string {
   lines.push(...indent(bodyText(record.response.body)))
   lines.push('', `${color.bold('Total')} ${formatMs(record.duration_ms)}`)
   return lines.join('\n')
+}
+
+/** Each event the request emitted, its listeners under it: how long a plain one ran, a queued one handed off, a failure's message. */
+function eventLines(record: TraceRecord, color: Colors): string[] {
+  const events = record.events
+  const omitted = record.events_omitted
+  const count = events.length + omitted
+  const lines = ['', color.bold(`Events (${count} ${count === 1 ? 'event' : 'events'})`)]
+  // emit(event) without `c` records nothing: said here, where one looks for an event that did not show.
+  if (count === 0) lines.push(`  (none)  ${color.dim('an event shows here when emitted with emit(event, c)')}`)
+  for (const event of events) {
+    lines.push(`  +${formatMs(event.start_ms).padStart(9)}  ${event.name} ${color.dim(formatMs(event.duration_ms))}`)
+    if (event.listeners.length === 0) lines.push(`              ${color.dim('no listener')}`)
+    for (const listener of event.listeners) {
+      const how = listener.queued ? color.cyan('queued') : formatMs(listener.duration_ms ?? 0)
+      const failed = listener.error === null ? '' : `  ${color.red(`failed: ${listener.error}`)}`
+      lines.push(`              ${listener.name}  ${how}${failed}`)
+    }
+  }
+  if (omitted > 0) lines.push(color.dim(`  … ${omitted} more not kept (a trace keeps the first ${events.length})`))
+  return lines
 }
 
 export function bodyText(body: CapturedBody): string {

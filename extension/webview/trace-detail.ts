@@ -5,7 +5,7 @@
  * (replay, why), and posts the buttons' messages to the extension. DOM built
  * with createElement/textContent only: trace content is never parsed as HTML.
  */
-import type { ReplayJson, TraceQueryJson, TraceRecordJson, WhyJson } from '../../cli/contract/traces.ts'
+import type { ReplayJson, TraceEventJson, TraceQueryJson, TraceRecordJson, WhyJson } from '../../cli/contract/traces.ts'
 import type { TraceAction, TracePanelMessage, TraceWebviewMessage } from '../src/messages.ts'
 import { actionLink, button, h, ms, pretty, statusPill, vscodeApi, type Child } from './dom.ts'
 
@@ -85,6 +85,31 @@ function queryItem(query: TraceQueryJson, total: number): HTMLElement {
     query.args !== null && (Array.isArray(query.args) ? query.args.length > 0 : Object.keys(query.args).length > 0) ? h('div', { class: 'args muted' }, `args: ${JSON.stringify(query.args)}`) : null,
     query.error ? h('div', { class: 'error-text' }, query.error) : null,
     bar(query.start_ms, query.duration_ms, total, query.error ? 'tone-error' : 'tone-sql'),
+  )
+}
+
+/** One emitted event: its bar on the request's time axis, then each listener it ran (its time, queued, or its failure). */
+function eventItem(event: TraceEventJson, total: number): HTMLElement {
+  const failed = event.listeners.some((listener) => listener.error !== null)
+  return h(
+    'li',
+    { class: 'event' },
+    h('div', { class: 'row' }, h('strong', { class: 'event-name' }, event.name), h('span', { class: 'timing' }, `+${ms(event.start_ms)} · ${ms(event.duration_ms)}`)),
+    bar(event.start_ms, event.duration_ms, total, failed ? 'tone-error' : 'tone-event'),
+    event.listeners.length === 0
+      ? h('p', { class: 'muted' }, 'No listener')
+      : h(
+          'ul',
+          { class: 'listeners' },
+          ...event.listeners.map((listener) =>
+            h(
+              'li',
+              { class: listener.error === null ? 'listener' : 'listener failed' },
+              h('div', { class: 'row' }, h('code', {}, listener.name), listener.queued ? h('span', { class: 'chip' }, 'queued') : h('span', { class: 'timing' }, ms(listener.duration_ms ?? 0))),
+              listener.error === null ? null : h('div', { class: 'error-text' }, `failed: ${listener.error}`),
+            ),
+          ),
+        ),
   )
 }
 
@@ -192,10 +217,21 @@ function renderTrace(message: TraceMessage): void {
         ),
   )
 
+  // A page restored from its saved state may hold a trace read before svc recorded events.
+  const events = trace.events ?? []
+  const omitted = trace.events_omitted ?? 0
+  const eventCount = events.length + omitted
+  const eventsSection = section(
+    `Events (${eventCount})`,
+    'events',
+    eventCount === 0 ? h('p', { class: 'muted' }, 'No events recorded (an event shows here when emitted with emit(event, c))') : h('ol', { class: 'events' }, ...events.map((event) => eventItem(event, total))),
+    omitted > 0 ? h('p', { class: 'muted' }, `${omitted} more not kept (a trace keeps the first ${events.length})`) : null,
+  )
+
   const request = section('Request', 'request', h('h3', {}, 'Headers'), headersTable(trace.headers), h('h3', {}, 'Body'), bodyBlock(trace.body))
   const response = section(`Response ${trace.response.status}`, 'response', h('h3', {}, 'Headers'), headersTable(trace.response.headers), h('h3', {}, 'Body'), bodyBlock(trace.response.body))
 
-  app.replaceChildren(header, ...[exception, nPlusOne, sql, middleware, request, response].filter((node): node is HTMLElement => node !== null))
+  app.replaceChildren(header, ...[exception, nPlusOne, sql, middleware, eventsSection, request, response].filter((node): node is HTMLElement => node !== null))
 }
 
 function showResult(...children: Child[]): void {

@@ -2,7 +2,8 @@
  * Events and their listeners. An event is an instance of a plain class
  * (`new OrderShipped(order)`); a listener names the class it listens to.
  * `emit(event)` runs every listener of its class, in the order they were
- * registered, and waits for them. A listener marked `queued` is handed to the
+ * registered, and waits for them; `emit(event, c)` inside a request also
+ * records the event and its listeners in the request's trace. A listener marked `queued` is handed to the
  * listener queue when one is installed (`useListenerQueue`), and runs in
  * process like the others until then.
  *
@@ -14,10 +15,11 @@
  * export class OrderShipped { constructor(readonly orderId: number) {} }
  * export default defineListener(OrderShipped, { name: 'send-shipment-mail', handle: (event) => mail(event.orderId) })
  * listen(sendShipmentMail)
- * await emit(new OrderShipped(42))
+ * await emit(new OrderShipped(42), c)
  */
 
 import { servicesOrStandIns, type JobServices } from '../queue/job.ts'
+import type { ListenerTiming, RequestRecorder } from '../trace/recorder.ts'
 
 /**
  * What a listener gets beside the event: the app's services (database,
@@ -102,17 +104,65 @@ export function listenersOf(event: object): readonly Listener[] {
 }
 
 /**
+ * The request an event is emitted in: its context `c` (any object with the
+ * request's trace recorder). svc has no implicit request scope (an async
+ * context would cost every request, on every runtime), so a handler passes `c`.
+ */
+export interface EmitScope {
+  readonly recorder: RequestRecorder | undefined
+}
+
+/**
  * Runs the event's listeners one after another and waits for them; a
  * listener that throws stops the rest and the error reaches the caller (as
- * any other error of the request would).
+ * any other error of the request would). Given the request's context `c`,
+ * the event and each listener it ran (or queued), with its time and its
+ * error, are recorded in the request's trace.
+ *
+ * @example
+ * await emit(new TaskCreated(task.id), c)
  */
-export async function emit(event: object): Promise<void> {
+export async function emit(event: object, c?: EmitScope): Promise<void> {
   const { queue, services } = registry()
   const context = servicesOrStandIns(services, (name) => `No ${name} was installed for listeners (useListenerServices({ ${name} }); the svc CLI installs the app's)`)
+  const recorder = c?.recorder
+  if (recorder?.recordEvent !== undefined) return emitRecorded(event, recorder, queue, context)
   for (const listener of listenersOf(event)) {
     if (listener.queued && queue !== undefined) await queue.push(listener, event)
     else await listener.handle(event, context)
   }
+}
+
+/** `emit` within a traced request: the same runs, each timed, reported to the recorder once done or failed. */
+async function emitRecorded(event: object, recorder: RequestRecorder, queue: ListenerQueue | undefined, context: ListenerContext): Promise<void> {
+  const startedAt = performance.now()
+  const ran: ListenerTiming[] = []
+  try {
+    for (const listener of listenersOf(event)) {
+      const queued = listener.queued && queue !== undefined
+      const began = performance.now()
+      try {
+        if (queued) await queue.push(listener, event)
+        else await listener.handle(event, context)
+      } catch (error) {
+        ran.push({ name: listener.name, queued, duration_ms: queued ? null : performance.now() - began, error: errorMessage(error) })
+        throw error
+      }
+      ran.push({ name: listener.name, queued, duration_ms: queued ? null : performance.now() - began, error: null })
+    }
+  } finally {
+    recorder.recordEvent!({ name: eventName(event), startedAt, duration_ms: performance.now() - startedAt, listeners: ran })
+  }
+}
+
+function eventName(event: object): string {
+  const name = (event.constructor as { name?: unknown } | undefined)?.name
+  return typeof name === 'string' && name !== '' ? name : 'Object'
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message === '' ? error.name : error.message
+  return String(error)
 }
 
 /** Installs the services listeners run with in process (the `svc` CLI installs the app's). */

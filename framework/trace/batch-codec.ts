@@ -155,6 +155,7 @@ export function decodeBatch(text: string): TraceRecord[] {
       completeBody(record.body)
       completeBody(record.response?.body)
       withSources(record)
+      withEvents(record)
     }
     return parsed
   }
@@ -175,6 +176,7 @@ export function decodeBatch(text: string): TraceRecord[] {
     if (queryTimings !== undefined) merged.queries = retimed(previous?.queries, queryTimings)
     if (durationUs !== undefined) merged.duration_ms = durationUs / 1000
     if (patch.queries !== undefined || patch.n_plus_one !== undefined) withSources(merged)
+    withEvents(merged)
     records.push(merged)
     previous = merged
   }
@@ -185,6 +187,12 @@ export function decodeBatch(text: string): TraceRecord[] {
 function withSources(record: TraceRecord): void {
   for (const query of record.queries ?? []) if (query.source === undefined) query.source = null
   for (const finding of record.n_plus_one ?? []) if (finding.source === undefined) finding.source = null
+}
+
+/** Records written before svc recorded events read as having emitted none: fields are never missing. */
+function withEvents(record: TraceRecord): void {
+  if (record.events === undefined) record.events = []
+  if (record.events_omitted === undefined) record.events_omitted = 0
 }
 
 /** Bodies stored before `incomplete` existed read as complete. */
@@ -239,6 +247,8 @@ function patchFields(p: TraceRecord, r: TraceRecord): string {
   if (p.queries !== r.queries) json += queriesField(p.queries, r.queries)
   if (!sameJson(p.middleware, r.middleware)) json += `,"middleware":${JSON.stringify(r.middleware)}`
   if (!sameJson(p.exception, r.exception)) json += `,"exception":${JSON.stringify(r.exception)}`
+  if (p.events !== r.events && !sameJson(p.events, r.events)) json += `,"events":${JSON.stringify(r.events)}`
+  if (p.events_omitted !== r.events_omitted) json += `,"events_omitted":${jsonValue(r.events_omitted)}`
   // Records of one batch are all built by one svc: a record without the mark never follows one with it.
   if (p.refused_before_app !== r.refused_before_app) json += `,"refused_before_app":${r.refused_before_app === true}`
   if (!sameJson(p.trace, r.trace)) json += `,"trace":${JSON.stringify(r.trace)}`
@@ -320,7 +330,7 @@ function jsonValue(value: unknown): string {
 }
 
 // patchFields must compare every field: one left out would silently take the previous record's value.
-type ComparedField = 'trace_id' | 'method' | 'path' | 'query' | 'route' | 'status_code' | 'headers' | 'body' | 'queries' | 'middleware' | 'exception' | 'refused_before_app' | 'trace' | 'duration_ms' | 'memory_mb' | 'n_plus_one' | 'ip' | 'timestamp' | 'user_id' | 'response'
+type ComparedField = 'trace_id' | 'method' | 'path' | 'query' | 'route' | 'status_code' | 'headers' | 'body' | 'queries' | 'middleware' | 'exception' | 'events' | 'events_omitted' | 'refused_before_app' | 'trace' | 'duration_ms' | 'memory_mb' | 'n_plus_one' | 'ip' | 'timestamp' | 'user_id' | 'response'
 const everyFieldCompared: [Exclude<keyof TraceRecord, ComparedField>] extends [never] ? true : never = true
 void everyFieldCompared
 

@@ -11,7 +11,8 @@ import { isHttpError } from '../http/http-error.ts'
 import { rejectedBodyOf } from '../http/read-json-body.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
 import type { QuerySite, QuerySites } from './query-site.ts'
-import type { MiddlewareTiming, RequestRecorder } from './recorder.ts'
+import { MAX_TRACE_EVENTS } from './record.ts'
+import type { EventTiming, MiddlewareTiming, RequestRecorder } from './recorder.ts'
 
 // Most requests run no query and some no middleware: their lists stay this shared empty one.
 const NONE: readonly never[] = Object.freeze([])
@@ -20,6 +21,9 @@ export class RequestCapture implements RequestRecorder {
   readonly startedAt = performance.now()
   private queryList: QueryRecord[] | undefined
   private middlewareList: MiddlewareTiming[] | undefined
+  private eventList: EventTiming[] | undefined
+  /** Events past MAX_TRACE_EVENTS: counted, not kept. */
+  eventsOmitted = 0
   /** How many times each statement text was sent so far (query-site.ts). */
   private sent: Map<string, number> | undefined
   /** Set by `recordRefusal` (`app.reject`). */
@@ -51,8 +55,18 @@ export class RequestCapture implements RequestRecorder {
     ;(this.queryList ??= []).push(query)
   }
 
+  get events(): readonly EventTiming[] {
+    return this.eventList ?? NONE
+  }
+
   recordMiddleware(timing: MiddlewareTiming): void {
     ;(this.middlewareList ??= []).push(timing)
+  }
+
+  recordEvent(event: EventTiming): void {
+    const list = (this.eventList ??= [])
+    if (list.length < MAX_TRACE_EVENTS) list.push(event)
+    else this.eventsOmitted++
   }
 
   recordRefusal(): void {
@@ -177,6 +191,9 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
       // their own: one a handler left running may still report after the response.
       queries: capture.queries.length === 0 ? capture.queries : capture.queries.slice(),
       middleware: capture.middleware,
+      // A copy, as for queries: a listener a handler left running may still report after the response.
+      events: capture.events.length === 0 ? capture.events : capture.events.slice(),
+      events_omitted: capture.eventsOmitted,
       error: error === undefined ? null : rawError(error),
       refused_before_app: capture.refusedBeforeApp,
     },
@@ -320,6 +337,9 @@ export interface RawTrace {
   response_body: BodyRead | null
   queries: readonly QueryRecord[]
   middleware: readonly MiddlewareTiming[]
+  /** `emit(event, c)` calls, each with its listeners (plain data). */
+  events: readonly EventTiming[]
+  events_omitted: number
   error: { class: string; message: string; stack: string | null; errors: Record<string, string[]> | null } | null
   /** The runtime refused the request before the app saw it (`app.reject`). */
   refused_before_app: boolean

@@ -17,5 +17,5 @@ export { type RawTrace, type RawBody, type PendingTrace, type BodyRead } from '.
 export { appFrame, buildRecord, createRecordBuilder, type RecordBuilder } from './record-builder.ts'
 export { BatchEncoder, decodeBatch, encodeBatch, type EncodedBatch } from './batch-codec.ts'
 export * from './record.ts'
-export type { MiddlewareTiming, RequestRecorder, Tracer } from './recorder.ts'
+export type { EventTiming, ListenerTiming, MiddlewareTiming, RequestRecorder, Tracer } from './recorder.ts'
 export { createTraceId, TRACE_ID_PATTERN } from './trace-id.ts'

@@ -18,6 +18,7 @@ import {
   REDACTED,
   type CapturedBody,
   type NPlusOneFinding,
+  type TraceEvent,
   type TraceException,
   type TraceMiddleware,
   type TraceQuery,
@@ -75,6 +76,8 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
       // Shared, never altered (records are read-only once built); sorted by start when there are several.
       middleware: raw.middleware.length < 2 ? (raw.middleware as TraceMiddleware[]) : [...raw.middleware].sort((a, b) => a.start_ms - b.start_ms),
       exception: raw.error === null ? null : exceptionOf(raw.error, raw.status, redactor),
+      events: raw.events.length === 0 ? NO_EVENTS : raw.events.map((event) => eventOf(event, raw.started_at, redactor)),
+      events_omitted: raw.events_omitted,
       refused_before_app: raw.refused_before_app,
       trace: raw.error !== null && raw.debug && raw.error.stack ? raw.error.stack.split('\n').map((line) => redactor.text(line.trim())) : null,
       duration_ms: round(raw.duration_ms),
@@ -95,6 +98,22 @@ export function createRecordBuilder(config: TraceConfig, memoryMb: number | null
 // Shared by every record without queries, so that the batch codec sees them unchanged at once.
 const NO_QUERIES: TraceQuery[] = Object.freeze([]) as unknown as TraceQuery[]
 const NO_FINDINGS: NPlusOneFinding[] = Object.freeze([]) as unknown as NPlusOneFinding[]
+const NO_EVENTS: TraceEvent[] = Object.freeze([]) as unknown as TraceEvent[]
+
+function eventOf(event: RawTrace['events'][number], startedAt: number, redactor: Redactor): TraceEvent {
+  return {
+    name: event.name,
+    start_ms: round(Math.max(0, event.startedAt - startedAt)),
+    duration_ms: round(event.duration_ms),
+    listeners: event.listeners.map((listener) => ({
+      name: listener.name,
+      queued: listener.queued,
+      duration_ms: listener.duration_ms === null ? null : round(listener.duration_ms),
+      // A listener's error may quote what it failed on, as an exception's may: redacted as text is.
+      error: listener.error === null ? null : redactor.text(listener.error),
+    })),
+  }
+}
 
 function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
   if (a === b) return true

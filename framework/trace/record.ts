@@ -41,6 +41,29 @@ export interface TraceMiddleware {
   called_next?: boolean
 }
 
+/** One listener an event ran, or handed to the queue. */
+export interface TraceListener {
+  name: string
+  /** True when it was handed to the queue (`queued: true` and a queue installed): a worker runs it later. */
+  queued: boolean
+  /** How long its `handle` ran; null for a queued one. */
+  duration_ms: number | null
+  /** The message of what it threw (for a queued one: why the queue refused it), null when it did not fail. */
+  error: string | null
+}
+
+/** One event the request emitted (`emit(event, c)`). */
+export interface TraceEvent {
+  /** The event's class name (`TaskCreated`). */
+  name: string
+  /** Milliseconds from the start of the request. */
+  start_ms: number
+  /** Including its listeners and hand-offs to the queue. */
+  duration_ms: number
+  /** Those that ran, in order; after one that failed the rest did not run. Empty when nothing listens to it. */
+  listeners: TraceListener[]
+}
+
 export interface TraceSourceLocation {
   file: string
   line: number
@@ -108,6 +131,10 @@ export interface TraceRecord {
   queries: TraceQuery[]
   middleware: TraceMiddleware[]
   exception: TraceException | null
+  /** Events emitted within the request (`emit(event, c)`), in order, at most `MAX_TRACE_EVENTS`; [] in records written before svc recorded them. */
+  events: TraceEvent[]
+  /** Events emitted beyond `MAX_TRACE_EVENTS`, not kept (0 in records written before svc recorded events). */
+  events_omitted: number
   /**
    * True when the server's HTTP parser refused the request before the app saw
    * it (bad framing, headers too large, too slow: `app.reject`): the method
@@ -133,6 +160,9 @@ export interface TraceRecord {
   user_id: number | string | null
   response: TraceResponse
 }
+
+/** Events kept per request: a request that emits in a loop must not make its trace (and its batch) unbounded. */
+export const MAX_TRACE_EVENTS = 100
 
 export const emptyBody = (): CapturedBody => ({ content: null, size: 0, truncated: false, incomplete: false })
 

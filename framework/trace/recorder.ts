@@ -17,11 +17,36 @@ export interface MiddlewareTiming {
   called_next: boolean
 }
 
+/** One listener `emit` ran (or handed to the queue) for an event. */
+export interface ListenerTiming {
+  name: string
+  /** Handed to the listener queue (run later by a worker), not run during `emit`. */
+  queued: boolean
+  /** How long its `handle` ran; null for a queued one (what ran was the hand-off). */
+  duration_ms: number | null
+  /** The message of what it threw (or of the queue's refusal); null when it did not fail. */
+  error: string | null
+}
+
+/** One `emit(event, c)` of a request: reported once its listeners are done (or one failed). */
+export interface EventTiming {
+  /** The event's class name. */
+  name: string
+  /** performance.now() when `emit` began. */
+  startedAt: number
+  /** Including every listener it ran and every hand-off to the queue. */
+  duration_ms: number
+  /** In the order they ran; one that threw is the last (the rest did not run). */
+  listeners: ListenerTiming[]
+}
+
 export interface RequestRecorder {
   /** performance.now() when the request began. */
   readonly startedAt: number
   recordQuery(query: QueryRecord): void
   recordMiddleware(timing: MiddlewareTiming): void
+  /** Called by `emit(event, c)` once the event's listeners are done; optional, as tracers before it did not have it. */
+  recordEvent?(event: EventTiming): void
   /**
    * Called by `app.reject`: the runtime refused the request before the app
    * saw it (Node's HTTP parser), so its trace holds only what could be read

@@ -51,6 +51,8 @@ export interface TraceFilter {
   minDurationMs?: number
   /** The matched route pattern, exactly. */
   route?: string
+  /** Traces that emitted an event of this class name (`emit(event, c)`), exactly. */
+  event?: string
   /** Only traces written after this one (for tail). */
   afterTraceId?: string
   limit?: number
@@ -458,6 +460,10 @@ export function compileFilter(filter: TraceFilter): (record: TraceRecord) => boo
   if (filter.route !== undefined) {
     const route = filter.route
     tests.push((record) => record.route === route)
+  }
+  if (filter.event !== undefined) {
+    const event = filter.event
+    tests.push((record) => record.events.some((emitted) => emitted.name === event))
   }
   return (record) => tests.every((test) => test(record))
 }

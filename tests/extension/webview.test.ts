@@ -141,6 +141,35 @@ describe('trace detail page', () => {
     expect(await page.evaluate(() => (window as unknown as { __state: { message: { trace: { trace_id: string } } } }).__state.message.trace.trace_id)).toBe(trace.trace_id)
   })
 
+  it('shows the events the request emitted: each listener with its time, queued, or its failure as text', async () => {
+    expect(await page.textContent('#events h2')).toBe('Events (2)')
+    expect(await page.locator('#events li.event .event-name').allTextContents()).toEqual(['PostCreated', 'PostPublished'])
+    expect(await page.locator('#events li.event > .row .timing').allTextContents()).toEqual(['+8.2 ms · 1.4 ms', '+9.8 ms · 0.50 ms'])
+    expect(await page.locator('#events li.listener').allTextContents()).toEqual(['count-post0.60 ms', 'mail-authorqueued', 'ping-search0.40 msfailed: search index unreachable <b>503</b>'])
+    expect(await page.locator('#events li.listener.failed').count()).toBe(1)
+    // A listener's message is text, never markup; the event that failed has an error-toned bar on the request's time scale.
+    expect(await page.locator('#events b').count()).toBe(0)
+    const bars = await page.locator('#events li.event > .track .fill').evaluateAll((fills) => fills.map((fill) => ({ left: (fill as HTMLElement).style.left, tone: fill.className })))
+    expect(parseFloat(bars[0]!.left)).toBeCloseTo((8.2 / 12.3) * 100, 1)
+    expect(bars.map((bar) => bar.tone.includes('tone-error'))).toEqual([false, true])
+  })
+
+  it('says when a trace emitted no event, and reads a saved trace from before events were recorded', async () => {
+    const quiet = await openPage('trace-detail')
+    try {
+      await deliver(quiet, traceMessage({ trace: { ...trace, events: [], events_omitted: 0 } }))
+      expect(await quiet.textContent('#events')).toBe('Events (0)No events recorded (an event shows here when emitted with emit(event, c))')
+      const { events: _events, events_omitted: _omitted, ...older } = trace
+      await deliver(quiet, traceMessage({ trace: older }))
+      expect(await quiet.textContent('#events')).toBe('Events (0)No events recorded (an event shows here when emitted with emit(event, c))')
+      await deliver(quiet, traceMessage({ trace: { ...trace, events: trace.events.slice(0, 1), events_omitted: 150 } }))
+      expect(await quiet.textContent('#events h2')).toBe('Events (151)')
+      expect(await quiet.textContent('#events')).toContain('150 more not kept (a trace keeps the first 1)')
+    } finally {
+      await quiet.close()
+    }
+  })
+
   it('links the trace to the code: route, handler, the line of each statement, the N+1 with its line', async () => {
     expect(await page.textContent('#code-links')).toBe('Route POST /api/v1/posts → handler posts.createPost')
     expect(await page.locator('#sql li.query .from a').allTextContents()).toEqual([

@@ -19,6 +19,8 @@ function everythingChanged(n: number): TraceRecord {
     queries: [{ sql: 'select 1', args: [1], duration_ms: 0.1, rows: 1, start_ms: 0.2, last_insert_rowid: null, error: null, source: { file: '/app/x.ts', line: 2, column: 5 } }],
     middleware: [{ name: 'auth', start_ms: 0.01, duration_ms: 0.5, called_next: true }],
     exception: { class: 'TypeError', message: 'kaput', status: 500, errors: null, location: { file: '/app/x.ts', line: 3, column: 9 } },
+    events: [{ name: 'TaskCreated', start_ms: 0.3, duration_ms: 0.2, listeners: [{ name: 'log-task', queued: false, duration_ms: 0.1, error: 'kaput' }, { name: 'mail-owner', queued: true, duration_ms: null, error: null }] }],
+    events_omitted: 3,
     refused_before_app: true,
     trace: ['TypeError: kaput', 'at x (/app/x.ts:3:9)'],
     duration_ms: 9.75,

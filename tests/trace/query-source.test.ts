@@ -70,6 +70,7 @@ describe('the source line of each statement', () => {
 
 /** A record as svc stored it before statements had a source. */
 function traceRecordWithoutSources(): TraceRecord {
+  // As stored then: without events either.
   return {
     trace_id: 'svc_0',
     method: 'GET',
@@ -90,7 +91,7 @@ function traceRecordWithoutSources(): TraceRecord {
     timestamp: '2026-01-01T00:00:00.000Z',
     user_id: null,
     response: { status: 200, headers: {}, body: { content: null, size: 0, truncated: false, incomplete: false } },
-  }
+  } as Omit<TraceRecord, 'events' | 'events_omitted'> as TraceRecord
 }
 
 describe('call sites', () => {

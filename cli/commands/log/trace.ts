@@ -2,7 +2,7 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
-import { ignoreArg, routeArg, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
+import { eventArg, ignoreArg, routeArg, refuseFiltersWithId, traceFilterArgs } from '../../trace/filters.ts'
 import { findTrace, refuseEmptyId } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { printTraceList, searchTraces } from '../../trace/search.ts'
@@ -19,6 +19,7 @@ export default defineCommand({
     ...traceFilterArgs,
     ...ignoreArg,
     ...routeArg,
+    ...eventArg,
   },
   async run({ args, io, json }) {
     refuseEmptyId(args.id, 'log:trace')

@@ -13,7 +13,8 @@ declare module '../template.ts' {
 export default defineTemplate('event', ({ names }) => ({
   path: appPaths.event(names),
   contents: `/**
- * Emitted with \`await emit(new ${names.base.pascal}(id))\` (import emit from 'svc'); its listeners
+ * Emitted with \`await emit(new ${names.base.pascal}(id), c)\` (import emit from 'svc'; \`c\`, the request's
+ * context, puts the event in its trace); its listeners
  * (\`svc make:listener <Name> --event=${names.input}\`) run then. Keep its fields plain data:
  * a queued listener gets it back from JSON.
  */

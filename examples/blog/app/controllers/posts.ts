@@ -86,7 +86,8 @@ export async function createPost(c: Context<string, { body: typeof PostInput }>)
       [input.title, await uniqueSlug(c, input.title), input.body, input.published_at ?? null],
     )
   }
-  await emit(new PostCreated(post.id, c.user!.id))
+  // With `c`, the event and its listeners show in this request's trace.
+  await emit(new PostCreated(post.id, c.user!.id), c)
   return c.json(post, { status: 201, message: 'Post created' })
 }
 
