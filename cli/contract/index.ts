@@ -46,6 +46,7 @@ import type { DbSeedJson, DbTableJson, DbTablesJson, UserRoleJson } from './data
 import type { NewProjectJson } from './new-project.ts'
 import type { MakeOpenApiJson, MakePostmanJson } from './api-docs.ts'
 import type { MakeJson } from './generators.ts'
+import type { TestRunJson } from './testing.ts'
 import type { CliErrorJson } from './errors.ts'
 
 export * from './routes.ts'
@@ -59,6 +60,7 @@ export * from './background.ts'
 export * from './devtools.ts'
 export * from './operations.ts'
 export * from './generators.ts'
+export * from './testing.ts'
 export * from './errors.ts'
 
 /**
@@ -118,6 +120,7 @@ export interface ContractDocuments {
   SlowJson: SlowJson
   StorageLinkJson: StorageLinkJson
   StatsJson: StatsJson
+  TestRunJson: TestRunJson
   TopJson: TopJson
   TraceJson: TraceJson
   TraceListJson: TraceListJson

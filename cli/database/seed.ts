@@ -6,12 +6,12 @@
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
-import { format } from 'node:util'
 import type { Database } from '../../framework/index.ts'
 import type { DbSeedJson, SeededRowsJson } from '../contract/index.ts'
 import { closestNames } from '../command/suggest.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
+import { withConsoleOnStderr } from '../output/print.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from '../project/import-file.ts'
 import type { Project } from '../project/project.ts'
 import { listTables } from './inspect.ts'
@@ -77,7 +77,7 @@ export async function runSeeders(
     if (typeof run !== 'function') throw new CliError('E_BAD_SEEDER', `${files.get(name)} exports no run(db) function`, { hint: 'export async function run(db: Database) { ... }' })
     const before = await rowCounts(db)
     try {
-      await withConsoleOn(io, () => db.transaction((tx) => (run as (db: Database) => Promise<void>)(tx)))
+      await withConsoleOnStderr(io, () => db.transaction((tx) => (run as (db: Database) => Promise<void>)(tx)))
     } catch (error) {
       throw new CliError('E_SEEDER', `Seeder ${name} failed: ${commandErrorMessage(error)}`, {
         hint: `none of its rows were kept${result.seeded.length > 0 ? ` (the seeders before it ran: ${result.seeded.join(', ')})` : ''}; fix it and run svc db:seed --class=${name}`,
@@ -108,16 +108,3 @@ function changedRows(seeder: string, before: Map<string, number>, after: Map<str
     .map(([table, rows]) => ({ seeder, table, added: rows - (before.get(table) ?? 0) }))
     .filter((row) => row.added !== 0)
 }
-
-/** What a seeder logs is progress for humans: the command's stderr, so that `--json` keeps stdout one JSON document. */
-async function withConsoleOn<T>(io: CommandIO, work: () => Promise<T>): Promise<T> {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error }
-  const write = (...args: unknown[]) => void io.stderr.write(`${format(...args)}\n`)
-  console.log = console.info = console.warn = console.error = write
-  try {
-    return await work()
-  } finally {
-    Object.assign(console, saved)
-  }
-}
-

@@ -1,9 +1,26 @@
 /** Output helpers: JSON on stdout only, everything for humans is formatted here. */
+import { format } from 'node:util'
 import { isDiskFull } from '../database/disk-full.ts'
 import { commandErrorMessage, DATABASE_UNREACHABLE_FIX, isDatabaseLocked, isDatabaseUnreachable } from '../database/locked.ts'
 import type { CliErrorDetailJson, CliErrorJson } from '../contract/errors.ts'
 import { CliError } from './cli-error.ts'
 import type { CommandIO, OutputStream } from './io.ts'
+
+/**
+ * Runs the app's own code (a seeder, a replayed request's handler) with its
+ * console on the command's stderr: what it logs is for humans, and `--json`
+ * keeps stdout one JSON document.
+ */
+export async function withConsoleOnStderr<T>(io: CommandIO, work: () => Promise<T>): Promise<T> {
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error }
+  const write = (...args: unknown[]) => void io.stderr.write(`${format(...args)}\n`)
+  console.log = console.info = console.warn = console.error = write
+  try {
+    return await work()
+  } finally {
+    Object.assign(console, saved)
+  }
+}
 
 /** Stable JSON: two-space indented, one document, newline-terminated. */
 export function printJson(io: CommandIO, value: unknown): void {

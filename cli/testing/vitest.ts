@@ -22,6 +22,8 @@ import type { ArgsDef } from '../command/define.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO, OutputStream } from '../output/io.ts'
 import type { Project } from '../project/project.ts'
+import type { TestRunJson } from '../contract/testing.ts'
+import type { TestRunResults } from './results-reporter.ts'
 
 export interface Vitest {
   /** vitest's own bin script (vitest.mjs), run with node. */
@@ -45,6 +47,8 @@ export interface TestOptions {
   verbose: boolean
   watch: boolean
   stopOnFailure: boolean
+  /** Print the run as TestRunJson on stdout; vitest's own output goes to stderr. */
+  json: boolean
 }
 
 /** What `test` and `test:run` both take. */
@@ -93,12 +97,14 @@ export function testSuites(project: Project): string[] {
     .sort()
 }
 
-/** The vitest command line for the options (after vitest's bin); `countRan`: add the reporter that counts the tests that ran. */
-export function vitestArgs(project: Project, vitest: Vitest, options: TestOptions, countRan = false): string[] {
+/** The vitest command line for the options (after vitest's bin); `results`: add the reporter that writes what ran (results-reporter.ts). */
+export function vitestArgs(project: Project, vitest: Vitest, options: TestOptions, results = false): string[] {
   const args = options.watch ? ['watch'] : ['run']
   args.push('--root', project.appDir, '--config', configFile(project))
-  if (countRan) args.push(`--reporter=${options.verbose ? 'verbose' : 'default'}`, `--reporter=${siblingModule('ran-reporter')}`)
+  if (results) args.push(`--reporter=${options.verbose ? 'verbose' : 'default'}`, `--reporter=${siblingModule('results-reporter')}`)
   else if (options.verbose) args.push('--reporter=verbose')
+  // Where each test is declared, for TestRunJson's line and column.
+  if (options.json) args.push('--includeTaskLocation')
   if (options.stopOnFailure) args.push('--bail=1')
   if (options.filter !== undefined) args.push('--testNamePattern', options.filter)
   if (options.coverage) {
@@ -137,16 +143,18 @@ function siblingModule(name: string): string {
  * Runs vitest in the app folder with the command's environment (and `env`); resolves
  * with its exit code. On a terminal vitest gets the terminal itself (colours,
  * watch mode's keys); otherwise its output is copied to the command's IO.
- * An abort (Ctrl-C, the test) stops it.
+ * `toStderr`: vitest's stdout goes to the command's stderr (`--json` keeps
+ * stdout for its document). An abort (Ctrl-C, the test) stops it.
  */
-export function runVitest(io: CommandIO, project: Project, vitest: Vitest, args: string[], env: Record<string, string> = {}): Promise<number> {
-  const out = descriptor(io.stdout)
+export function runVitest(io: CommandIO, project: Project, vitest: Vitest, args: string[], env: Record<string, string> = {}, toStderr = false): Promise<number> {
   const err = descriptor(io.stderr)
+  const out = toStderr ? err : descriptor(io.stdout)
   const direct = out !== undefined && err !== undefined
   const stdio: StdioOptions = direct ? ['inherit', out, err] : ['ignore', 'pipe', 'pipe']
   const child = spawn(process.execPath, [vitest.bin, ...args], { cwd: project.appDir, env: { ...io.env, ...env }, stdio })
   if (!direct) {
-    child.stdout!.setEncoding('utf8').on('data', (text: string) => io.stdout.write(text))
+    const stdout = toStderr ? io.stderr : io.stdout
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => stdout.write(text))
     child.stderr!.setEncoding('utf8').on('data', (text: string) => io.stderr.write(text))
   }
   const stop = () => child.kill('SIGTERM')
@@ -166,25 +174,43 @@ function descriptor(stream: OutputStream): number | undefined {
   return typeof fd === 'number' ? fd : undefined
 }
 
+/** What a run of the tests ended with: vitest's exit code, and with `json` the document to print. */
+export interface TestRun {
+  exitCode: number
+  json: TestRunJson | undefined
+}
+
 /**
- * Runs the tests (`svc test`, `svc test:run`); resolves with vitest's exit
- * code. A --filter that matches no test name is a failure: vitest skips every
- * test and exits 0, so a mistyped filter in CI passed having run nothing.
+ * Runs the tests (`svc test`, `svc test:run`). A --filter that matches no
+ * test name is a failure: vitest skips every test and exits 0, so a mistyped
+ * filter in CI passed having run nothing. With `json`, a run that ends
+ * without results (vitest could not load its config, or crashed) is a
+ * failure too: stdout is to hold a document, and there is none to print.
  */
-export async function runTests(io: CommandIO, project: Project, vitest: Vitest, options: TestOptions): Promise<number> {
-  if (options.filter === undefined || options.watch) return runVitest(io, project, vitest, vitestArgs(project, vitest, options))
+export async function runTests(io: CommandIO, project: Project, vitest: Vitest, options: TestOptions): Promise<TestRun> {
+  if (options.json && options.watch) {
+    throw new CliError('E_BAD_OPTION', '--json prints one run, and --watch runs until stopped', { hint: 'leave out --watch (or --json)' })
+  }
+  const wantsResults = options.json || (options.filter !== undefined && !options.watch)
+  if (!wantsResults) return { exitCode: await runVitest(io, project, vitest, vitestArgs(project, vitest, options)), json: undefined }
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'))
   try {
-    const file = join(dir, 'ran.json')
-    const code = await runVitest(io, project, vitest, vitestArgs(project, vitest, options, true), { SVC_TEST_RAN: file })
-    if (code !== 0 || !existsSync(file)) return code
-    const { total, ran } = JSON.parse(readFileSync(file, 'utf8')) as { total: number; ran: number }
-    if (ran === 0) {
-      throw new CliError('E_NO_TESTS', `No test name matches --filter=${options.filter}: ${total} test(s), every one skipped`, {
+    const file = join(dir, 'results.json')
+    const exitCode = await runVitest(io, project, vitest, vitestArgs(project, vitest, options, true), { SVC_TEST_RESULTS: file }, options.json)
+    const results = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as TestRunResults) : undefined
+    if (options.filter !== undefined && exitCode === 0 && results !== undefined && results.totals.passed + results.totals.failed === 0) {
+      throw new CliError('E_NO_TESTS', `No test name matches --filter=${options.filter}: ${results.totals.tests} test(s), every one skipped`, {
         hint: "the filter is a regular expression matched against each test's describe and it names (vitest -t); svc test:run lists the tests with their names",
       })
     }
-    return code
+    if (!options.json) return { exitCode, json: undefined }
+    if (results === undefined) {
+      throw new CliError('E_VITEST', `vitest ${vitest.version} exited with code ${exitCode} without reporting a run`, {
+        hint: 'its own output, on stderr, says why (a vitest config that does not load, a vitest older than 3)',
+        exitCode: exitCode === 0 ? 1 : exitCode,
+      })
+    }
+    return { exitCode, json: { exit_code: exitCode, vitest: { version: vitest.version, from: vitest.from }, ...results } }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

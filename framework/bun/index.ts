@@ -3,7 +3,8 @@
  * (`server.requestIP`) in the typed connection info (`c.ip`, the throttle's
  * key, the trace's `ip`), and stops gracefully on SIGINT/SIGTERM: in-flight
  * requests finish, then `onClose` runs (flush the traces, close the
- * databases there). Also opens libSQL files (Bun runs the native driver).
+ * databases there). Also opens libSQL files (Bun runs the native driver),
+ * and reads the maintenance state file `svc down` writes (`maintenanceFile`).
  *
  * @example
  * const server = serve(app, { port: 8080, onClose: () => tracer.close() })
@@ -14,8 +15,10 @@ import type { App } from '../app/create-app.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
 import { unmeasuredHeadAnswer } from '../http/response.ts'
+import type { MaintenanceSource } from '../middleware/maintenance/index.ts'
+import { pollMaintenanceFile, type MaintenancePollOptions } from '../middleware/maintenance/state-file.ts'
 
-export type { RunningServer, ServeOptions }
+export type { MaintenancePollOptions, RunningServer, ServeOptions }
 
 interface BunServer {
   hostname: string
@@ -27,6 +30,7 @@ interface BunServer {
 interface BunRuntime {
   serve(options: { port: number; hostname: string; fetch: (request: Request, server: BunServer) => Response | Promise<Response> }): BunServer
   write(path: string, data: string): Promise<number>
+  file(path: string): { stat(): Promise<{ ino: number; size: number; mtimeMs: number }>; text(): Promise<string> }
   env: Record<string, string | undefined>
 }
 interface BunProcess {
@@ -64,4 +68,26 @@ export function readEnv(): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(bun().env)) if (value !== undefined) env[name] = value
   return env
+}
+
+/**
+ * Maintenance mode as `svc serve` has it: the source for
+ * `createApp({ maintenance })`, polling the state file `svc down` writes
+ * (at most once a second; framework/middleware/maintenance/state-file.ts).
+ *
+ * @example createApp({ ..., maintenance: maintenanceFile('storage/maintenance.json') })
+ */
+export function maintenanceFile(path: string, options: MaintenancePollOptions = {}): MaintenanceSource {
+  return pollMaintenanceFile(path, { identity: bunIdentity, read: (file) => bun().file(file).text() }, options)
+}
+
+async function bunIdentity(path: string): Promise<string | undefined> {
+  try {
+    const stat = await bun().file(path).stat()
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`
+  } catch (error) {
+    // ENOENT: up. Anything else is the request's error, as on Node.
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined
+    throw error
+  }
 }

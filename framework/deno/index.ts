@@ -4,7 +4,8 @@
  * and stops gracefully on SIGINT/SIGTERM: in-flight requests finish, then
  * `onClose` runs (flush the traces, close the databases there). Also opens
  * libSQL files as Deno allows (`--allow-ffi` for the driver, see
- * docs/runtimes.md for the permissions).
+ * docs/runtimes.md for the permissions), and reads the maintenance state
+ * file `svc down` writes (`maintenanceFile`, `--allow-read` for it).
  *
  * @example
  * const server = serve(app, { port: 8080, onClose: () => tracer.close() })
@@ -15,8 +16,10 @@ import type { App } from '../app/create-app.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
 import { unmeasuredHeadAnswer } from '../http/response.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
+import type { MaintenanceSource } from '../middleware/maintenance/index.ts'
+import { pollMaintenanceFile, type MaintenancePollOptions } from '../middleware/maintenance/state-file.ts'
 
-export type { RunningServer, ServeOptions }
+export type { MaintenancePollOptions, RunningServer, ServeOptions }
 
 interface DenoServeInfo {
   remoteAddr: { hostname: string }
@@ -34,6 +37,8 @@ interface DenoRuntime {
   ): DenoServer
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
   mkdir(path: string, options: { recursive: boolean }): Promise<void>
+  statSync(path: string): { ino: number | null; size: number; mtime: Date | null }
+  readTextFileSync(path: string): string
   exit(code: number): never
   env: { toObject(): Record<string, string> }
 }
@@ -63,4 +68,26 @@ export const { openDatabase, openTraceStore } = libsqlOpeners(createClient, (fol
 /** The process environment (`--allow-env`): what `resolveConfig` reads. */
 export function readEnv(): Record<string, string> {
   return deno().env.toObject()
+}
+
+/**
+ * Maintenance mode as `svc serve` has it: the source for
+ * `createApp({ maintenance })`, polling the state file `svc down` writes
+ * (at most once a second; framework/middleware/maintenance/state-file.ts).
+ *
+ * @example createApp({ ..., maintenance: maintenanceFile('storage/maintenance.json') })
+ */
+export function maintenanceFile(path: string, options: MaintenancePollOptions = {}): MaintenanceSource {
+  return pollMaintenanceFile(path, { identity: denoIdentity, read: (file) => deno().readTextFileSync(file) }, options)
+}
+
+function denoIdentity(path: string): string | undefined {
+  try {
+    const info = deno().statSync(path)
+    return `${info.ino}:${info.size}:${info.mtime?.getTime()}`
+  } catch (error) {
+    // Deno.errors.NotFound: up. Anything else (no --allow-read for it) is the request's error, as on Node.
+    if (error instanceof Error && error.name === 'NotFound') return undefined
+    throw error
+  }
 }

@@ -11,7 +11,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../helpers/app.ts'
 import { copyExampleApp, linkRepoModules, REPO_ROOT, type AppCopy } from '../helpers/cli.ts'
-import { runSvc, startSvc } from '../helpers/run-svc.ts'
+import type { CliErrorJson, TestRunJson } from '../../cli/contract/index.ts'
+import { expectContract, runSvc, startSvc } from '../helpers/run-svc.ts'
 
 let app: AppCopy
 beforeAll(() => {
@@ -118,6 +119,74 @@ describe('svc test', () => {
       rmSync(app.path('tests', 'unit', 'added.test.ts'), { force: true })
       expect(stopped.exitCode).not.toBe(0) // stopped, not finished: vitest was ended
     }
+  })
+})
+
+describe('svc test --json', () => {
+  /** The document on stdout, which must be all of stdout; checked against the contract (TestRunJson). */
+  async function document(command: string, result: { stdout: string }): Promise<TestRunJson> {
+    const run = JSON.parse(result.stdout) as TestRunJson
+    await expectContract(command, run)
+    return run
+  }
+
+  it('prints the run as one TestRunJson on stdout (vitest on stderr), and exits as vitest does', VITEST_RUNS, async () => {
+    app.write('tests/json/passing.test.ts', `import { it, expect } from 'vitest'\nit('adds', () => expect(1 + 1).toBe(2))\n`)
+    app.write(
+      'tests/json/failing.test.ts',
+      `import { describe, it, expect } from 'vitest'\ndescribe('posts', () => {\n  it('keeps the title', () => expect({ title: 'a' }).toEqual({ title: 'b' }))\n  it.skip('later', () => {})\n})\n`,
+    )
+    try {
+      const failed = await svc(['test', '--suite=json', '--json'])
+      expect(failed.exitCode).toBe(1)
+      const run = await document('test', failed)
+      expect(run.exit_code).toBe(1)
+      // `from` is left out: it depends on what this file's other tests installed in the app (and Node's resolution cache).
+      expect(run.vitest.version).toMatch(/^\d+\.\d+\.\d+/)
+      expect(run.totals).toMatchObject({ files: 2, tests: 3, passed: 1, failed: 1, skipped: 1, failed_files: 1 })
+      expect(run.files.map((file) => [file.file, file.status, file.tests]).sort()).toEqual([
+        ['tests/json/failing.test.ts', 'failed', 2],
+        ['tests/json/passing.test.ts', 'passed', 1],
+      ])
+      const byName = new Map(run.tests.map((test) => [test.full_name, test]))
+      expect(byName.get('adds')).toMatchObject({ name: 'adds', file: 'tests/json/passing.test.ts', status: 'passed', line: 2, errors: [] })
+      expect(byName.get('adds')!.duration_ms).toBeGreaterThanOrEqual(0)
+      expect(byName.get('posts > later')).toMatchObject({ status: 'skipped', duration_ms: null, errors: [] })
+      const broken = byName.get('posts > keeps the title')!
+      expect(broken).toMatchObject({ name: 'keeps the title', file: 'tests/json/failing.test.ts', status: 'failed', line: 3, column: 3 })
+      expect(broken.errors).toHaveLength(1)
+      expect(broken.errors[0]).toMatchObject({
+        name: 'AssertionError',
+        message: "expected { title: 'a' } to deeply equal { title: 'b' }",
+        location: { file: 'tests/json/failing.test.ts', line: 3 },
+      })
+      expect(broken.errors[0]!.diff).toContain('-   "title": "b",')
+      expect(run.unhandled_errors).toEqual([])
+      // vitest's own report went to stderr, for the person or the CI log.
+      expect(failed.stderr).toContain('tests/json/failing.test.ts')
+
+      const passed = await svc(['test', 'json/passing', '--json'])
+      expect(passed.exitCode, passed.stderr).toBe(0)
+      expect((await document('test', passed)).totals).toMatchObject({ tests: 1, passed: 1, failed: 0 })
+
+      // test:run prints the same document; --stop-on-failure is vitest's --bail.
+      const detailed = await svc(['test:run', 'json/failing', '--json', '--stop-on-failure'])
+      expect(detailed.exitCode).toBe(1)
+      expect((await document('test:run', detailed)).totals).toMatchObject({ tests: 2, failed: 1 })
+
+      // A filter no test name matches is still E_NO_TESTS, as the error document.
+      const none = await svc(['test', '--suite=json', '--filter=^NoSuchTest', '--json'])
+      expect(none.exitCode).toBe(1)
+      expect((JSON.parse(none.stdout) as CliErrorJson).error).toMatchObject({ code: 'E_NO_TESTS', exit_code: 1 })
+    } finally {
+      rmSync(app.path('tests', 'json'), { recursive: true, force: true })
+    }
+  })
+
+  it('refuses --watch with --json: a document is one run', async () => {
+    const watching = await svc(['test:run', '--watch', '--json'])
+    expect(watching.exitCode).toBe(1)
+    expect((JSON.parse(watching.stdout) as CliErrorJson).error.code).toBe('E_BAD_OPTION')
   })
 })
 

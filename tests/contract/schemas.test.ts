@@ -65,6 +65,7 @@ const DOCUMENTS: { [K in keyof ContractDocuments]: K } = {
   SlowJson: 'SlowJson',
   StorageLinkJson: 'StorageLinkJson',
   StatsJson: 'StatsJson',
+  TestRunJson: 'TestRunJson',
   TopJson: 'TopJson',
   TraceJson: 'TraceJson',
   TraceListJson: 'TraceListJson',

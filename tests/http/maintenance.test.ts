@@ -15,6 +15,7 @@ import { maintenanceFile, readMaintenanceFile, removeMaintenanceFile, writeMaint
 import { createTestClient } from 'svc/testing'
 import { sha256Hex } from '../../framework/auth/digest.ts'
 import { isAllowed } from '../../framework/middleware/maintenance/index.ts'
+import { pollMaintenanceFile } from '../../framework/middleware/maintenance/state-file.ts'
 import { copyExampleApp } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 import { tempDir, testConfig } from '../helpers/app.ts'
@@ -198,5 +199,40 @@ describe('svc down / svc up', () => {
     expect(down.file).toBe(join(shared, 'down.json'))
     expect(readMaintenanceFile(join(shared, 'down.json'))).toBeDefined()
     rmSync(shared, { recursive: true })
+  })
+})
+
+describe('the state file through asynchronous calls (the Bun adapter\'s)', () => {
+  it('requests that arrive while the file is being looked at wait for that look, and share it', async () => {
+    let time = 0
+    let looks = 0
+    let content: string | undefined
+    let answerLook: (identity: string | undefined) => void = () => {}
+    const source = pollMaintenanceFile(
+      'maintenance.json',
+      {
+        identity: () => (looks++, new Promise<string | undefined>((resolve) => (answerLook = resolve))),
+        read: async () => content ?? '',
+      },
+      { pollMs: 1000, now: () => time },
+    )
+    content = JSON.stringify(await downState())
+    const first = source()
+    const second = source() // meanwhile: not answered from the old (up) state
+    answerLook('1:100:5')
+    expect(await first).toMatchObject({ message: 'Upgrading the database.', retry: 120 })
+    expect(await second).toMatchObject({ message: 'Upgrading the database.' })
+    expect(looks).toBe(1)
+    expect(source()).toMatchObject({ retry: 120 }) // within the interval: the state seen, no look
+    time = 1000
+    const third = source()
+    answerLook(undefined) // `svc up` removed it
+    expect(await third).toBeUndefined()
+    expect(looks).toBe(2)
+  })
+
+  it('a file that cannot be read still means down', async () => {
+    const source = pollMaintenanceFile('maintenance.json', { identity: async () => '1:1:1', read: () => Promise.reject(new Error('EACCES')) })
+    expect(await source()).toMatchObject({ retry: 60 })
   })
 })

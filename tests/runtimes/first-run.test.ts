@@ -5,7 +5,8 @@
  * Each run is in a copy of the repository's layout (framework/, scripts/, the
  * example; node_modules linked), so that the defaults (storage/database.sqlite)
  * land in a temporary folder. runtimes.test.ts runs the conformance suite with
- * every setting in the environment; this one covers the `.env` a user has.
+ * every setting in the environment; this one covers the `.env` a user has, and
+ * `svc down` / `svc up` run beside the server, as on Node.
  */
 import { createClient } from '@libsql/client'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -120,6 +121,42 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example after `
       expect(secret).toMatch(/^[A-Za-z0-9_-]{64}$/)
       expect(env).toBe(readFileSync(join(dir, 'examples/blog/.env.example'), 'utf8').replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${secret}`))
       expect(statSync(join(dir, '.env')).mode & 0o077).toBe(0)
+    }, 120_000)
+  }
+
+  for (const runtime of ['deno', 'bun']) {
+    it(`${runtime}: svc down makes every request answer 503 with Retry-After, svc up serves again`, async () => {
+      const dir = sandbox()
+      const server = await start(dir, runtime)
+      /** `svc <argv>` run from the sandbox's root, as a user runs it beside the server. */
+      const svc = (...argv: string[]) => {
+        const result = spawnSync(process.execPath, [join(ROOT, 'dist/cli/bin.js'), ...argv, '--json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' })
+        expect(result.status, result.stderr).toBe(0)
+        return JSON.parse(result.stdout) as { down: boolean; file: string }
+      }
+      try {
+        // No request before `svc down` reads the state (/health/live never does): the first one after it looks at the file.
+        expect(svc('down', '--message', 'Upgrading the database.', '--retry', '120')).toMatchObject({ down: true, file: join(dir, 'storage/maintenance.json') })
+        const down = await fetch(`${server.url}/api/v1/posts`)
+        expect(down.status).toBe(503)
+        expect(down.headers.get('retry-after')).toBe('120')
+        expect(await down.json()).toEqual({ success: false, error: 'Upgrading the database.', code: 503, maintenance: { since: expect.any(String), retry_after: 120 } })
+        expect((await fetch(`${server.url}/health/live`)).status).toBe(200) // the process is alive: orchestrators keep it
+
+        expect(svc('up')).toMatchObject({ down: false })
+        // The server looks at the file again at most once a second (docs/deployment.md): until then it answers as before, then 200.
+        const deadline = Date.now() + 15_000
+        let status = 503
+        while (status === 503 && Date.now() < deadline) {
+          const answer = await fetch(`${server.url}/api/v1/posts`)
+          status = answer.status
+          await answer.body?.cancel()
+          if (status === 503) await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        expect(status).toBe(200)
+      } finally {
+        await stopChild(server.child)
+      }
     }, 120_000)
   }
 

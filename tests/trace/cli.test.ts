@@ -580,6 +580,19 @@ describe('test:regression', () => {
     }
   })
 
+  it("keeps the app's console output off stdout: --json prints only the document", async () => {
+    const original = app.read('routes/web.ts')
+    app.write('routes/web.ts', original.replace('return { looped: 6 }', "console.log('looped six times')\n    return { looped: 6 }"))
+    try {
+      const result = await svc(['test:regression', '--path', '/loop', '--json'])
+      expect(result.code, result.stderr).toBe(0)
+      expect(JSON.parse(result.stdout)).toMatchObject({ total: 1, same: 1 })
+      expect(result.stderr).toContain('looped six times')
+    } finally {
+      app.write('routes/web.ts', original)
+    }
+  })
+
   it('skips writes unless --all, which replays them against a fresh database', async () => {
     const safe = await json(['test:regression', '--method', 'POST', '--path', '/api/v1/posts'], regressionSchema, { exitCode: 0 })
     expect(safe.skipped).toBeGreaterThan(0)

@@ -1,7 +1,7 @@
 import type { TraceRecord } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
-import { colors, printLine } from '../../output/print.ts'
+import { colors, printLine, withConsoleOnStderr } from '../../output/print.ts'
 import { createProgress } from '../../output/progress.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
@@ -44,15 +44,18 @@ export default defineCommand({
     const progress = createProgress(io, { total: replayed, label: 'Replaying' })
     let json: Awaited<ReturnType<typeof replayTraces>>
     try {
-      json = await replayTraces(project, traces, {
-        all: args.all === true,
-        io,
-        canSign: config.env !== 'production',
-        onReplay: (trace) => {
-          progress.tick()
-          progress.step(`${trace.method} ${trace.path}`)
-        },
-      })
+      // The app's handlers run here: a console.log of theirs must not land in the report (the JSON document).
+      json = await withConsoleOnStderr(io, () =>
+        replayTraces(project, traces, {
+          all: args.all === true,
+          io,
+          canSign: config.env !== 'production',
+          onReplay: (trace) => {
+            progress.tick()
+            progress.step(`${trace.method} ${trace.path}`)
+          },
+        }),
+      )
     } finally {
       progress.done()
     }

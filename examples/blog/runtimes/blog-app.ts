@@ -25,6 +25,7 @@ import {
   type App,
   type AppConfig,
   type Database,
+  type MaintenanceSource,
   type Mailer,
   type QueueDriver,
 } from 'svc'
@@ -44,6 +45,8 @@ export interface BlogServices {
   mailer?: Mailer
   /** The queue driver, where the runtime has one of its own (Node: redis); else database or sync, from QUEUE_CONNECTION. */
   queueDriver?: QueueDriver
+  /** Maintenance mode (`svc down`): the runtime's poll of the state file (Node, Deno, Bun: `maintenanceFile`); none, always up. */
+  maintenance?: MaintenanceSource
 }
 
 export async function blogApp(config: AppConfig, database: Database, traces: TraceSink, services: BlogServices = {}): Promise<BlogApp> {
@@ -61,7 +64,7 @@ export async function blogApp(config: AppConfig, database: Database, traces: Tra
   const appMailer = mail.queue ? queuedMailer(queue) : mailer
   useListenerServices({ db: database, queue, mailer: appMailer, config })
   const plugins = [authPlugin({ mailer: appMailer }), tracer.plugin]
-  return { app: createApp({ config, database, api, web, tracer, plugins, queue, mailer: appMailer }), tracer }
+  return { app: createApp({ config, database, api, web, tracer, plugins, queue, mailer: appMailer, maintenance: services.maintenance }), tracer }
 }
 
 function webQueueDriver(config: AppConfig, database: Database): QueueDriver {

@@ -5,7 +5,7 @@
  * (the permissions: docs/runtimes.md, "Deno")
  */
 import { pendingApp, resolveConfig, withServedUrl, type Database } from 'svc'
-import { openDatabase, openTraceStore, readEnv, serve } from 'svc/deno'
+import { maintenanceFile, openDatabase, openTraceStore, readEnv, serve } from 'svc/deno'
 import { resolveTraceConfig, storeSink, type SvcTracer } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
@@ -33,7 +33,9 @@ try {
   database = await openDatabase({ url: served.databaseUrl ?? 'file:storage/database.sqlite', authToken: served.databaseAuthToken })
   traces = await openTraceStore({ url: resolveTraceConfig(served.vars).databaseUrl ?? 'file:storage/traces.sqlite' })
   // The runtime's libSQL client is asynchronous: the traces are written from this thread, between requests.
-  const blog = await blogApp(served, database, storeSink(traces))
+  // `svc down` writes it (MAINTENANCE_FILE, else storage/maintenance.json), as svc serve reads it: polled at most once a second.
+  const maintenance = maintenanceFile(served.vars.MAINTENANCE_FILE?.trim() || 'storage/maintenance.json')
+  const blog = await blogApp(served, database, storeSink(traces), { maintenance })
   tracer = blog.tracer
   pending.ready(blog.app)
 } catch (error) {

@@ -3,7 +3,7 @@
  * the same for any app): node --import jiti/register examples/blog/runtimes/node.ts
  */
 import { resolveConfig, resolveMailSettings, resolveQueueSettings } from 'svc'
-import { loadEnv, openDatabase, openMailer, openQueueDriver, openTraceSink, serve } from 'svc/node'
+import { loadEnv, maintenanceFile, openDatabase, openMailer, openQueueDriver, openTraceSink, serve } from 'svc/node'
 import { resolveTraceConfig } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
@@ -15,7 +15,9 @@ const sink = await openTraceSink({ url: traceConfig.databaseUrl, storageDir: 'st
 // What only Node has: the log and SMTP mailers (MAIL_MAILER), and the redis queue driver (QUEUE_CONNECTION).
 const mailer = await openMailer(resolveMailSettings(config), 'storage/logs')
 const queueDriver = await openQueueDriver(resolveQueueSettings(config), database)
-const { app, tracer } = await blogApp(config, database, sink, { mailer, queueDriver })
+// `svc down` writes it (MAINTENANCE_FILE, else storage/maintenance.json): polled at most once a second.
+const maintenance = maintenanceFile(config.vars.MAINTENANCE_FILE?.trim() || 'storage/maintenance.json')
+const { app, tracer } = await blogApp(config, database, sink, { mailer, queueDriver, maintenance })
 
 const server = await serve(app, {
   port: config.port,
