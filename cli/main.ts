@@ -3,19 +3,22 @@
  * without loading any command), answers `--help`, `--version` and the
  * overview itself, then runs the command through citty (command/run.ts) with
  * the IO it was handed. A failure is reported here, once: on stderr, and
- * as a JSON document on stdout when the command line has `--json`.
+ * as a JSON document on stdout when the command line has `--json`. With
+ * `--json`, the console (the app's own logging) writes to stderr.
  */
 import { CliError } from './output/cli-error.ts'
 import type { CommandIO } from './output/io.ts'
-import { colors, printLine, reportError } from './output/print.ts'
+import { colors, printLine, reportError, withConsoleOnStderr } from './output/print.ts'
 import { cliVersion } from './version.ts'
 
 /** Runs `svc <argv>`; returns (and sets on `io`) the exit code. */
 export async function runCli(argv: readonly string[], io: CommandIO): Promise<number> {
+  const json = asksForJson(argv)
   try {
-    await dispatch(argv, io)
+    // The app's modules load inside the command (route:list, replay...): a console.log of theirs goes to stderr.
+    await (json ? withConsoleOnStderr(io, () => dispatch(argv, io)) : dispatch(argv, io))
   } catch (error) {
-    io.exitCode = reportError(io, error, { json: asksForJson(argv) })
+    io.exitCode = reportError(io, error, { json })
   }
   return io.exitCode
 }

@@ -7,19 +7,34 @@ import { CliError } from './cli-error.ts'
 import type { CommandIO, OutputStream } from './io.ts'
 
 /**
- * Runs the app's own code (a seeder, a replayed request's handler) with its
- * console on the command's stderr: what it logs is for humans, and `--json`
- * keeps stdout one JSON document.
+ * Runs the app's own code (its modules as they load, a seeder, a replayed
+ * request's handler) with its console on the command's stderr: what it logs
+ * is for humans, and `--json` keeps stdout one JSON document.
+ * Runs may nest or overlap (in-process tests): the console writes to the
+ * latest run still going, and is given back only when the last one ends.
  */
 export async function withConsoleOnStderr<T>(io: CommandIO, work: () => Promise<T>): Promise<T> {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error }
-  const write = (...args: unknown[]) => void io.stderr.write(`${format(...args)}\n`)
-  console.log = console.info = console.warn = console.error = write
+  if (consoleTargets.length === 0) {
+    savedConsole = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug }
+    console.log = console.info = console.warn = console.error = console.debug = writeToLatestStderr
+  }
+  consoleTargets.push(io)
   try {
     return await work()
   } finally {
-    Object.assign(console, saved)
+    consoleTargets.splice(consoleTargets.lastIndexOf(io), 1)
+    if (consoleTargets.length === 0 && savedConsole !== undefined) {
+      Object.assign(console, savedConsole)
+      savedConsole = undefined
+    }
   }
+}
+
+const consoleTargets: CommandIO[] = []
+let savedConsole: Pick<Console, 'log' | 'info' | 'warn' | 'error' | 'debug'> | undefined
+
+function writeToLatestStderr(...args: unknown[]): void {
+  consoleTargets.at(-1)?.stderr.write(`${format(...args)}\n`)
 }
 
 /** Stable JSON: two-space indented, one document, newline-terminated. */
