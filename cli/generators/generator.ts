@@ -146,8 +146,20 @@ export class Generator {
     const files = [await this.render('listener', names, { event })]
     if (!this.has(appPaths.event(event))) files.push(await this.render('event', event, {}))
     const listenerPath = appPaths.listener(names)
+    // A listener of another event under that name: keeping it and writing the new event would be half of what was asked.
+    const heard = this.has(listenerPath) ? listenedEvent(readFileSync(join(this.project.appDir, listenerPath), 'utf8')) : undefined
+    const otherEvent = heard !== undefined && heard !== event.base.pascal
     return {
       files,
+      ...(otherEvent
+        ? {
+            whole: `make:listener ${names.input} --event=${options.event}`,
+            wholeRefusal: {
+              reason: `would keep ${listenerPath}, which listens to ${heard}, not ${event.base.pascal}`,
+              fix: `for a second listener, pick another name (svc make:listener ${[...names.folders, `${names.base.pascal}On${event.base.pascal}`].join('/')} --event=${options.event}); to make this one listen to ${event.base.pascal} instead, add --force (its handle is rewritten)`,
+            },
+          }
+        : {}),
       edits: [
         {
           path: appPaths.listenerIndex,
@@ -225,6 +237,11 @@ export class Generator {
   async missingModel(names: Names, fields: readonly Field[]): Promise<GeneratedFile[]> {
     return this.has(appPaths.model(names)) ? [] : [await this.render('model', names, { fields })]
   }
+}
+
+/** The event a listener's file is defined for (`defineListener(OrderShipped, …)`), when it reads that way. */
+function listenedEvent(source: string): string | undefined {
+  return /defineListener\(\s*([A-Za-z_$][\w$]*)/.exec(source)?.[1]
 }
 
 /** The names with the singular as the base (make:crud's request is `ProductRequest`, whatever was typed). */
