@@ -6,9 +6,10 @@
  * `number`, `| null` as optional. A `string` is a `date` when the model
  * generator marked it so (`// ISO 8601 date`) or, for models written before
  * or by hand, when its name says so (`published_at`, `due_on`, `birth_date`).
+ * A `number` is a foreign key when marked so (`project_id: number // references projects`).
  */
 import type { Field } from '../fields.ts'
-import { DATE_MARK } from '../fields.ts'
+import { DATE_MARK, REFERENCES_MARK } from '../fields.ts'
 import { lineEnd, parseModule, statements, type Node } from './source.ts'
 
 const KEYWORDS: Record<string, Field['type']> = { TSStringKeyword: 'string', TSNumberKeyword: 'number', TSBooleanKeyword: 'boolean' }
@@ -31,7 +32,8 @@ export function modelFields(source: string, model: string): Field[] | undefined 
       if (type === undefined) continue
       const comment = source.slice(member.end, lineEnd(source, member.end))
       const date = type === 'string' && (comment.includes(DATE_MARK) || /(^|_)(at|on|date)$/.test(name))
-      fields.push({ name, type: date ? 'date' : type, optional })
+      const reference = type === 'number' && comment.includes(REFERENCES_MARK) && name.endsWith('_id')
+      fields.push({ name, type: date ? 'date' : reference ? 'references' : type, optional })
     }
     return fields
   }
