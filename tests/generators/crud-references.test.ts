@@ -10,11 +10,12 @@
  * named `<parent>_id`, and a parent no migration creates. A plain
  * `*_id:integer` factory says that its number names no row.
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MakeJson } from '../../cli/contract/index.ts'
 import { loadApp } from '../../cli/project/load-app.ts'
 import { findProject } from '../../cli/project/project.ts'
-import type { AppCopy } from '../helpers/cli.ts'
+import { spawnSvc, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 import { SECRET } from '../auth/helpers.ts'
 import { appFiles, generatorApp, projectTests, typecheck } from './helpers.ts'
@@ -88,15 +89,34 @@ describe('refused before anything is written', () => {
     expect(orphan.exitCode).toBe(1)
     expect(orphan.stderr).toContain('--fields: author_id references authors, which no migration of the app creates')
     expect(orphan.stderr).toContain('svc make:crud Author first')
+    // A table the app has without a model (make:auth's users): the model is what to write.
+    const users = await runSvc(['make:crud', 'Comment', '--fields=body:text,user_id:references'], { cwd: app.dir })
+    expect(users.exitCode).toBe(1)
+    expect(users.stderr).toContain('E_NO_MODEL')
+    expect(users.stderr).toContain("the app's migrations create users: write its model first")
     expect(appFiles(app)).toEqual(before)
   })
 })
 
 describe('a plain *_id:integer', () => {
-  it('gets a number in the factory that says it names no row, and how to make it a foreign key', async () => {
-    await make('make:factory', 'Label', '--fields=name:string,project_id:integer')
-    expect(app.read('database', 'factories', 'label-factory.ts')).toContain(
-      '  project_id: n, // any number: with a foreign key to projects, make the column project_id:references (docs/generators.md) or give a row\'s id',
+  it('gets a number in the factory that says it names no row; once a foreign key is added, db:seed fails saying how to fix the factory', async () => {
+    await make('make:crud', 'Milestone', '--fields=name:string,project_id:integer', '--seed')
+    const factory = 'database/factories/milestone-factory.ts'
+    expect(app.read(factory)).toContain(
+      "  project_id: n, // any number: with a foreign key to projects, make the column project_id:references (docs/generators.md) or give a row's id",
     )
-  })
+    // The foreign key added by hand, as models.md describes it; the projects table is empty.
+    const name = readdirSync(app.path('database', 'migrations')).find((file) => file.endsWith('_create_milestones_table.ts'))!
+    const path = app.path('database', 'migrations', name)
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"project_id" integer not null,', '"project_id" integer not null references "projects" ("id"),'))
+    expect((await runSvc(['migrate:fresh'], { cwd: app.dir })).exitCode).toBe(0)
+    const seeded = await runSvc(['db:seed', '--class=milestones'], { cwd: app.dir })
+    expect(seeded.exitCode).toBe(1)
+    expect(seeded.stderr).toContain('Seeder milestones failed: Milestone refers to a row that does not exist: project_id 1 names no row of projects')
+    expect(seeded.stderr).toContain("fix: project_id must name a row of projects: in the factory, give it the parent's factory (project_id: projectFactory, docs/models.md)")
+    // Given it, the seeder works (a new svc, as the user runs it: this process keeps the factory it imported).
+    writeFileSync(app.path(factory), `import { projectFactory } from './project-factory.ts'\n${app.read(factory).replace(/ {2}project_id: n,.*\n/, '  project_id: projectFactory,\n')}`)
+    const fixed = await spawnSvc(['db:seed', '--class=milestones'], { cwd: app.dir, timeoutMs: 60_000 })
+    expect(fixed.code, fixed.stderr).toBe(0)
+  }, 60_000)
 })
