@@ -222,6 +222,17 @@ export function castOf(field: Field): string | undefined {
   return field.type === 'boolean' ? 'boolean' : undefined
 }
 
+/** The list's filters: a foreign key (`?project_id=3`: the tasks of one project). */
+export function isFilter(field: Field): boolean {
+  return field.type === 'references'
+}
+
+/** The list's `where` from its filters, each only when given: `...(project_id === undefined ? {} : { project_id })`. */
+export function filterWhere(fields: readonly Field[]): string {
+  const filters = fields.filter(isFilter)
+  return filters.length === 0 ? '' : `, where: { ${filters.map((field) => `...(${field.name} === undefined ? {} : { ${field.name} })`).join(', ')} }`
+}
+
 export function isSearchable(field: Field): boolean {
   return field.type === 'string' || field.type === 'text'
 }

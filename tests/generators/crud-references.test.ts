@@ -6,7 +6,7 @@
  * factory gives each task a real project (through the project's factory,
  * written when the app lacks it), so `migrate:fresh --seed` works, the
  * generated tests pass (a missing project is a 409) and the project
- * type-checks. Refused before anything is written: a references column not
+ * type-checks; the list filters by it (`?project_id=3`). Refused before anything is written: a references column not
  * named `<parent>_id`, and a parent no migration creates. A plain
  * `*_id:integer` factory says that its number names no row.
  */
@@ -46,6 +46,16 @@ describe('make:crud Task --fields=title:string,project_id:references', () => {
     expect(factory).toContain("import { projectFactory } from './project-factory.ts'")
     expect(factory).toContain('project_id: projectFactory,')
     expect(app.read('database', 'factories', 'project-factory.ts')).toContain('export const projectFactory = defineFactory(Project, (n) => ({')
+  })
+
+  it('filters the list by the foreign key (?project_id=3), where an unlisted name would have been ignored', () => {
+    expect(app.read('app', 'requests', 'task-request.ts')).toContain(
+      'project_id: v.optional(v.pipe(v.string(), v.digits(), v.transform(Number), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER))),',
+    )
+    expect(app.read('app', 'repositories', 'task-repository.ts')).toContain('where: { ...(project_id === undefined ? {} : { project_id }) } })')
+    expect(app.read('app', 'controllers', 'tasks.ts')).toContain('const { page, perPage, search, sort, project_id } = c.query')
+    // The generated test checks it through the app (run below).
+    expect(app.read('tests', 'tasks.test.ts')).toContain("it('lists the tasks of one project (?project_id=)'")
   })
 
   it('make:factory Task reads the relation back from the model: the same file', async () => {

@@ -66,6 +66,16 @@ describe('${names.base.words}', () => {
     const response = await t.client.post(base, { json: { ...valid, ${field.name}: 999999 }${token} })
     expect(response.status, JSON.stringify(response.body)).toBe(409)
     expect(response.body.error).toContain('${field.name} 999999 names no row of ${parentOf(field).table}')
+  })
+
+  it('lists the ${names.plural.words} of one ${parentOf(field).singular.words} (?${field.name}=)', async () => {
+    const other = (await ${identifiers(parentOf(field)).factory}.create(t.db)).id
+    const created = await t.client.post(base, { json: { ...valid, ${field.name}: other }${token} })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const listed = await t.client.get(\`\${base}?${field.name}=\${other}\`${tokenOnly})
+    expect(listed.status).toBe(200)
+    expect(listed.body.data.map((row: { id: number }) => row.id)).toEqual([created.body.data.id])
+    expect((await t.client.get(\`\${base}?${field.name}=abc\`${tokenOnly})).status).toBe(422)
   })`,
     )
     .join('')
