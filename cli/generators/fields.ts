@@ -89,6 +89,14 @@ function modifierProblem(column: string, type: string, modifiers: string[]): str
 /** What the model's row type says after a `date` field (a string to TypeScript), so that generators reading the model know it. */
 export const DATE_MARK = '// ISO 8601 date'
 
+/**
+ * What the model's row type says after a `text` or an `integer` field, which TypeScript types as `string` and `number`
+ * like `string` and `number` fields: generators reading the model back write then what `--fields` would have
+ * (a text's rules, not a one-line string's 255 characters; a factory's `n`, not `n * 10`).
+ */
+export const TEXT_MARK = '// text'
+export const INTEGER_MARK = '// integer'
+
 /** What the model's row type says after a `references` field (`project_id: number // references projects`), so that generators reading the model know it. */
 export const REFERENCES_MARK = '// references'
 

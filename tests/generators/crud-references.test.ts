@@ -64,6 +64,13 @@ describe('make:crud Task --fields=title:string,project_id:references', () => {
     expect(again.skipped).toEqual([{ path: 'database/factories/task-factory.ts', identical: true }])
   })
 
+  it('make:crud Project --seed afterwards adds the seeder: the factory written for the tasks is the one it writes (the model marks text and integer columns)', async () => {
+    expect(app.read('app', 'models', 'project.ts')).toContain('description: string | null // text')
+    const seeded = await make('make:crud', 'Project', '--seed')
+    expect(seeded.written).toEqual(['database/seeders/projects.ts'])
+    expect(seeded.skipped.every((file) => file.identical)).toBe(true)
+  })
+
   it('migrate:fresh --seed stores tasks whose projects exist', async () => {
     expect((await runSvc(['migrate'], { cwd: app.dir })).exitCode).toBe(0)
     const seeded = await svcJson(['migrate:fresh', '--seed'], { cwd: app.dir })

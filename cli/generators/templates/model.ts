@@ -1,4 +1,4 @@
-import { castOf, DATE_MARK, parentOf, REFERENCES_MARK, tsType, type Field } from '../fields.ts'
+import { castOf, DATE_MARK, INTEGER_MARK, parentOf, REFERENCES_MARK, TEXT_MARK, tsType, type Field } from '../fields.ts'
 import { appPaths, identifiers } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
@@ -43,5 +43,7 @@ export const ${id.model} = defineModel<${id.model}, ${id.attributes}>({
 function mark(field: Field): string {
   if (field.type === 'date') return ` ${DATE_MARK}`
   if (field.type === 'references') return ` ${REFERENCES_MARK} ${parentOf(field).table}`
+  if (field.type === 'text') return ` ${TEXT_MARK}`
+  if (field.type === 'integer') return ` ${INTEGER_MARK}`
   return ''
 }
