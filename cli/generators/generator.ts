@@ -198,6 +198,7 @@ export class Generator {
    */
   async parentFactories(names: Names, fields: readonly Field[], planned = new Set([appPaths.factory(names)])): Promise<GeneratedFile[]> {
     const files: GeneratedFile[] = []
+    refuseSelfReference(names, fields)
     for (const field of fields.filter((each) => each.type === 'references')) {
       const parent = parentOf(field)
       const path = appPaths.factory(parent)
@@ -220,6 +221,7 @@ export class Generator {
 
   /** Refuses (`E_BAD_FIELDS`) a foreign key to a table no migration of the app creates: `svc migrate` would create it, and every insert fail. */
   checkParentTables(names: Names, fields: readonly Field[]): void {
+    refuseSelfReference(names, fields)
     const tables = createdTables(join(this.project.appDir, appPaths.migrations))
     for (const field of fields.filter((each) => each.type === 'references')) {
       const parent = parentOf(field)
@@ -278,6 +280,18 @@ export class Generator {
   async missingModel(names: Names, fields: readonly Field[]): Promise<GeneratedFile[]> {
     return this.has(appPaths.model(names)) ? [] : [await this.render('model', names, { fields })]
   }
+}
+
+/**
+ * A table naming its own rows (`project_id:references` on projects): its factory would store a parent for each row,
+ * which would need one in turn, without end. Refused (`E_BAD_FIELDS`); such a column is the migration's to add.
+ */
+function refuseSelfReference(names: Names, fields: readonly Field[]): void {
+  const own = fields.find((field) => field.type === 'references' && parentOf(field).table === names.table)
+  if (own === undefined) return
+  throw new CliError('E_BAD_FIELDS', `--fields: ${own.name} references ${names.table}, the table itself, which generated factories and tests cannot fill`, {
+    hint: `write it as ${own.name}:integer? and add \`references ${names.table} (id)\` to the migration by hand`,
+  })
 }
 
 /** The event a listener's file is defined for (`defineListener(OrderShipped, …)`), when it reads that way. */

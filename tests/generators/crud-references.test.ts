@@ -111,6 +111,10 @@ describe('refused before anything is written', () => {
     expect(users.exitCode).toBe(1)
     expect(users.stderr).toContain('E_NO_MODEL')
     expect(users.stderr).toContain("the app's migrations create users: write its model first")
+    // A table naming its own rows: its factory would need a parent for each parent.
+    const itself = await runSvc(['make:crud', 'Project', '--fields=name:string,project_id:references?'], { cwd: app.dir })
+    expect(itself.exitCode).toBe(1)
+    expect(itself.stderr).toContain('--fields: project_id references projects, the table itself')
     expect(appFiles(app)).toEqual(before)
   })
 })
