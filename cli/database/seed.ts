@@ -9,6 +9,7 @@ import { basename, extname, join } from 'node:path'
 import type { Database } from '../../framework/index.ts'
 import type { DbSeedJson, SeededRowsJson } from '../contract/index.ts'
 import { closestNames } from '../command/suggest.ts'
+import { deriveNames } from '../generators/names.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { withConsoleOnStderr } from '../output/print.ts'
@@ -79,8 +80,9 @@ export async function runSeeders(
     try {
       await withConsoleOnStderr(io, () => db.transaction((tx) => (run as (db: Database) => Promise<void>)(tx)))
     } catch (error) {
-      throw new CliError('E_SEEDER', `Seeder ${name} failed: ${commandErrorMessage(error)}`, {
-        hint: `none of its rows were kept${result.seeded.length > 0 ? ` (the seeders before it ran: ${result.seeded.join(', ')})` : ''}; fix it and run svc db:seed --class=${name}`,
+      const message = commandErrorMessage(error)
+      throw new CliError('E_SEEDER', `Seeder ${name} failed: ${message}`, {
+        hint: `${missingParentFix(message)}none of its rows were kept${result.seeded.length > 0 ? ` (the seeders before it ran: ${result.seeded.join(', ')})` : ''}; fix it and run svc db:seed --class=${name}`,
         cause: error,
       })
     }
@@ -88,6 +90,18 @@ export async function runSeeders(
     result.seeded_rows.push(...changedRows(name, before, await rowCounts(db)))
   }
   return result
+}
+
+/**
+ * A foreign key naming no row (`project_id 1 names no row of projects`) is, in a seeder, most often a factory
+ * giving the column a number (`project_id: n`, as make:factory writes for a plain `*_id:integer`): the fix is the
+ * parent's factory as the value, or a stored row's id.
+ */
+function missingParentFix(message: string): string {
+  const missing = /: ([a-z_][a-z0-9_]*) \S+ names no row of ([A-Za-z_][A-Za-z0-9_]*)/.exec(message)
+  if (missing === null) return ''
+  const parent = deriveNames(missing[2]!).singular.camel
+  return `${missing[1]} must name a row of ${missing[2]}: in the factory, give it the parent's factory (${missing[1]}: ${parent}Factory, docs/models.md) or a stored row's id instead of a number of its own; `
 }
 
 /** "users: +2 users", one line per seeder, for the human views. */

@@ -60,6 +60,8 @@ export async function planCrud(generator: Generator, input: string, options: Cru
     await render('controller', names, { resource: true, layered, fields }),
     ...(layered ? [await render('service', names, { repository: true }), await render('repository', names, { fields })] : []),
     ...(options.seed === true ? [await render('factory', names, { fields }), await render('seeder', names, { factory: true, count: 10 })] : []),
+    // The test stores a parent of each references field through its factory (and the factory above imports it).
+    ...(await generator.parentFactories(names, fields)),
     await render('test', names, { resource: { fields, basePath: `${prefix === '/' ? '' : prefix}${names.routePath}`, auth } }),
   ]
   const routes = resourceRoutes(names, auth)

@@ -5,8 +5,9 @@
  */
 import { closestNames } from '../command/suggest.ts'
 import { CliError } from '../output/cli-error.ts'
+import { deriveNames, type Names } from './names.ts'
 
-export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date'] as const
+export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'references'] as const
 export type FieldType = (typeof FIELD_TYPES)[number]
 
 export interface Field {
@@ -51,6 +52,10 @@ export function parseFields(spec: string | undefined): Field[] {
       })
     }
     if (fields.some((field) => field.name === name)) throw new CliError('E_BAD_FIELDS', `--fields: ${name} is given twice`)
+    if (type === 'references' && !/^[a-z][a-z0-9_]*_id$/.test(name)) {
+      // The table is read from the column's name (project_id: projects), as Rails' project:references names its column.
+      throw new CliError('E_BAD_FIELDS', `--fields: "${part}": a references column is named <parent>_id`, { hint: `${name.replace(/_id$/, '')}_id:references${match[3] ?? ''}` })
+    }
     fields.push({ name, type: type!, optional: match[3] === '?' })
   }
   return fields
@@ -84,9 +89,31 @@ function modifierProblem(column: string, type: string, modifiers: string[]): str
 /** What the model's row type says after a `date` field (a string to TypeScript), so that generators reading the model know it. */
 export const DATE_MARK = '// ISO 8601 date'
 
+/**
+ * What the model's row type says after a `text` or an `integer` field, which TypeScript types as `string` and `number`
+ * like `string` and `number` fields: generators reading the model back write then what `--fields` would have
+ * (a text's rules, not a one-line string's 255 characters; a factory's `n`, not `n * 10`).
+ */
+export const TEXT_MARK = '// text'
+export const INTEGER_MARK = '// integer'
+
+/** What the model's row type says after a `references` field (`project_id: number // references projects`), so that generators reading the model know it. */
+export const REFERENCES_MARK = '// references'
+
+/** The parent a `references` field names: `project_id` → `Project`, table `projects`. */
+export function parentOf(field: Field): Names {
+  const parent = deriveNames(field.name.replace(/_id$/, ''))
+  return { ...parent, base: parent.singular }
+}
+
+/** A whole-number column that looks like a foreign key (`project_id:integer`): it holds any number, not a row of the parent. */
+export function looksLikeReference(field: Field): boolean {
+  return field.type === 'integer' && /^[a-z][a-z0-9_]*_id$/.test(field.name)
+}
+
 /** The TypeScript type of the stored value. */
 export function tsType(field: Field): string {
-  const base = field.type === 'integer' || field.type === 'number' ? 'number' : field.type === 'boolean' ? 'boolean' : 'string'
+  const base = field.type === 'integer' || field.type === 'number' || field.type === 'references' ? 'number' : field.type === 'boolean' ? 'boolean' : 'string'
   return field.optional ? `${base} | null` : base
 }
 
@@ -97,8 +124,10 @@ export function sqlName(name: string): string {
 
 /** The column in `create table`. */
 export function columnSql(field: Field): string {
-  const type = field.type === 'integer' || field.type === 'boolean' ? 'integer' : field.type === 'number' ? 'real' : 'text'
-  return `${sqlName(field.name)} ${type}${field.optional ? '' : ' not null'}`
+  const type = field.type === 'integer' || field.type === 'boolean' || field.type === 'references' ? 'integer' : field.type === 'number' ? 'real' : 'text'
+  // No `on delete`: deleting a parent still named is refused (the model answers 409), as Laravel's constrained() does.
+  const references = field.type === 'references' ? ` references ${sqlName(parentOf(field).table)} (${sqlName('id')})` : ''
+  return `${sqlName(field.name)} ${type}${field.optional ? '' : ' not null'}${references}`
 }
 
 /**
@@ -126,6 +155,8 @@ export function requestSchema(field: Field): string {
     number: 'v.number()',
     boolean: 'v.boolean()',
     date: 'utcTimestamp()',
+    // An id: a row that does not exist is the database's to say (the model answers 409 naming the column and value).
+    references: 'v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER))',
   }[field.type]
   // Absent is null, not "keep": PUT is a full replacement, so a field left out of it is cleared, as on create.
   return field.optional ? `v.optional(v.nullable(${inner}), null)` : inner
@@ -141,6 +172,7 @@ export function responseSchema(field: Field): string {
     boolean: 'v.boolean()',
     // As stored (utcTimestamp()): the API description says date-time, as it does for the request.
     date: 'v.pipe(v.string(), v.isoTimestamp())',
+    references: 'v.number()',
   }[field.type]
   return field.optional ? `v.nullable(${inner})` : inner
 }
@@ -161,6 +193,9 @@ export function sampleValue(field: Field, label: string): string {
       return 'n % 2 === 1'
     case 'date':
       return 'new Date(Date.UTC(2026, 0, n)).toISOString()'
+    case 'references':
+      // The parent's factory: create() stores a parent for the row (defineFactory, docs/models.md).
+      return `${parentOf(field).singular.camel}Factory`
   }
 }
 
@@ -179,17 +214,31 @@ export function exampleValue(field: Field, label: string): string {
       return 'true'
     case 'date':
       return quoted('2026-01-15T10:00:00.000Z')
+    case 'references':
+      // A placeholder: the test stores a parent before its first request and writes its id here.
+      return '0'
   }
 }
 
 /** A value of the wrong type, for a test's 422. */
 export function wrongValue(field: Field): string {
-  return field.type === 'integer' || field.type === 'number' || field.type === 'boolean' ? quoted('not a number') : '12345'
+  return field.type === 'integer' || field.type === 'number' || field.type === 'boolean' || field.type === 'references' ? quoted('not a number') : '12345'
 }
 
 /** Columns a model casts (SQLite stores booleans as 0/1). */
 export function castOf(field: Field): string | undefined {
   return field.type === 'boolean' ? 'boolean' : undefined
+}
+
+/** The list's filters: a foreign key (`?project_id=3`: the tasks of one project). */
+export function isFilter(field: Field): boolean {
+  return field.type === 'references'
+}
+
+/** The list's `where` from its filters, each only when given: `...(project_id === undefined ? {} : { project_id })`. */
+export function filterWhere(fields: readonly Field[]): string {
+  const filters = fields.filter(isFilter)
+  return filters.length === 0 ? '' : `, where: { ${filters.map((field) => `...(${field.name} === undefined ? {} : { ${field.name} })`).join(', ')} }`
 }
 
 export function isSearchable(field: Field): boolean {
@@ -211,6 +260,9 @@ export function changedValue(field: Field, label: string): string {
       return 'false'
     case 'date':
       return quoted('2026-02-01T08:30:00.000Z')
+    case 'references':
+      // The same parent: another would have to be stored first.
+      return `valid.${field.name}`
   }
 }
 

@@ -12,7 +12,7 @@ import { addListener } from './codemods/listeners.ts'
 import { modelFields } from './codemods/model-fields.ts'
 import { observeModel } from './codemods/model-observer.ts'
 import { addLangFile, useTranslatedValidation } from './codemods/translations.ts'
-import { parseFields, type Field } from './fields.ts'
+import { parentOf, parseFields, type Field } from './fields.ts'
 import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
 import { migrationTimestamp } from './migration-timestamp.ts'
 import { checkAlteredTable, createdTables } from './migration-tables.ts'
@@ -64,6 +64,7 @@ export class Generator {
     const table = create?.[1] ?? alter?.[1]
     const action = create ? 'create' : alter ? 'alter' : 'blank'
     if (alter?.[1] !== undefined) checkAlteredTable(join(this.project.appDir, appPaths.migrations), migration, alter[1])
+    if (table !== undefined && action !== 'blank') this.checkParentTables(deriveNames(table), fields)
     return { files: [await this.render('migration', deriveNames(table ?? migration), { migration, timestamp: this.timestamp, action, table, fields })] }
   }
 
@@ -146,8 +147,20 @@ export class Generator {
     const files = [await this.render('listener', names, { event })]
     if (!this.has(appPaths.event(event))) files.push(await this.render('event', event, {}))
     const listenerPath = appPaths.listener(names)
+    // A listener of another event under that name: keeping it and writing the new event would be half of what was asked.
+    const heard = this.has(listenerPath) ? listenedEvent(readFileSync(join(this.project.appDir, listenerPath), 'utf8')) : undefined
+    const otherEvent = heard !== undefined && heard !== event.base.pascal
     return {
       files,
+      ...(otherEvent
+        ? {
+            whole: `make:listener ${names.input} --event=${options.event}`,
+            wholeRefusal: {
+              reason: `would keep ${listenerPath}, which listens to ${heard}, not ${event.base.pascal}`,
+              fix: `for a second listener, pick another name (svc make:listener ${[...names.folders, `${names.base.pascal}On${event.base.pascal}`].join('/')} --event=${options.event}); to make this one listen to ${event.base.pascal} instead, add --force (its handle is rewritten)`,
+            },
+          }
+        : {}),
       edits: [
         {
           path: appPaths.listenerIndex,
@@ -175,7 +188,48 @@ export class Generator {
   async factory(input: string, options: { fields?: string }): Promise<Plan> {
     const names = deriveNames(input, 'Factory')
     const fields = this.fieldsOf(names, options.fields)
-    return { files: [await this.render('factory', names, { fields }), ...(await this.missingModel(names, fields))] }
+    return { files: [await this.render('factory', names, { fields }), ...(await this.parentFactories(names, fields)), ...(await this.missingModel(names, fields))] }
+  }
+
+  /**
+   * The factories of the parents `references` fields name that the app lacks (a task's factory imports the
+   * project's, whose rows give project_id), from each parent's model, and theirs in turn. A parent without a
+   * model is refused: there is nothing to make its rows from.
+   */
+  async parentFactories(names: Names, fields: readonly Field[], planned = new Set([appPaths.factory(names)])): Promise<GeneratedFile[]> {
+    const files: GeneratedFile[] = []
+    refuseSelfReference(names, fields)
+    for (const field of fields.filter((each) => each.type === 'references')) {
+      const parent = parentOf(field)
+      const path = appPaths.factory(parent)
+      if (planned.has(path) || this.has(path)) continue
+      if (!this.has(appPaths.model(parent))) {
+        // A table the app made without a model (make:auth's users): the model is what is missing, not the table.
+        const tableExists = createdTables(join(this.project.appDir, appPaths.migrations)).has(parent.table)
+        throw new CliError('E_NO_MODEL', `${field.name}:references needs the ${parent.singular.pascal} model (${appPaths.model(parent)}) for the rows its factory stores`, {
+          hint: tableExists
+            ? `the app's migrations create ${parent.table}: write its model first, naming the columns a new row needs (svc make:model ${parent.singular.pascal} --fields=..., without --migration)`
+            : `svc make:crud ${parent.singular.pascal} first (or svc make:model ${parent.singular.pascal} --fields=... --migration)`,
+        })
+      }
+      planned.add(path)
+      const parentFields = this.fieldsOf(parent, undefined)
+      files.push(await this.render('factory', parent, { fields: parentFields }), ...(await this.parentFactories(parent, parentFields, planned)))
+    }
+    return files
+  }
+
+  /** Refuses (`E_BAD_FIELDS`) a foreign key to a table no migration of the app creates: `svc migrate` would create it, and every insert fail. */
+  checkParentTables(names: Names, fields: readonly Field[]): void {
+    refuseSelfReference(names, fields)
+    const tables = createdTables(join(this.project.appDir, appPaths.migrations))
+    for (const field of fields.filter((each) => each.type === 'references')) {
+      const parent = parentOf(field)
+      if (parent.table === names.table || tables.has(parent.table)) continue
+      throw new CliError('E_BAD_FIELDS', `--fields: ${field.name} references ${parent.table}, which no migration of the app creates`, {
+        hint: `svc make:crud ${parent.singular.pascal} first (or svc make:migration create_${parent.table}_table), then this command`,
+      })
+    }
   }
 
   async seeder(input: string, options: { count: number }): Promise<Plan> {
@@ -218,6 +272,7 @@ export class Generator {
 
   /** The `create_<table>_table` migration of a model. */
   createTable(names: Names, fields: readonly Field[]): Promise<GeneratedFile> {
+    this.checkParentTables(names, fields)
     return this.render('migration', names, { migration: `create_${names.table}_table`, timestamp: this.timestamp, action: 'create', table: names.table, fields })
   }
 
@@ -225,6 +280,23 @@ export class Generator {
   async missingModel(names: Names, fields: readonly Field[]): Promise<GeneratedFile[]> {
     return this.has(appPaths.model(names)) ? [] : [await this.render('model', names, { fields })]
   }
+}
+
+/**
+ * A table naming its own rows (`project_id:references` on projects): its factory would store a parent for each row,
+ * which would need one in turn, without end. Refused (`E_BAD_FIELDS`); such a column is the migration's to add.
+ */
+function refuseSelfReference(names: Names, fields: readonly Field[]): void {
+  const own = fields.find((field) => field.type === 'references' && parentOf(field).table === names.table)
+  if (own === undefined) return
+  throw new CliError('E_BAD_FIELDS', `--fields: ${own.name} references ${names.table}, the table itself, which generated factories and tests cannot fill`, {
+    hint: `write it as ${own.name}:integer? and add \`references ${names.table} (id)\` to the migration by hand`,
+  })
+}
+
+/** The event a listener's file is defined for (`defineListener(OrderShipped, …)`), when it reads that way. */
+function listenedEvent(source: string): string | undefined {
+  return /defineListener\(\s*([A-Za-z_$][\w$]*)/.exec(source)?.[1]
 }
 
 /** The names with the singular as the base (make:crud's request is `ProductRequest`, whatever was typed). */

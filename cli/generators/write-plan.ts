@@ -40,6 +40,8 @@ export interface Plan {
   whole?: string
   /** Said first in the fix when a whole plan is refused: a likelier cause than "add --force" (make:crud run again without its --fields). */
   wholeHint?: string
+  /** In place of make:crud's words when a whole plan is refused: why (after the command) and the fix. */
+  wholeRefusal?: { reason: string; fix: string }
   /** The next steps, when they depend on what the plan found; in place of the command's own. */
   next?: string[]
 }
@@ -115,12 +117,13 @@ export async function carryOutPlan(project: Project, plan: Plan, force: boolean)
 
   const conflicts = [...differing, ...inTheWay]
   if (conflicts.length > 0) {
-    throw new CliError('E_EXISTS', `${plan.whole} would leave a resource that does not work, so it wrote nothing:\n${conflicts.map((line) => `  ${line}`).join('\n')}`, {
+    const reason = plan.wholeRefusal?.reason ?? 'would leave a resource that does not work'
+    throw new CliError('E_EXISTS', `${plan.whole} ${reason}, so it wrote nothing:\n${conflicts.map((line) => `  ${line}`).join('\n')}`, {
       // --force overwrites files; it cannot move another resource's routes.
       hint:
         inTheWay.length > 0
           ? 'pick another name (or move the routes that are in the way)'
-          : `${plan.wholeHint === undefined ? '' : `${plan.wholeHint}; or `}add --force to overwrite those files, or pick another name`,
+          : (plan.wholeRefusal?.fix ?? `${plan.wholeHint === undefined ? '' : `${plan.wholeHint}; or `}add --force to overwrite those files, or pick another name`),
     })
   }
   for (const { absolute, contents } of writes) {

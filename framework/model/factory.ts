@@ -1,25 +1,40 @@
 /**
  * Sample rows for a model, for seeders and tests: a function of the row's
  * sequence number (1, 2, 3...) gives its attributes; `create` stores them
- * through the model (so observers see them as any other create).
+ * through the model (so observers see them as any other create). A foreign
+ * key's attribute may be the parent's factory (`project_id: projectFactory`):
+ * `create` then stores a parent through it and writes its id, as Laravel's
+ * `'project_id' => Project::factory()` does, so the row names a real one.
  *
  * @example
  * export const productFactory = defineFactory(Product, (n) => ({ name: `Product ${n}`, price: n * 10 }))
  * await productFactory.createMany(db, 20)
  * const input = productFactory.make({ price: 0 })
+ * export const taskFactory = defineFactory(Task, (n) => ({ title: `Task ${n}`, project_id: projectFactory }))
+ * await taskFactory.create(db, { project_id: project.id })   // an existing parent instead of a new one
  */
 import type { Database } from '../database/database.ts'
 import type { Model } from './define-model.ts'
 
 export interface Factory<Row extends { id: unknown }, Attributes> {
   readonly model: Model<Row, Attributes>
-  /** The next row's attributes, with `overrides` on top; nothing is stored. */
+  /** The next row's attributes, with `overrides` on top; nothing is stored. A parent's factory left in them is an error: it needs `create`. */
   make(overrides?: Partial<Attributes>): Attributes
   makeMany(count: number, overrides?: Partial<Attributes>): Attributes[]
+  /** Stores the row; an attribute given as a parent's factory gets a parent stored first (one per row), unless `overrides` names it. */
   create(db: Database, overrides?: Partial<Attributes>): Promise<Row>
   /** Stores `count` rows, one after another, and answers them in that order. */
   createMany(db: Database, count: number, overrides?: Partial<Attributes>): Promise<Row[]>
 }
+
+/** What an attribute of type `Id` may be given as in a factory: a parent's factory, whose rows' ids are `Id`. */
+export interface ParentFactory<Id> {
+  readonly model: { readonly name: string; readonly table: string }
+  create(db: Database): Promise<{ id: Id }>
+}
+
+/** A factory's attributes: each a value, or a parent's factory whose row's id is that value. */
+export type FactoryAttributes<Attributes> = { [Key in keyof Attributes]: Attributes[Key] | ParentFactory<Attributes[Key]> }
 
 /**
  * The keys of `Made` that `Attributes` does not have, each typed `never`: a
@@ -28,21 +43,46 @@ export interface Factory<Row extends { id: unknown }, Attributes> {
  */
 export type NoExtraColumns<Made, Attributes> = Made & { [Key in Exclude<keyof Made, keyof Attributes>]: never }
 
-export function defineFactory<Row extends { id: unknown }, Attributes, Made extends NoInfer<Attributes>>(
+/** Every factory made here: how `create` tells a parent's factory from an attribute's value. */
+const factories = new WeakSet<object>()
+
+function isFactory(value: unknown): value is ParentFactory<unknown> {
+  return typeof value === 'object' && value !== null && factories.has(value)
+}
+
+export function defineFactory<Row extends { id: unknown }, Attributes, Made extends NoInfer<FactoryAttributes<Attributes>>>(
   model: Model<Row, Attributes>,
   attributes: (sequence: number) => NoExtraColumns<Made, NoInfer<Attributes>>,
 ): Factory<Row, Attributes> {
   let sequence = 0
+  const next = (overrides: Partial<Attributes> = {}): Record<string, unknown> => ({ ...attributes(++sequence), ...overrides })
   const factory: Factory<Row, Attributes> = {
     model,
-    make: (overrides = {}) => ({ ...attributes(++sequence), ...overrides }),
+    make(overrides) {
+      const made = next(overrides)
+      const parent = Object.entries(made).find(([, value]) => isFactory(value))
+      if (parent !== undefined) {
+        const [column, source] = parent as [string, ParentFactory<unknown>]
+        // make() stores nothing, so it has no parent's id to give: a factory object in a request body would be sent as {}.
+        throw new Error(
+          `${model.name} factory: make() cannot fill ${column}, which comes from the ${source.model.name} factory (a row it stores): ` +
+            `pass its id (make({ ${column}: ${column.replace(/_id$/, '') || 'parent'}.id })), or store the row with create(db)`,
+        )
+      }
+      return made as Attributes
+    },
     makeMany: (count, overrides) => Array.from({ length: count }, () => factory.make(overrides)),
-    create: (db, overrides) => model.create(db, factory.make(overrides)),
+    async create(db, overrides) {
+      const made = next(overrides)
+      for (const [column, value] of Object.entries(made)) if (isFactory(value)) made[column] = (await value.create(db)).id
+      return model.create(db, made as Attributes)
+    },
     async createMany(db, count, overrides) {
       const rows: Row[] = []
-      for (const input of factory.makeMany(count, overrides)) rows.push(await model.create(db, input))
+      for (let i = 0; i < count; i++) rows.push(await factory.create(db, overrides))
       return rows
     },
   }
+  factories.add(factory)
   return factory
 }

@@ -14,5 +14,5 @@ export {
   type PageOptions,
   type SortKey,
 } from './define-model.ts'
-export { defineFactory, type Factory } from './factory.ts'
+export { defineFactory, type Factory, type FactoryAttributes, type ParentFactory } from './factory.ts'
 export type { Cast } from './casts.ts'

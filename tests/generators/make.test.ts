@@ -89,8 +89,11 @@ describe('each generator', () => {
   })
 
   it('takes a model’s fields from the model when --fields is not given', () => {
-    // The model's types say number, not integer.
-    expect(app.read('app', 'requests', 'widget-request.ts')).toContain('  size: v.number(),')
+    // The model's type says number; its mark (`size: number // integer`) says integer, as --fields did.
+    expect(app.read('app', 'models', 'widget.ts')).toContain('  size: number // integer\n')
+    expect(app.read('app', 'requests', 'widget-request.ts')).toContain('  size: v.pipe(v.number(), v.integer(), v.minValue(Number.MIN_SAFE_INTEGER), v.maxValue(Number.MAX_SAFE_INTEGER)),')
+    // And `note: string | null // text` a text: its rules, not a one-line string's.
+    expect(app.read('app', 'requests', 'widget-request.ts')).toContain('  note: v.optional(v.nullable(v.pipe(v.string(), withoutNul(), maxChars(65535))), null),')
     expect(app.read('app', 'resources', 'widget-resource.ts')).toContain('  fragile: v.boolean(),')
     expect(app.read('database', 'factories', 'widget-factory.ts')).toContain('  name: `Widget ${n}`,')
     expect(app.read('app', 'services', 'widget-service.ts')).toContain('new WidgetRepository(db)')
@@ -257,8 +260,8 @@ export default defineRoutes((r) => {
     try {
       const rows = await seededApp.db.all('select name, size, fragile from widgets order by id limit 2')
       expect(rows.map((row) => ({ ...row }))).toEqual([
-        { name: 'Widget 1', size: 10, fragile: 1 },
-        { name: 'Widget 2', size: 20, fragile: 0 },
+        { name: 'Widget 1', size: 1, fragile: 1 },
+        { name: 'Widget 2', size: 2, fragile: 0 },
       ])
       expect((await seededApp.db.first<{ total: number }>('select count(*) as total from widgets'))!.total).toBe(7)
     } finally {

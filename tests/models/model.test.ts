@@ -228,4 +228,27 @@ describe('defineFactory', () => {
     ])
     expect(await Product.count(db, { where: { active: false } })).toBe(3)
   })
+
+  it('gives a foreign key a real parent: a parent factory as the value stores one per row, unless the override names it', async () => {
+    interface Review {
+      id: number
+      product_id: number
+      body: string
+    }
+    const Review = defineModel<Review, { product_id: number; body: string }>({ name: 'Review', table: 'reviews', fillable: ['product_id', 'body'] })
+    await db.execute('drop table if exists reviews')
+    await db.execute('create table reviews (id integer primary key autoincrement, product_id integer not null references products (id), body text not null)')
+    const products = defineFactory(Product, (n) => ({ name: `Product ${n}`, price: n }))
+    const reviews = defineFactory(Review, (n) => ({ product_id: products, body: `Review ${n}` }))
+    const made = await reviews.createMany(db, 2)
+    expect(made.map((row) => row.product_id)).toEqual([1, 2])
+    expect((await Product.all(db)).map((row) => row.name)).toEqual(['Product 1', 'Product 2'])
+    // An existing parent: no new product.
+    expect((await reviews.create(db, { product_id: 1 })).product_id).toBe(1)
+    expect(await Product.count(db)).toBe(2)
+    // make() stores nothing, so it has no id to give: it says so instead of answering the factory object.
+    expect(() => reviews.make()).toThrow('Review factory: make() cannot fill product_id, which comes from the Product factory')
+    expect(reviews.make({ product_id: 2 })).toMatchObject({ product_id: 2 })
+    await db.execute('drop table reviews')
+  })
 })

@@ -46,3 +46,26 @@ export const missing = defineFactory(Tag, () => ({}))
 
 // @ts-expect-error: an override names the model's columns only
 products.make({ stock: 1 })
+
+interface Review {
+  id: number
+  product_id: number
+  tag_id: number | null
+  body: string
+}
+const Review = defineModel<Review, { product_id: number; tag_id?: number | null; body: string }>({ name: 'Review', table: 'reviews', fillable: ['product_id', 'tag_id', 'body'] })
+
+// A foreign key's attribute may be the parent's factory (its rows' ids are numbers), an optional one too.
+export const reviews = defineFactory(Review, (n) => ({ product_id: products, tag_id: tags, body: `Review ${n}` }))
+
+interface Slugged {
+  id: string
+}
+const Slugged = defineModel<Slugged, { slug: string }>({ name: 'Slugged', table: 'slugged', fillable: ['slug'] })
+const slugged = defineFactory(Slugged, (n) => ({ slug: `s${n}` }))
+
+// @ts-expect-error: a factory whose ids are strings cannot fill a number column
+export const wrongParent = defineFactory(Review, (n) => ({ product_id: slugged, body: `Review ${n}` }))
+
+// @ts-expect-error: nor can any object
+export const notAFactory = defineFactory(Review, (n) => ({ product_id: { id: 1 }, body: `Review ${n}` }))

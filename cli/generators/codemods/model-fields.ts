@@ -6,9 +6,11 @@
  * `number`, `| null` as optional. A `string` is a `date` when the model
  * generator marked it so (`// ISO 8601 date`) or, for models written before
  * or by hand, when its name says so (`published_at`, `due_on`, `birth_date`).
+ * A `number` is a foreign key when marked so (`project_id: number // references projects`), an `integer` when
+ * marked `// integer`; a `string` is a `text` when marked `// text`.
  */
 import type { Field } from '../fields.ts'
-import { DATE_MARK } from '../fields.ts'
+import { DATE_MARK, INTEGER_MARK, REFERENCES_MARK, TEXT_MARK } from '../fields.ts'
 import { lineEnd, parseModule, statements, type Node } from './source.ts'
 
 const KEYWORDS: Record<string, Field['type']> = { TSStringKeyword: 'string', TSNumberKeyword: 'number', TSBooleanKeyword: 'boolean' }
@@ -31,9 +33,18 @@ export function modelFields(source: string, model: string): Field[] | undefined 
       if (type === undefined) continue
       const comment = source.slice(member.end, lineEnd(source, member.end))
       const date = type === 'string' && (comment.includes(DATE_MARK) || /(^|_)(at|on|date)$/.test(name))
-      fields.push({ name, type: date ? 'date' : type, optional })
+      fields.push({ name, type: date ? 'date' : markedType(type, comment, name), optional })
     }
     return fields
   }
   return undefined
+}
+
+/** The type the model generator's mark after the member says, where TypeScript's says less. */
+function markedType(type: Field['type'], comment: string, name: string): Field['type'] {
+  const mark = comment.replace(/^[\s;,]*/, '').trimEnd()
+  if (type === 'number' && mark.startsWith(REFERENCES_MARK) && name.endsWith('_id')) return 'references'
+  if (type === 'number' && mark === INTEGER_MARK) return 'integer'
+  if (type === 'string' && mark === TEXT_MARK) return 'text'
+  return type
 }

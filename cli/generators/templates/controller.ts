@@ -1,4 +1,4 @@
-import { isSearchable } from '../fields.ts'
+import { filterWhere, isFilter, isSearchable } from '../fields.ts'
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
@@ -47,7 +47,8 @@ export async function ${id.handlers.list}(c: Context<'${collection}'>) {
   ].sort((a, b) => specifierOrder(a).localeCompare(specifierOrder(b)))
   const one = names.singular.camel
   const searchable = options.fields.filter(isSearchable).map((field) => `'${field.name}'`)
-  const query = searchable.length > 0 ? 'page, perPage, search, sort' : 'page, perPage, sort'
+  const filters = options.fields.filter(isFilter)
+  const query = `${searchable.length > 0 ? 'page, perPage, search, sort' : 'page, perPage, sort'}${filters.map((field) => `, ${field.name}`).join('')}`
   const body = options.layered
     ? {
         list: `const { ${query} } = c.query\n  const result = await new ${id.service}(c.db).list({ ${query} })`,
@@ -57,7 +58,7 @@ export async function ${id.handlers.list}(c: Context<'${collection}'>) {
         delete: `await new ${id.service}(c.db).delete(Number(c.params.id))`,
       }
     : {
-        list: `const { ${query} } = c.query\n  const result = await ${id.model}.paginate(c.db, { page, perPage, sort${searchable.length === 0 ? '' : `, search: search === undefined ? undefined : { term: search, columns: [${searchable.join(', ')}] }`} })`,
+        list: `const { ${query} } = c.query\n  const result = await ${id.model}.paginate(c.db, { page, perPage, sort${searchable.length === 0 ? '' : `, search: search === undefined ? undefined : { term: search, columns: [${searchable.join(', ')}] }`}${filterWhere(options.fields)} })`,
         show: `return ${id.resourceFunction}(await ${id.model}.findOrFail(c.db, Number(c.params.id)))`,
         create: `const ${one} = await ${id.model}.create(c.db, await c.body())`,
         update: `const ${one} = await ${id.model}.update(c.db, Number(c.params.id), await c.body())\n  if (${one} === undefined) throw new HttpError(404, '${names.label} not found')\n  return ${id.resourceFunction}(${one})`,
@@ -72,7 +73,7 @@ export async function ${id.handlers.list}(c: Context<'${collection}'>) {
  */
 ${imports.join('\n')}
 
-/** \`?page=&per_page=${searchable.length === 0 ? '' : '&search='}&sort=\`: one page, with \`meta: { page, per_page, total, last_page }\` beside the rows. */
+/** \`?page=&per_page=${searchable.length === 0 ? '' : '&search='}&sort=${filters.map((field) => `&${field.name}=`).join('')}\`: one page, with \`meta: { page, per_page, total, last_page }\` beside the rows. */
 export async function ${id.handlers.list}(c: Context<'${collection}', { query: typeof ${id.listQuery} }>): Promise<Response> {
   ${body.list}
   return c.json(result.data.map(${id.resourceFunction}), { meta: { ...result.meta } })

@@ -1,4 +1,4 @@
-import { columnSql, sqlName } from '../fields.ts'
+import { columnSql, sqlName, type Field } from '../fields.ts'
 import { appPaths } from '../paths.ts'
 import { defineTemplate, indent, type WithFields } from '../template.ts'
 
@@ -34,12 +34,16 @@ export default defineTemplate('migration', ({ options }) => {
       `${sqlName('created_at')} text not null default ${NOW}`,
       `${sqlName('updated_at')} text not null default ${NOW}`,
     ]
-    up = ['await db.execute(`create table ' + table + ' (', ...columns.map((column, i) => `  ${column}${i < columns.length - 1 ? ',' : ''}`), ')`)']
+    up = ['await db.execute(`create table ' + table + ' (', ...columns.map((column, i) => `  ${column}${i < columns.length - 1 ? ',' : ''}`), ')`)', ...fields.flatMap((field) => foreignKeyIndex(options.table!, field))]
     down = [`await db.execute('drop table ${table}')`]
   } else if (options.action === 'alter' && fields.length > 0) {
     // SQLite adds a NOT NULL column only with a default: added columns may be null.
-    up = fields.map((field) => `await db.execute('alter table ${table} add column ${columnSql({ ...field, optional: true })}')`)
-    down = [...fields].reverse().map((field) => `await db.execute('alter table ${table} drop column ${sqlName(field.name)}')`)
+    up = fields.flatMap((field) => [`await db.execute('alter table ${table} add column ${columnSql({ ...field, optional: true })}')`, ...foreignKeyIndex(options.table!, field)])
+    // SQLite drops an indexed column only once its index is gone.
+    down = [...fields].reverse().flatMap((field) => [
+      ...(field.type === 'references' ? [`await db.execute('drop index ${sqlName(indexName(options.table!, field))}')`] : []),
+      `await db.execute('alter table ${table} drop column ${sqlName(field.name)}')`,
+    ])
   } else {
     up = [table === undefined ? "// await db.execute('create table ...')" : `// await db.execute('alter table ${table} add column ...')`]
     down = ['// undo what up() did']
@@ -58,3 +62,13 @@ ${indent(down, 2)}
 `,
   }
 })
+
+function indexName(table: string, field: Field): string {
+  return `${table}_${field.name}_index`
+}
+
+/** A foreign key's index: the parent's rows are looked up by it (a project's tasks), and SQLite does not make one. */
+function foreignKeyIndex(table: string, field: Field): string[] {
+  if (field.type !== 'references') return []
+  return [`await db.execute('create index ${sqlName(indexName(table, field))} on ${sqlName(table)} (${sqlName(field.name)})')`]
+}

@@ -1,4 +1,4 @@
-import { castOf, DATE_MARK, tsType, type Field } from '../fields.ts'
+import { castOf, DATE_MARK, INTEGER_MARK, parentOf, REFERENCES_MARK, TEXT_MARK, tsType, type Field } from '../fields.ts'
 import { appPaths, identifiers } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
@@ -23,7 +23,7 @@ import { defineModel } from 'svc'
 
 export interface ${id.model} {
   id: number
-${fields.map((field) => `  ${field.name}: ${tsType(field)}${field.type === 'date' ? ` ${DATE_MARK}` : ''}`).join('\n')}${fields.length > 0 ? '\n' : ''}  created_at: string
+${fields.map((field) => `  ${field.name}: ${tsType(field)}${mark(field)}`).join('\n')}${fields.length > 0 ? '\n' : ''}  created_at: string
   updated_at: string
 }
 
@@ -38,3 +38,12 @@ export const ${id.model} = defineModel<${id.model}, ${id.attributes}>({
 `,
   }
 })
+
+/** What generators reading the model back need that the TypeScript type does not say. */
+function mark(field: Field): string {
+  if (field.type === 'date') return ` ${DATE_MARK}`
+  if (field.type === 'references') return ` ${REFERENCES_MARK} ${parentOf(field).table}`
+  if (field.type === 'text') return ` ${TEXT_MARK}`
+  if (field.type === 'integer') return ` ${INTEGER_MARK}`
+  return ''
+}

@@ -1,4 +1,4 @@
-import { isSearchable } from '../fields.ts'
+import { filterWhere, isFilter, isSearchable } from '../fields.ts'
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
@@ -15,6 +15,7 @@ export default defineTemplate('repository', ({ names, options }) => {
   const id = identifiers(names)
   const path = appPaths.repository(names)
   const searchable = options.fields.filter(isSearchable).map((field) => `'${field.name}'`)
+  const filters = options.fields.filter(isFilter).map((field) => `, ${field.name}`).join('')
   return {
     path,
     contents: `/** Reads and writes ${names.plural.words}: the one place that knows how they are stored. */
@@ -25,14 +26,14 @@ export interface ${id.listOptions} {
   page: number
   perPage: number
   search?: string
-  sort?: SortKey<${id.model}>
+  sort?: SortKey<${id.model}>${options.fields.filter(isFilter).map((field) => `\n  ${field.name}?: number`).join('')}
 }
 
 export class ${id.repository} {
   constructor(private readonly db: Database) {}
 
-  list({ page, perPage, search, sort }: ${id.listOptions}): Promise<Page<${id.model}>> {
-    return ${id.model}.paginate(this.db, { page, perPage, sort${searchable.length > 0 ? `, search: search === undefined ? undefined : { term: search, columns: [${searchable.join(', ')}] }` : ''} })
+  list({ page, perPage, search, sort${filters} }: ${id.listOptions}): Promise<Page<${id.model}>> {
+    return ${id.model}.paginate(this.db, { page, perPage, sort${searchable.length > 0 ? `, search: search === undefined ? undefined : { term: search, columns: [${searchable.join(', ')}] }` : ''}${filterWhere(options.fields)} })
   }
 
   find(id: number): Promise<${id.model} | undefined> {
