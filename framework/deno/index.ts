@@ -13,6 +13,7 @@
 import { createClient } from '@libsql/client'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
+import { ConfigError } from '../config/config-error.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
 import { unmeasuredHeadAnswer } from '../http/response.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
@@ -78,6 +79,13 @@ export function readEnv(): Record<string, string> {
  * @example createApp({ ..., maintenance: maintenanceFile('storage/maintenance.json') })
  */
 export function maintenanceFile(path: string, options: MaintenancePollOptions = {}): MaintenanceSource {
+  // Looked at once now: without --allow-read for the file, every request would answer 500. Say so before serving.
+  try {
+    denoIdentity(path)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ConfigError('MAINTENANCE_FILE', `cannot look at ${path} (${reason})`, `run deno with --allow-read for it (--allow-read=. covers storage/maintenance.json in the project folder)`)
+  }
   return pollMaintenanceFile(path, { identity: denoIdentity, read: (file) => deno().readTextFileSync(file) }, options)
 }
 
