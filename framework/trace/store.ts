@@ -51,7 +51,7 @@ export interface TraceFilter {
   minDurationMs?: number
   /** The matched route pattern, exactly. */
   route?: string
-  /** Traces that emitted an event of this class name (`emit(event, c)`), exactly. */
+  /** Traces that emitted an event of this class name (`emit(event, c)`), in any case. */
   event?: string
   /** Only traces written after this one (for tail). */
   afterTraceId?: string
@@ -462,8 +462,9 @@ export function compileFilter(filter: TraceFilter): (record: TraceRecord) => boo
     tests.push((record) => record.route === route)
   }
   if (filter.event !== undefined) {
-    const event = filter.event
-    tests.push((record) => record.events.some((emitted) => emitted.name === event))
+    // Case aside: `--event taskcreated` finding nothing beside TaskCreated's traces surprised; no two event classes differ only by case.
+    const event = filter.event.toLowerCase()
+    tests.push((record) => record.events.some((emitted) => emitted.name.toLowerCase() === event))
   }
   return (record) => tests.every((test) => test(record))
 }

@@ -104,7 +104,10 @@ describe('log:trace shows events', () => {
       const list = await svcJson<TraceListJson>([command, '--event', 'PostCreated'], { cwd: app.dir })
       expect(list.filters.event).toBe('PostCreated')
       expect(list.traces.map((trace) => trace.trace_id).sort()).toEqual([ids.created, ids.failed].sort())
-      expect((await svcJson<TraceListJson>([command, '--event', 'postcreated'], { cwd: app.dir })).traces).toEqual([])
+      // In any case, as a user types it.
+      const typed = await svcJson<TraceListJson>([command, '--event', 'postcreated'], { cwd: app.dir })
+      expect(typed.traces.map((trace) => trace.trace_id).sort()).toEqual([ids.created, ids.failed].sort())
+      expect((await svcJson<TraceListJson>([command, '--event', 'PostPublished'], { cwd: app.dir })).traces).toEqual([])
     }
     expect((await svcJson<TraceListJson>(['trace:list'], { cwd: app.dir })).filters.event).toBeNull()
     const human = await runSvc(['trace:list', '--event', 'PostCreated'], { cwd: app.dir, env: { NO_COLOR: '1' } })
