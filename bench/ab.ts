@@ -27,6 +27,7 @@ import type { RunningBenchServer } from './lib/processes.ts'
 import { pinProcess } from './lib/processes.ts'
 import { median } from './lib/stats.ts'
 import { scenarios, type Scenario, type ServerSpec } from './scenarios.ts'
+import { loadOptions } from './lib/load-options.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -97,7 +98,7 @@ let watched: WatchedCpus | undefined
 const windows = newWindowCounts()
 
 function measure(side: Side, scenario: Scenario, seconds: number): Promise<Sample> {
-  return measureServer(side.server, scenario, { connections, duration: seconds }, watched)
+  return measureServer(side.server, scenario, loadOptions(scenario, connections, seconds), watched)
 }
 
 function measureRound(side: Side, scenario: Scenario): Promise<Sample> {
@@ -138,7 +139,7 @@ function report(scenario: Scenario, base: Side, subject: Side): void {
   const cpu = (side: Side) => side.samples.map((s) => s.cpuPerRequest!)
   const p99 = (side: Side) => side.samples.map((s) => s.p99)
   const paired = (a: number[], b: number[]) => median(b.map((value, i) => value / a[i]!))
-  console.log(`\n${scenario.name} (${scenario.method ?? 'GET'} ${scenario.path}), ${rounds} rounds x ${duration} s, ${connections} connections`)
+  console.log(`\n${scenario.name} (${scenario.method ?? 'GET'} ${scenario.path}), ${rounds} rounds x ${duration} s, ${loadOptions(scenario, connections, duration).connections} connections`)
   console.log(`| build | req/s (median) | CPU us/req (median) | p99 ms (median) |`)
   console.log(`| --- | ---: | ---: | ---: |`)
   for (const side of [base, subject]) console.log(`| ${side.label} | ${Math.round(median(rps(side)))} | ${median(cpu(side)).toFixed(1)} | ${median(p99(side)).toFixed(2)} |`)

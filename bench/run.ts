@@ -29,6 +29,7 @@ import { measureStartup } from './lib/startup.ts'
 import { readTraceCounts } from './lib/trace-counts.ts'
 import { measureRegistrationMemory, renderMemory, type MemoryResult } from './lib/memory.ts'
 import { comparisons, scenarios, startupCommands, type Scenario } from './scenarios.ts'
+import { loadOptions } from './lib/load-options.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
@@ -127,7 +128,7 @@ async function main(): Promise<number> {
     }
 
     const minutes = (selected.length * (rounds * (duration + rewarm) + warmup)) / 60
-    log(`${selected.length} scenarios x ${rounds} rounds x ${duration} s, ${connections} connections (about ${minutes.toFixed(1)} min)`)
+    log(`${selected.length} scenarios x ${rounds} rounds x ${duration} s, ${connections} connections${ownConnections(selected)} (about ${minutes.toFixed(1)} min)`)
     if (warmup > 0) {
       for (const scenario of selected) await measure(scenario, warmup)
     }
@@ -193,7 +194,7 @@ async function main(): Promise<number> {
       date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
       machine: `${cpuCount} CPUs (${cpu}), ${type()} ${release()}, Node ${process.version}`,
-      settings: `${rounds} rounds x ${duration} s per scenario after ${warmup} s of warm-up${rewarm > 0 ? ` (and ${rewarm} s before each round's window)` : ''}, ${connections} connections, pipelining 1; ` +
+      settings: `${rounds} rounds x ${duration} s per scenario after ${warmup} s of warm-up${rewarm > 0 ? ` (and ${rewarm} s before each round's window)` : ''}, ${connections} connections${ownConnections(selected)}, pipelining 1; ` +
         (pinned && serverCpu !== undefined ? `servers on CPU ${serverCpu}, load generator on CPU ${loadCpu} (taskset)` : 'no CPU pinning'),
       loadBefore,
       loadAfter: loadavg(),
@@ -214,11 +215,14 @@ async function main(): Promise<number> {
   return memory.some((result) => !result.met) ? 1 : 0
 }
 
+/** The groups that set their own connection count, as `(json50: 50)`; empty when none was selected. */
+function ownConnections(selected: Scenario[]): string {
+  const groups = new Set(selected.flatMap((s) => (s.connections === undefined ? [] : [`${s.name.split('/')[0]}: ${s.connections}`])))
+  return groups.size === 0 ? '' : ` (${[...groups].join(', ')})`
+}
+
 function measure(scenario: Scenario, seconds: number): Promise<Sample> {
-  const options = scenario.slow === undefined
-    ? { connections, duration: seconds }
-    : { connections: Math.min(connections, scenario.slow.connections), duration: Math.max(seconds, scenario.slow.minDuration) }
-  return measureServer(servers.get(serverKey(scenario.server))!, scenario, options, watched)
+  return measureServer(servers.get(serverKey(scenario.server))!, scenario, loadOptions(scenario, connections, seconds), watched)
 }
 
 main().then(

@@ -44,6 +44,11 @@ export interface Scenario {
    * the queue the previous one left behind.
    */
   slow?: { minDuration: number; connections: number }
+  /**
+   * Connections for this scenario whatever `--connections` says: issue 18 judges the JSON route at 10
+   * and at 50 connections, and both belong in one run.
+   */
+  connections?: number
 }
 
 export interface Comparison {
@@ -91,6 +96,11 @@ export const scenarios: Scenario[] = [
   { name: 'json/svc@node-http', server: svc({ adapter: 'node-http' }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
   // The same app answering through a promise, as its param route does: what the adapter's asynchronous path costs.
   { name: 'json/svc-promise', server: svc({ answerAsPromise: true }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true },
+
+  // The issue's JSON targets again at 50 connections (the run's default is 10), on the same server processes.
+  { name: 'json50/hono-trace-header', server: hono({ traceHeader: true }), path: '/hello', expect: { status: 200, json: HELLO_BODY }, connections: 50 },
+  { name: 'json50/svc', server: svc(), path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true, connections: 50 },
+  { name: 'json50/svc-traced', server: { factory: 'svc-trace', options: { trace: true } }, path: '/hello', expect: { status: 200, json: HELLO_BODY }, checkWire: true, traced: true, connections: 50 },
 
   // A route with a constrained parameter: /users/{id} where id is \d+.
   { name: 'param/node-http', server: { factory: 'raw' }, path: '/users/42', expect: { status: 200, json: userBody('42') } },
@@ -152,6 +162,8 @@ export const comparisons: Comparison[] = [
   // route's; the param route's p99 is shown beside it, not judged).
   { label: 'JSON route, tracing on: svc vs Hono with a trace header', subject: 'trace/json-on', peer: 'json/hono-trace-header', minRatio: 1.0, maxCpuRatio: 1.0, p99NoWorse: true },
   { label: 'JSON route: svc vs Hono with a trace header', subject: 'json/svc', peer: 'json/hono-trace-header', minRatio: 1.1, p99NoWorse: true },
+  { label: 'JSON route, tracing on, 50 connections: svc vs Hono with a trace header', subject: 'json50/svc-traced', peer: 'json50/hono-trace-header', minRatio: 1.0, maxCpuRatio: 1.0, p99NoWorse: true },
+  { label: 'JSON route, 50 connections: svc vs Hono with a trace header', subject: 'json50/svc', peer: 'json50/hono-trace-header', minRatio: 1.1, p99NoWorse: true },
   // The same against Hono with no trace header at all (it sends one header fewer and answers without a promise).
   { label: 'JSON route, tracing on: svc vs plain Hono', subject: 'trace/json-on', peer: 'json/hono' },
   { label: 'JSON route: svc vs plain Hono', subject: 'json/svc', peer: 'json/hono' },

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { loadOptions } from '../../bench/lib/load-options.ts'
+import { comparisons, scenarios, type Scenario } from '../../bench/scenarios.ts'
+
+const plain: Scenario = { name: 'json/x', server: { factory: 'svc' }, path: '/hello', expect: { status: 200 } }
+
+describe('loadOptions (the connections and seconds of one bench window)', () => {
+  it('takes the run\'s connections unless the scenario sets its own', () => {
+    expect(loadOptions(plain, 10, 2)).toEqual({ connections: 10, duration: 2 })
+    expect(loadOptions({ ...plain, connections: 50 }, 10, 2)).toEqual({ connections: 50, duration: 2 })
+  })
+
+  it('caps a slow scenario and stretches its window', () => {
+    const slow: Scenario = { ...plain, slow: { minDuration: 8, connections: 2 } }
+    expect(loadOptions(slow, 10, 2)).toEqual({ connections: 2, duration: 8 })
+    expect(loadOptions({ ...slow, connections: 1 }, 10, 9)).toEqual({ connections: 1, duration: 9 })
+  })
+})
+
+describe('issue 18\'s JSON targets at 10 and at 50 connections, in one run', () => {
+  const byName = new Map(scenarios.map((s) => [s.name, s]))
+  // The JSON route's targets: judged (a minimum ratio) against the peer with a trace header.
+  const judged = comparisons.filter((c) => /^json(50)?\/hono-trace-header$/.test(c.peer) && c.minRatio !== undefined)
+
+  it('judges the traced and the untraced route at both counts, each pair at one count', () => {
+    const counts = judged.map((c) => {
+      const subject = byName.get(c.subject)!
+      const peer = byName.get(c.peer)!
+      expect(subject.connections).toBe(peer.connections)
+      return `${subject.traced === true ? 'traced' : 'untraced'}@${subject.connections ?? 'run'}`
+    })
+    expect(counts.sort()).toEqual(['traced@50', 'traced@run', 'untraced@50', 'untraced@run'])
+    for (const c of judged) expect(c.p99NoWorse).toBe(true)
+  })
+})
