@@ -47,6 +47,8 @@ export interface ReplayParams {
   url?: string
   /** `--send-redacted`: send `[REDACTED]` where the trace redacted a body field (otherwise E_REPLAY_REDACTED). */
   sendRedacted?: boolean
+  /** `--anonymous`: send without a token, not as the user who made the request (the CLI's default when its token was redacted). */
+  anonymous?: boolean
 }
 
 /** `api:why <method> <path> --id <id>`: why a traced request failed. */

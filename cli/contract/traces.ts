@@ -187,6 +187,11 @@ export interface ReplayJson {
   test_file: string | null
   /** `--test`: what would make the written test fail whatever the code does (redacted values it sends...); empty when nothing. */
   test_warnings: string[]
+  /**
+   * The user a fresh access token was signed for and sent: `--as`, or by default, when the trace's bearer token was
+   * redacted, the user who made the request (not in production, not with `--anonymous`); null when none was.
+   */
+  signed_in_as: string | null
 }
 
 export interface StatusClassCountsJson {

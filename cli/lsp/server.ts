@@ -149,6 +149,7 @@ export function replayArgs(params: ReplayParams): string[] {
   if (params.test) args.push('--test')
   if (params.sendRedacted) args.push('--send-redacted')
   if (typeof params.as === 'string' && params.as.trim() !== '') args.push(`--as=${params.as.trim()}`)
+  else if (params.anonymous === true) args.push('--anonymous')
   for (const header of strings(params.header)) args.push(`--header=${header}`)
   if (typeof params.url === 'string' && params.url.trim() !== '') args.push(`--url=${params.url.trim()}`)
   return args

@@ -29,6 +29,8 @@ export interface ReplayOptions {
   test?: boolean
   /** Send `[REDACTED]` where the trace kept no value (a body field, a query parameter) instead of refusing. */
   'send-redacted'?: boolean
+  /** Send a request whose bearer token was redacted without one, instead of signing in as the user who made it. */
+  anonymous?: boolean
 }
 
 export const replayArgs = {
@@ -36,7 +38,8 @@ export const replayArgs = {
   https: { type: 'boolean', description: 'Use https' },
   insecure: { type: 'boolean', description: 'With https: accept any certificate' },
   set: { type: 'string', description: 'Change a body field before sending (dotted paths)', valueHint: 'field=value', multiple: true },
-  as: { type: 'string', description: 'Sign a fresh access token for this user (development only)', valueHint: 'email' },
+  as: { type: 'string', description: 'Sign a fresh access token for this user (development only; by default the user who made the request)', valueHint: 'email' },
+  anonymous: { type: 'boolean', description: 'Send without a token, not as the user who made the request (whose token the trace does not keep)' },
   header: { type: 'string', description: 'Add or replace a request header (Authorization: Bearer <token>)', valueHint: 'name: value', multiple: true },
   edit: { type: 'boolean', description: 'Edit the request in $EDITOR before sending' },
   force: { type: 'boolean', description: 'Send even in production (side effects happen)' },
@@ -51,10 +54,11 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
   const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets })
   let { request } = prepared
   let redacted = prepared.redacted
+  if (options.anonymous === true && options.as !== undefined) throw new CliError('E_BAD_OPTION', '--anonymous sends no token and --as signs one: pass one of them')
   const target = new ReplayTarget(project, { url: options.url, https: options.https, insecure: options.insecure })
+  const production = config.env === 'production'
   try {
-    // A test of an authenticated trace signs in inside the test: as the trace's user when --as names nobody.
-    const as = options.as ?? (options.test && redacted.includes('header authorization') ? await recordedUserEmail(target, record) : undefined)
+    const as = options.as ?? (options.anonymous === true || !redacted.includes('header authorization') ? undefined : await recordedUser(target, record, options.test === true, production))
     if (as !== undefined) {
       request.headers.authorization = `Bearer ${await target.tokenFor({ email: as })}`
       redacted = redacted.filter((place) => place !== 'header authorization')
@@ -67,7 +71,6 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
     if (options.edit) request = editRequest(request, project.env)
     // What --set and --edit filled in is no longer a placeholder; a header given with --edit is no longer missing.
     redacted = [...redacted.filter((place) => place.startsWith('header ') && request.headers[place.slice('header '.length)] === undefined), ...placeholdersIn(request)]
-    const production = config.env === 'production'
     const dryRun = options.format !== undefined || (production && options.force !== true)
     if (!dryRun && options['send-redacted'] !== true) refuseToSendPlaceholders(record, redacted)
     const json: ReplayJson = {
@@ -81,6 +84,7 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
       command: options.format === undefined ? null : commandLine(request, options.format as 'curl' | 'httpie', options.insecure === true),
       test_file: null,
       test_warnings: [],
+      signed_in_as: as ?? null,
     }
     if (!dryRun) {
       json.response = await target.send(request, record.ip ?? '127.0.0.1')
@@ -153,15 +157,19 @@ export function parseHeader(text: string): [string, string] {
 }
 
 /**
- * The email of the user a trace was recorded for, to sign in as them inside
- * the test; undefined when the request signed in as nobody (its token was
- * refused: the test replays it without one), an error saying what to pass
- * when that user is not in the app's database.
+ * Whom a request whose bearer token was redacted is sent as: the user it was
+ * recorded for, as `--as` would sign (a replay without the token is answered
+ * 401, which says nothing of the failure being debugged). Undefined when the
+ * request signed in as nobody (its token was refused: it goes without one, as
+ * it came), in production (no token is signed there: it goes without one, as
+ * before), and when that user is no longer in the app's database (it goes
+ * without one; the note on stderr says so). A test is written only with a
+ * user who can sign in: an error saying what to pass.
  */
-async function recordedUserEmail(target: ReplayTarget, record: TraceRecord): Promise<string | undefined> {
-  if (record.user_id === null) return undefined
+async function recordedUser(target: ReplayTarget, record: TraceRecord, test: boolean, production: boolean): Promise<string | undefined> {
+  if (record.user_id === null || (production && !test)) return undefined
   const email = await target.emailOf(record.user_id)
-  if (email === undefined) {
+  if (email === undefined && test) {
     throw new CliError('E_TEST_NEEDS_USER', `${record.trace_id} was made by user ${record.user_id}, who is not in the app's database: a test replaying it could not sign in`, {
       hint: 'pass --as=<email> to sign in as a user of the app\'s database inside the test',
     })
@@ -230,16 +238,19 @@ it(${JSON.stringify(title)}, async () => {
   return relative(project.root, file).split('\\').join('/')
 }
 
-/** On stderr, as every note: stdout keeps the command's output. */
-export function printRedactedNote(io: CommandIO, redacted: string[]): void {
-  if (redacted.length > 0) {
-    printNote(io, `Not replayed as recorded (redacted in the trace): ${redacted.join(', ')}. Use --as=<email> for a token, --set for body fields.`)
+/** On stderr, as every note: stdout keeps the command's output. `as`: the `--as` given, which needs no note. */
+export function printCredentialNotes(io: CommandIO, json: Pick<ReplayJson, 'redacted' | 'signed_in_as'>, as: string | undefined): void {
+  if (json.signed_in_as !== null && as === undefined) {
+    printNote(io, `Signed in as ${json.signed_in_as}, who made the request (the trace does not keep its token). --anonymous sends it without one, --as=<email> as someone else.`)
+  }
+  if (json.redacted.length > 0) {
+    printNote(io, `Not replayed as recorded (redacted in the trace): ${json.redacted.join(', ')}. Use --as=<email> for a token, --set for body fields.`)
   }
 }
 
-export function printReplay(io: CommandIO, json: ReplayJson, options: { diff?: boolean }): void {
+export function printReplay(io: CommandIO, json: ReplayJson, options: { diff?: boolean; as?: string }): void {
   const color = colors(io)
-  printRedactedNote(io, json.redacted)
+  printCredentialNotes(io, json, options.as)
   if (json.command !== null) return printLine(io, json.command)
   if (json.dry_run) {
     printLine(io, color.yellow('Dry run (APP_ENV=production): nothing sent. --force sends it, with its side effects.'))

@@ -53,7 +53,7 @@ async function explainTableInFailure(project: Project, config: AppConfig, failur
   }
 }
 
-export function printWhy(io: CommandIO, json: WhyJson): void {
+export function printWhy(io: CommandIO, json: WhyJson, as?: string): void {
   const color = colors(io)
   const { routing } = json
   printLine(io, color.bold(`${json.request.method} ${json.request.path}`))
@@ -105,7 +105,7 @@ export function printWhy(io: CommandIO, json: WhyJson): void {
   if (json.replay !== null) {
     printLine(io)
     printLine(io, color.bold('Replay against the current code'))
-    printReplay(io, { ...json.replay }, { diff: true })
+    printReplay(io, { ...json.replay }, { diff: true, as })
     if (json.replay.diff === null && json.replay.response === null) printLine(io, diffText({ changed: false, status: null, headers: [], body: [] }, color))
   }
 }

@@ -34,11 +34,14 @@ export class SavedTokens {
   }
 }
 
-/** The CLI's arguments for an auth: `as` or a `header`. */
-export function authParams(auth: Auth): { as?: string; header?: string[] } {
+/**
+ * The CLI's arguments for an auth: `as`, a `header`, or `anonymous` for none (without it the CLI signs in as the user
+ * who made the request when the trace's token was redacted).
+ */
+export function authParams(auth: Auth): { as?: string; header?: string[]; anonymous?: true } {
   if (auth.kind === 'user') return { as: auth.email }
   if (auth.kind === 'token') return { header: [`Authorization: Bearer ${auth.token}`] }
-  return {}
+  return { anonymous: true }
 }
 
 export function describeAuth(auth: Auth): string {

@@ -265,6 +265,7 @@ function renderReplay(replay: ReplayJson): void {
       recorded !== undefined ? ` (recorded ${recorded})` : '',
       ` in ${ms(replay.response.duration_ms)}`,
       replay.target !== 'in-process' ? ` on ${replay.target}` : '',
+      replay.signed_in_as !== null ? ` as ${replay.signed_in_as}` : '',
       newTrace ? ' · new trace ' : '',
       newTrace ? actionLink(newTrace, { id: 'new-trace' }, () => vscode.postMessage({ type: 'openTrace', traceId: newTrace })) : null,
     ),

@@ -337,6 +337,9 @@ describe('custom request arguments', () => {
     expect(replayArgs({ id: 'svc_abc', diff: true, force: true })).toEqual(['replay', 'svc_abc', '--diff', '--force'])
     expect(replayArgs({ id: 'svc_abc', format: 'curl' })).toEqual(['replay', 'svc_abc', '--format=curl'])
     expect(replayArgs({ id: 'svc_abc', sendRedacted: true })).toEqual(['replay', 'svc_abc', '--send-redacted'])
+    // "Without a token": the CLI would otherwise sign in as the user who made the request.
+    expect(replayArgs({ id: 'svc_abc', anonymous: true })).toEqual(['replay', 'svc_abc', '--anonymous'])
+    expect(replayArgs({ id: 'svc_abc', as: 'ada@example.com', anonymous: true })).toEqual(['replay', 'svc_abc', '--as=ada@example.com'])
     expect(() => replayArgs({ id: '--force' })).toThrow(/trace id/)
     expect(traceListArgs({ ignore: ['/health/*', '', 3 as unknown as string] })).toEqual(['trace:list', '--ignore=/health/*'])
     // Values that look like options stay values: each is written --name=value.

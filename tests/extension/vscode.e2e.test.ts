@@ -577,12 +577,18 @@ describe.skipIf(install === null)('the extension in code-server', () => {
 
     it('defect 3: replays an authenticated trace as a user seen in the traces, and copies it as curl signed in', async () => {
       const detail = await openTrace(page, '200 GET /api/auth/me', 'GET /api/auth/me 200')
+      // Replay: as the user who made the request (the trace does not keep the token).
       await detail.locator('button[data-action="replay"]').click()
       await detail.locator('#replay-status').waitFor({ timeout: 60_000 })
-      expect(await detail.locator('#replay-status').textContent()).toBe('401')
+      expect(await detail.locator('#replay-status').textContent()).toBe('200')
+      expect(await detail.locator('#replay-outcome').textContent()).toMatch(/ as (user|admin|ada)@example\.com · new trace /)
+      await detail.locator('button[data-action="replayAs"]').click()
+      await pickQuick(page, 'Without a token', 'replay as')
+      await expect.poll(() => detail.locator('#replay-status').textContent(), { timeout: 60_000 }).toBe('401')
       await detail.locator('button[data-action="replayAs"]').click()
       await pickQuick(page, 'ada@example.com', 'replay as')
       await expect.poll(() => detail.locator('#replay-status').textContent(), { timeout: 60_000 }).toBe('200')
+      expect(await detail.locator('#replay-outcome').textContent()).toContain(' as ada@example.com')
       await detail.locator('button[data-action="copyCurl"]').click()
       await pickQuick(page, 'admin@example.com', 'copy as curl')
       await detail.locator('#result pre', { hasText: 'curl' }).waitFor({ timeout: 60_000 })

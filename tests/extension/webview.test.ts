@@ -221,6 +221,7 @@ describe('trace detail page', () => {
       command: null,
       test_file: null,
       test_warnings: [],
+      signed_in_as: null,
     }
     expect(contractValidator('ReplayJson')(replay)).toBe(true)
     await deliver(page, { type: 'busy', action: 'replay' })
@@ -233,6 +234,10 @@ describe('trace detail page', () => {
     expect(await page.locator('button[data-action]:disabled').count()).toBe(0)
     await page.click('#new-trace')
     expect(await lastPosted(page)).toEqual({ type: 'openTrace', traceId: 'svc_new' })
+    // Signed in (as the user who made the request, or the one picked): the outcome says as whom.
+    await deliver(page, { type: 'replayResult', replay: { ...replay, redacted: [], signed_in_as: 'ada@example.com' } })
+    expect(await page.textContent('#replay-outcome')).toBe('Replayed: 201 (recorded 500) in 4.2 ms as ada@example.com · new trace svc_new')
+    expect(await page.textContent('#result')).not.toContain('Redacted, not replayed')
 
     await deliver(page, { type: 'replayResult', replay: { ...replay, dry_run: true, response: null, diff: null } })
     expect(await page.textContent('#replay-outcome')).toBe('Dry run (nothing sent): POST http://localhost/api/v1/posts?draft=1')

@@ -70,15 +70,31 @@ describe('trace:users', () => {
 })
 
 describe('authenticated replay', () => {
-  it('is refused without a token, and answers as the user given with --as or a saved token (--header)', async () => {
-    const bare = await json<ReplayJson>(['replay', id('me:reader')])
+  it('signs in as the user who made the request by default, goes without a token with --anonymous, and answers as the user given with --as or a saved token (--header)', async () => {
+    // The trace does not keep the bearer token: a replay without one would answer 401, not what is being debugged.
+    const recorded = await json<ReplayJson>(['replay', id('me:reader')])
+    expect(recorded.response?.status).toBe(200)
+    expect((recorded.response?.body as { data: { email: string } }).data.email).toBe('user@example.com')
+    expect(recorded).toMatchObject({ signed_in_as: 'user@example.com', redacted: [] })
+    const noted = await runSvc(['replay', id('me:reader')], { cwd: workspace.dir })
+    expect(noted.stderr).toContain('Signed in as user@example.com, who made the request')
+    expect(noted.stderr).toContain('--anonymous')
+
+    const bare = await json<ReplayJson>(['replay', id('me:reader'), '--anonymous'])
     expect(bare.response?.status).toBe(401)
     expect(bare.redacted).toContain('header authorization')
+    expect(bare.signed_in_as).toBeNull()
+    const both = await runSvc(['replay', id('me:reader'), '--anonymous', '--as=ada@example.com', '--json'], { cwd: workspace.dir })
+    expect(both.exitCode).not.toBe(0)
+    expect(both.stderr).toContain('E_BAD_OPTION')
 
     const asAda = await json<ReplayJson>(['replay', id('me:reader'), '--as=ada@example.com'])
     expect(asAda.response?.status).toBe(200)
     expect((asAda.response?.body as { data: { email: string } }).data.email).toBe('ada@example.com')
     expect(asAda.redacted).toEqual([])
+    expect(asAda.signed_in_as).toBe('ada@example.com')
+    const asAdaHuman = await runSvc(['replay', id('me:reader'), '--as=ada@example.com'], { cwd: workspace.dir })
+    expect(asAdaHuman.stderr).not.toContain('who made the request')
 
     const login = await json<ReplayJson>(['replay', id('login:admin'), `--set=password=${workspace.users.admin.password}`])
     const token = (login.response!.body as { data: { token: string } }).data.token
@@ -88,6 +104,24 @@ describe('authenticated replay', () => {
     const bad = await runSvc(['replay', id('me:reader'), '--header', 'no colon here', '--json'], { cwd: workspace.dir })
     expect(bad.exitCode).not.toBe(0)
     expect(bad.stderr).toContain('--header takes "Name: value"')
+  })
+
+  it('fix replays an authenticated failure as its user: the failure itself, not a 401', async () => {
+    const fix = await runSvc(['fix', id('forbidden'), '--json'], { cwd: workspace.dir })
+    expect(fix.exitCode).toBe(1)
+    expect(JSON.parse(fix.stdout)).toMatchObject({ recorded_status: 403, current_status: 403, fixed: false })
+  })
+
+  it('signs nobody by default where it cannot: in production, and for a user the database no longer has', async () => {
+    const production = await runSvc(['replay', id('me:reader'), '--format=curl', '--json'], { cwd: workspace.dir, env: { APP_ENV: 'production' } })
+    expect(production.exitCode, production.stderr).toBe(0)
+    const printed = JSON.parse(production.stdout) as ReplayJson
+    expect(printed).toMatchObject({ signed_in_as: null, redacted: ['header authorization'] })
+    expect(printed.command).not.toMatch(/authorization/i)
+
+    const gone = await runSvc(['replay', id('me:reader'), '--format=curl', '--json'], { cwd: workspace.dir, env: { DATABASE_URL: `file:${join(workspace.dir, 'storage', 'empty.sqlite')}` } })
+    expect(gone.exitCode, gone.stderr).toBe(0)
+    expect(JSON.parse(gone.stdout)).toMatchObject({ signed_in_as: null, redacted: ['header authorization'] })
   })
 
   it('copies as curl to the given server with a fresh token (--url, --as)', async () => {

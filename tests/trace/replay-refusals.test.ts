@@ -179,7 +179,7 @@ describe('bodies the trace did not keep whole', () => {
 
 describe('fix of a trace that did not fail', () => {
   it('words the outcome for a success, and prints its notes on stderr as replay does', async () => {
-    const now401 = await svc(['fix', ids.create!])
+    const now401 = await svc(['fix', ids.create!, '--anonymous'])
     expect(now401.code).toBe(1)
     expect(now401.stdout).toContain('Fails now: POST /api/v1/posts answered 201 when recorded, 401 now.')
     expect(now401.stdout).not.toContain('Still failing')
@@ -189,6 +189,12 @@ describe('fix of a trace that did not fail', () => {
     expect(still.code).toBe(0)
     expect(still.stdout).toContain('Still succeeds: POST /api/v1/posts answered 201 when recorded, 201 now (the trace was no failure).')
     expect(still.stdout).not.toContain('Fixed')
+    // Without --as, as the user who made it (the trace does not keep the token), said on stderr.
+    const asRecorded = await svc(['fix', ids.create!])
+    expect(asRecorded.code).toBe(0)
+    expect(asRecorded.stdout).toContain('Still succeeds: POST /api/v1/posts answered 201 when recorded, 201 now')
+    expect(asRecorded.stderr).toMatch(/Signed in as \S+@example\.com, who made the request/)
+    expect(asRecorded.stderr).not.toContain('Not replayed as recorded')
   })
 })
 

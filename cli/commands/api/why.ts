@@ -48,7 +48,7 @@ export default defineCommand({
     }
     const result = await analyse(project, record?.method ?? method, record?.path ?? path, record, { ...args, sets: args.set })
     if (args.json) return json(result)
-    printWhy(io, result)
+    printWhy(io, result, args.as)
   },
 })
 

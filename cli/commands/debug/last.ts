@@ -29,6 +29,6 @@ export default defineCommand({
     }
     const result = await analyse(project, record.method, record.path, record, { ...args, sets: args.set })
     if (args.json) return json(result)
-    printWhy(io, result)
+    printWhy(io, result, args.as)
   },
 })

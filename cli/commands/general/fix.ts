@@ -3,7 +3,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, type Colors } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
 import { readProjectTrace } from '../../trace/find-trace.ts'
-import { diffText, printRedactedNote, replayArgs, runReplay } from '../../trace/run-replay.ts'
+import { diffText, printCredentialNotes, replayArgs, runReplay } from '../../trace/run-replay.ts'
 import { explainFailure } from '../../trace/why.ts'
 
 const { test: _test, format: _format, diff: _diff, ...fixArgs } = replayArgs
@@ -40,7 +40,7 @@ export default defineCommand({
     if (args.json) return print(json)
     const color = colors(io)
     if (json.dry_run) return printLine(io, color.yellow('Dry run (APP_ENV=production): not sent. --force replays it, with its side effects.'))
-    printRedactedNote(io, replay.redacted)
+    printCredentialNotes(io, replay, args.as)
     printLine(io, outcome(`${record.method} ${record.path}`, record.status_code, current!, color))
     if (json.diff !== null) printLine(io, diffText(json.diff, color))
   },

@@ -23,6 +23,6 @@ export default defineCommand({
     const record = await readProjectTrace(project, args.id)
     const result = await runReplay(project, record, { ...args, sets: args.set })
     if (args.json) return json(result)
-    printReplay(io, result, { diff: args.diff })
+    printReplay(io, result, { diff: args.diff, as: args.as })
   },
 })
