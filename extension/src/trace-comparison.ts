@@ -19,6 +19,12 @@ export function comparable(trace: TraceRecordJson): Record<string, unknown> {
     middleware: trace.middleware.map((entry) => entry.name),
     queries: trace.queries.map((query) => ({ sql: query.sql, args: query.args, rows: query.rows, error: query.error })),
     n_plus_one: trace.n_plus_one.map((finding) => `${finding.count}× ${finding.shape}`),
+    // What the request emitted and what each listener did (a queued one that failed under the sync driver included); the workspace's svc may predate events.
+    events: (trace.events ?? []).map((event) => ({
+      name: event.name,
+      listeners: event.listeners.map((listener) => ({ name: listener.name, queued: listener.queued, error: listener.error })),
+    })),
+    events_omitted: trace.events_omitted ?? 0,
     response: { headers: sorted(trace.response.headers), body: trace.response.body.content },
   }
 }
