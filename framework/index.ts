@@ -172,6 +172,7 @@ export {
   type JobServices,
   type JsonValue,
   type NewJob,
+  type PushedJob,
   type Queue,
   type QueueCounts,
   type QueueDriver,
@@ -268,6 +269,7 @@ export {
   type Listener,
   type ListenerOptions,
   type ListenerQueue,
+  type ListenerHandOff,
 } from './events/index.ts'
 export { listenerJob, listenerQueue, type QueuedListenerPayload } from './events/queued.ts'
 export {

@@ -50,7 +50,14 @@ export interface ListenerOptions<E extends object> {
 
 /** Where `emit` hands queued listeners, once a queue is installed. */
 export interface ListenerQueue {
-  push(listener: Listener, event: object): Promise<void>
+  /** Resolves once the listener is handed over; a queue that ran it at once (the sync driver) says how that went. */
+  push(listener: Listener, event: object): Promise<void | ListenerHandOff>
+}
+
+/** What a queue that ran a queued listener at once (the sync driver) tells `emit`: its failure is the trace's, not the request's. */
+export interface ListenerHandOff {
+  /** The message it failed for good with (after its attempts); undefined when it did not fail. */
+  failed: string | undefined
 }
 
 interface Registry {
@@ -141,14 +148,16 @@ async function emitRecorded(event: object, recorder: RequestRecorder, queue: Lis
     for (const listener of listenersOf(event)) {
       const queued = listener.queued && queue !== undefined
       const began = performance.now()
+      // A queue that ran the listener at once and saw it fail (sync) does not throw, as a real queue would not: the request goes on, the trace says it failed.
+      let failedInQueue: string | undefined
       try {
-        if (queued) await queue.push(listener, event)
+        if (queued) failedInQueue = (await queue.push(listener, event))?.failed
         else await listener.handle(event, context)
       } catch (error) {
         ran.push({ name: listener.name, queued, duration_ms: queued ? null : performance.now() - began, error: errorMessage(error) })
         throw error
       }
-      ran.push({ name: listener.name, queued, duration_ms: queued ? null : performance.now() - began, error: null })
+      ran.push({ name: listener.name, queued, duration_ms: queued ? null : performance.now() - began, error: failedInQueue ?? null })
     }
   } finally {
     recorder.recordEvent!({ name: eventName(event), startedAt, duration_ms: performance.now() - startedAt, listeners: ran })

@@ -38,7 +38,8 @@ export function queuedListenerName(payload: unknown): string | undefined {
 export function listenerQueue(queue: Queue): ListenerQueue {
   return {
     async push(listener, event) {
-      await queue.dispatch(listenerJob, { listener: listener.name, event: event as JsonValue })
+      const dispatched = await queue.dispatch(listenerJob, { listener: listener.name, event: event as JsonValue })
+      return { failed: dispatched.failed?.message }
     },
   }
 }

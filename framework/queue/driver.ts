@@ -71,14 +71,26 @@ export interface FailedJob {
   failedAt: string
 }
 
+/**
+ * What `push` answers beside the id, from a driver that ran the job at once
+ * (the sync driver): whether it failed for good, so that the code that
+ * dispatched it (a request's trace) can say so instead of only stderr.
+ */
+export interface PushedJob {
+  id: string
+  /** The error it failed for good with; undefined when it succeeded. */
+  failed: JobError | undefined
+}
+
 export interface QueueDriver {
   /** `sync`, `database`, `redis`, ... */
   readonly name: string
   /**
    * Stores a job; returns its id. The sync driver runs it right away instead
-   * (it is given the definition and the services for that).
+   * (it is given the definition and the services for that), and returns the
+   * id with the run's outcome (`PushedJob`).
    */
-  push(job: NewJob, definition: JobDefinition<never>, services: JobServices): Promise<string>
+  push(job: NewJob, definition: JobDefinition<never>, services: JobServices): Promise<string | PushedJob>
   /** The first job due on the first of `queues` (in that order) that has one, under a fresh lease for `worker`. */
   reserve(queues: readonly string[], worker: string): Promise<Reservation | undefined>
   /** Counts per queue (every queue that holds a job or a failed job), sorted by name. */

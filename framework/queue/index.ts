@@ -5,7 +5,7 @@
  */
 export { defineJob, isJobDefinition, type JobContext, type JobDefinition, type JobInfo, type JobOptions, type JobServices, type JsonValue } from './job.ts'
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.ts'
-export type { FailedJob, JobError, NewJob, QueueCounts, QueueDriver, Reservation } from './driver.ts'
+export type { FailedJob, JobError, NewJob, PushedJob, QueueCounts, QueueDriver, Reservation } from './driver.ts'
 export { createQueue, DEFAULT_ATTEMPTS, DEFAULT_QUEUE, type DispatchedJob, type DispatchOptions, type Queue, type QueueServices } from './queue.ts'
 export { jobRegistry, type JobRegistry } from './registry.ts'
 export { runJob, asJobError, JobTimeoutError, LeaseLostError, PermanentJobError, type JobOutcome, type JobRunResult, type RunJobOptions } from './run-job.ts'

@@ -8,7 +8,7 @@
  * await queue.dispatch(sendWelcome, { userId: 1 }, { delay: 5_000, queue: 'mail' })
  */
 import type { BackoffOptions } from './backoff.ts'
-import type { QueueDriver } from './driver.ts'
+import type { JobError, QueueDriver } from './driver.ts'
 import type { JobDefinition, JobServices, JsonValue } from './job.ts'
 
 export interface DispatchOptions {
@@ -26,6 +26,8 @@ export interface DispatchedJob {
   id: string
   name: string
   queue: string
+  /** Only from a driver that ran the job at once (sync): the error it failed for good with (dispatch still resolves, as with a real queue). */
+  failed?: JobError
 }
 
 export interface Queue {
@@ -50,7 +52,7 @@ export function createQueue(driver: QueueDriver, services: QueueServices = {}): 
       if (!(delay >= 0) || !Number.isFinite(delay)) throw new TypeError(`dispatch(${job.name}): delay must be 0 or more milliseconds`)
       const attempts = options.attempts ?? job.attempts ?? DEFAULT_ATTEMPTS
       if (!Number.isInteger(attempts) || attempts < 1) throw new TypeError(`dispatch(${job.name}): attempts must be a whole number of at least 1`)
-      const id = await driver.push(
+      const pushed = await driver.push(
         {
           name: job.name,
           queue: name,
@@ -63,7 +65,9 @@ export function createQueue(driver: QueueDriver, services: QueueServices = {}): 
         job as JobDefinition<never>,
         { ...services, queue },
       )
-      return { id, name: job.name, queue: name }
+      if (typeof pushed === 'string') return { id: pushed, name: job.name, queue: name }
+      const dispatched: DispatchedJob = { id: pushed.id, name: job.name, queue: name }
+      return pushed.failed === undefined ? dispatched : { ...dispatched, failed: pushed.failed }
     },
   }
   return queue

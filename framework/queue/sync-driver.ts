@@ -3,9 +3,11 @@
  * process, and resolves when it is done (tests, development). Retries follow
  * at once too (no backoff wait, no delay); a job that fails for good is kept
  * in memory for `failed()`/`retryFailed()` and logged to stderr, and
- * `dispatch` does not throw: the same as with a real queue.
+ * `dispatch` does not throw: the same as with a real queue. `push` answers
+ * the error too (`PushedJob.failed`, `DispatchedJob.failed`), so that a
+ * request's trace records the queued listener that failed.
  */
-import type { FailedJob, JobError, NewJob, QueueCounts, QueueDriver, Reservation } from './driver.ts'
+import type { FailedJob, JobError, NewJob, PushedJob, QueueCounts, QueueDriver, Reservation } from './driver.ts'
 import type { JobDefinition, JobServices } from './job.ts'
 import { runJob } from './run-job.ts'
 import { DEFAULT_TIMEOUT_MS } from './worker.ts'
@@ -31,7 +33,8 @@ export function syncQueueDriver(options: SyncQueueOptions = {}): QueueDriver {
   const report: (job: FailedJob, subject: string | undefined) => void =
     options.onFailed ?? ((job, subject) => console.error(`[svc queue] job ${job.name}${subject === undefined ? '' : ` ${subject}`} #${job.id} failed: ${job.error}`))
 
-  async function run(id: string, job: NewJob, definition: JobDefinition<never>, services: JobServices): Promise<void> {
+  /** Runs the job, retries included; resolves with the error it failed for good with, if it did. */
+  async function run(id: string, job: NewJob, definition: JobDefinition<never>, services: JobServices): Promise<JobError | undefined> {
     for (let attempt = 1; ; attempt++) {
       let failedFor: JobError | undefined
       const reservation: Reservation = {
@@ -66,16 +69,15 @@ export function syncQueueDriver(options: SyncQueueOptions = {}): QueueDriver {
         failures.push({ failed, job, definition, services })
         report(failed, result.job.subject)
       }
-      return
+      return failedFor
     }
   }
 
   return {
     name: 'sync',
-    async push(job, definition, services) {
+    async push(job, definition, services): Promise<PushedJob> {
       const id = String(++nextId)
-      await run(id, job, definition, services)
-      return id
+      return { id, failed: await run(id, job, definition, services) }
     },
     async reserve() {
       return undefined

@@ -48,7 +48,7 @@ export interface TraceListener {
   queued: boolean
   /** How long its `handle` ran; null for a queued one. */
   duration_ms: number | null
-  /** The message of what it threw (for a queued one: why the queue refused it), null when it did not fail. */
+  /** The message of what it threw (for a queued one: why the queue refused it, or, under the sync driver, which ran it at once, what it failed for good with), null when it did not fail. */
   error: string | null
 }
 
@@ -60,7 +60,7 @@ export interface TraceEvent {
   start_ms: number
   /** Including its listeners and hand-offs to the queue. */
   duration_ms: number
-  /** Those that ran, in order; after one that failed the rest did not run. Empty when nothing listens to it. */
+  /** Those that ran, in order; after one that failed the rest did not run (a queued one the sync driver ran does not stop them). Empty when nothing listens to it. */
   listeners: TraceListener[]
 }
 

@@ -24,7 +24,7 @@ export interface ListenerTiming {
   queued: boolean
   /** How long its `handle` ran; null for a queued one (what ran was the hand-off). */
   duration_ms: number | null
-  /** The message of what it threw (or of the queue's refusal); null when it did not fail. */
+  /** The message of what it threw (or of the queue's refusal, or of a failure the sync driver ran into); null when it did not fail. */
   error: string | null
 }
 
@@ -36,7 +36,7 @@ export interface EventTiming {
   startedAt: number
   /** Including every listener it ran and every hand-off to the queue. */
   duration_ms: number
-  /** In the order they ran; one that threw is the last (the rest did not run). */
+  /** In the order they ran; one that threw is the last (the rest did not run); a queued one that failed under the sync driver did not throw. */
   listeners: ListenerTiming[]
 }
 

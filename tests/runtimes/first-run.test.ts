@@ -6,7 +6,8 @@
  * example; node_modules linked), so that the defaults (storage/database.sqlite)
  * land in a temporary folder. runtimes.test.ts runs the conformance suite with
  * every setting in the environment; this one covers the `.env` a user has, and
- * `svc down` / `svc up` run beside the server, as on Node.
+ * `svc down` / `svc up` run beside the server, on Deno and Bun and on the
+ * Node entry (examples/blog/runtimes/node.ts) alike.
  */
 import { createClient } from '@libsql/client'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -54,6 +55,49 @@ async function start(dir: string, runtime: string, env: NodeJS.ProcessEnv = {}):
   const child = spawn('bash', ['scripts/runtime.sh', runtime], { cwd: dir, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const { match, output } = await waitForOutput(child, /svc blog on \w+: (http:\/\/\S+)/, runtime, 60_000)
   return { child, url: match[1]!, output }
+}
+
+/**
+ * The Node entry as its header says to run it, from the sandbox's root: `node --import jiti/register examples/blog/runtimes/node.ts`.
+ * Spawned, not imported: the entry reads .env and storage/ from its working directory and installs SIGINT/SIGTERM
+ * handlers, which the test runner's process (shared with other files) must not get. 'svc' resolves to the built dist/.
+ */
+async function startNode(dir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  if (!existsSync(join(dir, 'dist'))) symlinkSync(join(ROOT, 'dist'), join(dir, 'dist'))
+  const child = spawn(process.execPath, ['--import', 'jiti/register', 'examples/blog/runtimes/node.ts'], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+  const { match, output } = await waitForOutput(child, /svc blog on Node: (http:\/\/\S+)/, 'node', 60_000)
+  return { child, url: match[1]!, output }
+}
+
+/**
+ * `svc down` then `svc up`, run from the sandbox's root as a user runs them beside the server at `url`: every request
+ * answers 503 with Retry-After and the envelope, /health/live stays 200, and after `svc up` the app serves again.
+ */
+async function expectDownThenUp(dir: string, url: string): Promise<void> {
+  const svc = (...argv: string[]) => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist/cli/bin.js'), ...argv, '--json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' })
+    expect(result.status, result.stderr).toBe(0)
+    return JSON.parse(result.stdout) as { down: boolean; file: string }
+  }
+  // No request before `svc down` reads the state (/health/live never does): the first one after it looks at the file.
+  expect(svc('down', '--message', 'Upgrading the database.', '--retry', '120')).toMatchObject({ down: true, file: join(dir, 'storage/maintenance.json') })
+  const down = await fetch(`${url}/api/v1/posts`)
+  expect(down.status).toBe(503)
+  expect(down.headers.get('retry-after')).toBe('120')
+  expect(await down.json()).toEqual({ success: false, error: 'Upgrading the database.', code: 503, maintenance: { since: expect.any(String), retry_after: 120 } })
+  expect((await fetch(`${url}/health/live`)).status).toBe(200) // the process is alive: orchestrators keep it
+
+  expect(svc('up')).toMatchObject({ down: false })
+  // The server looks at the file again at most once a second (docs/deployment.md): until then it answers as before, then 200.
+  const deadline = Date.now() + 15_000
+  let status = 503
+  while (status === 503 && Date.now() < deadline) {
+    const answer = await fetch(`${url}/api/v1/posts`)
+    status = answer.status
+    await answer.body?.cancel()
+    if (status === 503) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  expect(status).toBe(200)
 }
 
 async function json(response: Response): Promise<{ data?: Record<string, unknown> }> {
@@ -128,32 +172,8 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example after `
     it(`${runtime}: svc down makes every request answer 503 with Retry-After, svc up serves again`, async () => {
       const dir = sandbox()
       const server = await start(dir, runtime)
-      /** `svc <argv>` run from the sandbox's root, as a user runs it beside the server. */
-      const svc = (...argv: string[]) => {
-        const result = spawnSync(process.execPath, [join(ROOT, 'dist/cli/bin.js'), ...argv, '--json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' })
-        expect(result.status, result.stderr).toBe(0)
-        return JSON.parse(result.stdout) as { down: boolean; file: string }
-      }
       try {
-        // No request before `svc down` reads the state (/health/live never does): the first one after it looks at the file.
-        expect(svc('down', '--message', 'Upgrading the database.', '--retry', '120')).toMatchObject({ down: true, file: join(dir, 'storage/maintenance.json') })
-        const down = await fetch(`${server.url}/api/v1/posts`)
-        expect(down.status).toBe(503)
-        expect(down.headers.get('retry-after')).toBe('120')
-        expect(await down.json()).toEqual({ success: false, error: 'Upgrading the database.', code: 503, maintenance: { since: expect.any(String), retry_after: 120 } })
-        expect((await fetch(`${server.url}/health/live`)).status).toBe(200) // the process is alive: orchestrators keep it
-
-        expect(svc('up')).toMatchObject({ down: false })
-        // The server looks at the file again at most once a second (docs/deployment.md): until then it answers as before, then 200.
-        const deadline = Date.now() + 15_000
-        let status = 503
-        while (status === 503 && Date.now() < deadline) {
-          const answer = await fetch(`${server.url}/api/v1/posts`)
-          status = answer.status
-          await answer.body?.cancel()
-          if (status === 503) await new Promise((resolve) => setTimeout(resolve, 50))
-        }
-        expect(status).toBe(200)
+        await expectDownThenUp(dir, server.url)
       } finally {
         await stopChild(server.child)
       }
@@ -166,6 +186,19 @@ describe.skipIf(!installed && process.env.CI === undefined)('the example after `
     try {
       expect(server.output()).not.toMatch(/NotCapable/)
       expect((await fetch(`${server.url}/health/live`)).status).toBe(200)
+    } finally {
+      await stopChild(server.child)
+    }
+  }, 120_000)
+})
+
+// Node needs no runtime installed: always run.
+describe('the example on Node (examples/blog/runtimes/node.ts) after `npm start` wrote .env', () => {
+  it('node: svc down makes every request answer 503 with Retry-After, svc up serves again', async () => {
+    const dir = sandbox()
+    const server = await startNode(dir)
+    try {
+      await expectDownThenUp(dir, server.url)
     } finally {
       await stopChild(server.child)
     }

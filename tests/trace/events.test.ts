@@ -4,8 +4,8 @@
  * (with its message). Before, neither showed: not even the queued listener's
  * insert into `jobs`, which runs on the app's own handle, not `c.db`.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import { defineListener, defineRoutes, emit, forget, listen, useListenerQueue, type Listener } from 'svc'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createQueue, defineListener, defineRoutes, emit, forget, listen, listenerQueue, syncQueueDriver, useListenerQueue, type FailedJob, type Listener } from 'svc'
 import { decodeBatch, encodeBatch, MAX_TRACE_EVENTS } from 'svc/trace'
 import { recordOf, request, traceRecord, tracedApp, type TracedApp } from './helpers.ts'
 
@@ -58,6 +58,7 @@ function register(...listeners: Listener[]) {
   listen(...listeners)
 }
 afterEach(async () => {
+  vi.restoreAllMocks()
   forget(...registered.splice(0))
   useListenerQueue(undefined)
   pushed.length = 0
@@ -118,6 +119,44 @@ describe('events in a trace', () => {
     const record = await recordOf(traced, await traced.app.fetch(request('POST', '/api/tasks/8')))
     expect(record.status_code).toBe(500)
     expect(record.events[0]!.listeners).toEqual([{ name: 'mail-owner', queued: true, duration_ms: null, error: 'no such table: jobs' }])
+  })
+
+  it('records a queued listener that failed under the sync driver as queued and failed, redacted, and the request answers as it would', async () => {
+    // The default local setup (QUEUE_CONNECTION=sync): the job runs inside emit; its failure used to reach stderr only, the trace said "queued".
+    const mailDown = defineListener(TaskCreated, {
+      name: 'mail-down',
+      queued: true,
+      handle: () => {
+        throw new Error('SMTP refused the key sk-live-0123456789abcdef; password=hunter2hunter2')
+      },
+    })
+    const reported: FailedJob[] = []
+    register(mailDown, logTask)
+    useListenerQueue(listenerQueue(createQueue(syncQueueDriver({ onFailed: (job) => void reported.push(job) }))))
+    traced = await tracedApp({ api })
+
+    const response = await traced.app.fetch(request('POST', '/api/tasks/21', { headers: { 'x-api-key': 'sk-live-0123456789abcdef' } }))
+    // As with a real queue, the listener's failure is not the request's: it answered, and the next listener ran.
+    expect(response.status).toBe(201)
+    const record = await recordOf(traced, response)
+    expect(record.exception).toBeNull()
+    const [failed, next] = record.events[0]!.listeners
+    expect(failed).toMatchObject({ name: 'mail-down', queued: true, duration_ms: null })
+    expect(failed!.error).toContain('SMTP refused the key')
+    expect(failed!.error).toContain('[REDACTED]')
+    expect(failed!.error).not.toContain('sk-live-0123456789abcdef')
+    expect(failed!.error).not.toContain('hunter2hunter2')
+    expect(next).toMatchObject({ name: 'log-task', queued: false, error: null })
+    // Still kept and reported by the driver, after its 3 attempts.
+    expect(reported).toMatchObject([{ name: 'svc.listener', attempts: 3 }])
+  })
+
+  it('records a queued listener that succeeded under the sync driver as queued, with no error', async () => {
+    register(mailOwner)
+    useListenerQueue(listenerQueue(createQueue(syncQueueDriver())))
+    traced = await tracedApp({ api })
+    const record = await recordOf(traced, await traced.app.fetch(request('POST', '/api/tasks/22')))
+    expect(record.events[0]!.listeners).toEqual([{ name: 'mail-owner', queued: true, duration_ms: null, error: null }])
   })
 
   it('redacts a listener’s message as an exception’s: a secret of the request it echoes is not stored', async () => {
