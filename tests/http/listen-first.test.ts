@@ -1,11 +1,11 @@
 /**
  * Listening before the app is built (framework/app/listen-first.ts), as
- * `svc serve` and the Deno and Bun entries do: APP_URL follows the address
+ * `svc serve` and the Node, Deno and Bun entries do: APP_URL follows the address
  * the server got unless it is set, and a request that arrives before the
  * app is ready waits for it.
  */
 import { describe, expect, it } from 'vitest'
-import { createApp, defineRoutes, pendingApp, resolveConfig, withServedUrl } from 'svc'
+import { createApp, defineRoutes, HttpError, pendingApp, resolveConfig, withServedUrl } from 'svc'
 import { testConfig } from '../helpers/app.ts'
 
 describe('withServedUrl', () => {
@@ -27,6 +27,18 @@ describe('pendingApp', () => {
     pending.ready(app)
     expect(await (await early).json()).toMatchObject({ data: { pong: true } })
     expect((await pending.fetch(new Request('http://localhost/api/ping'))).status).toBe(200)
+  })
+
+  it('hands on the built app\'s reject (Node answers a request its parser refused with it), none before', async () => {
+    const pending = pendingApp()
+    expect(pending.reject).toBeUndefined()
+    pending.ready(app)
+    const answer = pending.reject!(new Request('http://localhost/'), new HttpError(400, 'Bad request'))
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toMatchObject({ success: false, code: 400 })
+    const fetchOnly = pendingApp()
+    fetchOnly.ready({ fetch: app.fetch })
+    expect(fetchOnly.reject).toBeUndefined()
   })
 
   it('fails the waiting requests when the app could not be built', async () => {

@@ -203,4 +203,21 @@ describe('the example on Node (examples/blog/runtimes/node.ts) after `npm start`
       await stopChild(server.child)
     }
   }, 120_000)
+
+  it('node: listens first, so that with APP_URL unset the link in the verification mail names the port it got (PORT=0)', async () => {
+    const dir = sandbox()
+    const server = await startNode(dir)
+    try {
+      expect(server.url).not.toMatch(/:0$/)
+      expect((await register(server.url, 'node-links@example.com')).status).toBe(201)
+      // MAIL_MAILER=console: the mail is printed once it is sent, after the answer.
+      const deadline = Date.now() + 15_000
+      while (!/verify/i.test(server.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+      const links = [...server.output().matchAll(/https?:\/\/[^\s"'<>)]+/g)].map((match) => match[0]).filter((link) => /verify/i.test(link))
+      expect(links.length, server.output()).toBeGreaterThan(0)
+      for (const link of links) expect(link.startsWith(`${server.url}/`), link).toBe(true)
+    } finally {
+      await stopChild(server.child)
+    }
+  }, 120_000)
 })

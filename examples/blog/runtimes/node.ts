@@ -2,12 +2,13 @@
  * The blog on Node, by hand (`npm start`, i.e. `svc serve --migrate`, does
  * the same for any app): node --import jiti/register examples/blog/runtimes/node.ts
  */
-import { resolveConfig, resolveMailSettings, resolveQueueSettings } from 'svc'
+import { pendingApp, resolveConfig, resolveMailSettings, resolveQueueSettings, withServedUrl } from 'svc'
 import { loadEnv, maintenanceFile, openDatabase, openMailer, openQueueDriver, openTraceSink, serve } from 'svc/node'
-import { resolveTraceConfig } from 'svc/trace'
+import { resolveTraceConfig, type SvcTracer } from 'svc/trace'
 import { blogApp } from './blog-app.ts'
 
-const config = resolveConfig(loadEnv('.env'))
+const env = loadEnv('.env')
+const config = resolveConfig(env)
 const traceConfig = resolveTraceConfig(config.vars)
 const database = await openDatabase({ url: config.databaseUrl, authToken: config.databaseAuthToken, storageDir: 'storage', projectDir: '.' })
 // As svc serve writes them (TRACE_WRITER): from a worker thread, or between requests where the process has one CPU.
@@ -17,19 +18,31 @@ const mailer = await openMailer(resolveMailSettings(config), 'storage/logs')
 const queueDriver = await openQueueDriver(resolveQueueSettings(config), database)
 // `svc down` writes it (MAINTENANCE_FILE, else storage/maintenance.json): polled at most once a second.
 const maintenance = maintenanceFile(config.vars.MAINTENANCE_FILE?.trim() || 'storage/maintenance.json')
-const { app, tracer } = await blogApp(config, database, sink, { mailer, queueDriver, maintenance })
+let tracer: SvcTracer | undefined
 
-const server = await serve(app, {
+// It listens first, as svc serve does: with APP_URL unset, the links in mails name the port it got (PORT=0 too).
+const pending = pendingApp()
+const server = await serve(pending, {
   port: config.port,
   host: config.host,
+  requestTimeoutMs: config.requestTimeoutMs,
   onClose: async () => {
-    await tracer.close()
+    await tracer?.close()
     await sink.close()
     await mailer.close?.()
     await queueDriver.close()
     database.close()
   },
 })
+try {
+  const blog = await blogApp(resolveConfig(withServedUrl(env, server)), database, sink, { mailer, queueDriver, maintenance })
+  tracer = blog.tracer
+  pending.ready(blog.app)
+} catch (error) {
+  pending.failed(error)
+  await server.close()
+  throw error
+}
 process.once('SIGINT', () => void server.close())
 process.once('SIGTERM', () => void server.close())
 console.log(`svc blog on Node: ${server.url}`)
