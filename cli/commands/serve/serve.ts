@@ -3,7 +3,7 @@ import { relative } from 'node:path'
 import { databaseUrl, ensureEnvFile, serve } from '../../../framework/node/index.ts'
 import { migrate, migrationStatus, type App, type AppConfig } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
-import { servedUrl } from '../../../framework/app/listen-first.ts'
+import { pendingApp, servedUrl } from '../../../framework/app/listen-first.ts'
 import { defineCommand } from '../../command/define.ts'
 import { diskFullHint, isDiskFull } from '../../database/disk-full.ts'
 import { refuseInProduction, serveMigrateGuard } from '../../database/production.ts'
@@ -67,18 +67,11 @@ export default defineCommand({
     }
     const ready = (app: LoadedApp): Pick<App, 'fetch' | 'reject'> =>
       !args.quiet && app.config.env === 'development' ? withRequestLog(app.app, io, projectTraceConfig(project, app.config)) : app.app
-    let handler: Pick<App, 'fetch' | 'reject'> | undefined
-    let appLoaded!: (app: Pick<App, 'fetch' | 'reject'>) => void
-    let appFailed!: (error: unknown) => void
-    const loading = new Promise<Pick<App, 'fetch' | 'reject'>>((resolve, reject) => {
-      appLoaded = resolve
-      appFailed = reject
-    })
-    // A request that waited for an app that failed to load gets the adapter's 500 (its rejection is handled there).
-    loading.catch(() => undefined)
+    // A request that waits for an app that failed to load gets the adapter's 500.
+    const pending = pendingApp()
     if (!listenFirst) {
       try {
-        handler = ready(await load(followServer && port !== 0 ? servedUrl(host, port) : undefined))
+        pending.ready(ready(await load(followServer && port !== 0 ? servedUrl(host, port) : undefined)))
       } catch (error) {
         await loaded?.close()
         throw error
@@ -88,11 +81,10 @@ export default defineCommand({
     try {
       server = await serve(
         {
-          fetch: (request, env, executionCtx) =>
-            handler !== undefined ? handler.fetch(request, env, executionCtx) : loading.then((app) => app.fetch(request, env, executionCtx)),
+          fetch: pending.fetch,
           // Before the app is loaded, serve answers a malformed request with its own envelope.
           get reject() {
-            return handler?.reject
+            return pending.reject
           },
           config: settings,
         },
@@ -104,10 +96,9 @@ export default defineCommand({
     }
     if (listenFirst) {
       try {
-        handler = ready(await load(servedUrl(server.host, server.port)))
-        appLoaded(handler)
+        pending.ready(ready(await load(servedUrl(server.host, server.port))))
       } catch (error) {
-        appFailed(error)
+        pending.failed(error)
         await server.close()
         throw error
       }
