@@ -1,8 +1,11 @@
 /**
  * Sample rows for a model, for seeders and tests: a function of the row's
  * sequence number (1, 2, 3...) gives its attributes; `create` stores them
- * through the model (so observers see them as any other create). A foreign
- * key's attribute may be the parent's factory (`project_id: projectFactory`):
+ * through the model (so observers see them as any other create). The
+ * sequence goes on after the rows the table holds (its highest id, read at
+ * the first `create`), so seeding twice does not make the same values
+ * again. A foreign key's attribute may be the parent's factory
+ * (`project_id: projectFactory`):
  * `create` then stores a parent through it and writes its id, as Laravel's
  * `'project_id' => Project::factory()` does, so the row names a real one.
  *
@@ -55,7 +58,20 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
   attributes: (sequence: number) => NoExtraColumns<Made, NoInfer<Attributes>>,
 ): Factory<Row, Attributes> {
   let sequence = 0
+  let resumed: Promise<void> | undefined
   const next = (overrides: Partial<Attributes> = {}): Record<string, unknown> => ({ ...attributes(++sequence), ...overrides })
+  // Read once, at the first create: a second `db:seed`, or one after rows were added by hand, would otherwise
+  // make `Product 1` again and a unique column refuse it. Failures are not kept: the next create reads again.
+  const resume = (db: Database): Promise<void> =>
+    (resumed ??= lastRowNumber(db, model.table).then(
+      (last) => {
+        sequence = Math.max(sequence, last)
+      },
+      (error: unknown) => {
+        resumed = undefined
+        throw error
+      },
+    ))
   const factory: Factory<Row, Attributes> = {
     model,
     make(overrides) {
@@ -73,6 +89,7 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
     },
     makeMany: (count, overrides) => Array.from({ length: count }, () => factory.make(overrides)),
     async create(db, overrides) {
+      await resume(db)
       const made = next(overrides)
       for (const [column, value] of Object.entries(made)) if (isFactory(value)) made[column] = (await value.create(db)).id
       return model.create(db, made as Attributes)
@@ -85,4 +102,15 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
   }
   factories.add(factory)
   return factory
+}
+
+/**
+ * Where a factory's sequence goes on from in a table that has rows: its highest id, since row `n` a factory stored
+ * has an id of at least `n` (ids only grow), so no sample value made before repeats, even after deletes; the row
+ * count for ids that are not numbers.
+ */
+async function lastRowNumber(db: Database, table: string): Promise<number> {
+  const row = await db.first<{ last: unknown; rows: unknown }>(`select max("id") as last, count(*) as rows from "${table.replaceAll('"', '""')}"`)
+  const last = typeof row?.last === 'number' || typeof row?.last === 'bigint' ? Number(row.last) : Number(row?.rows ?? 0)
+  return Number.isSafeInteger(last) && last > 0 ? last : 0
 }
