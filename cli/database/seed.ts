@@ -1,6 +1,7 @@
 /**
  * Seeders: `database/seeders/*.ts`, each exporting `run(db)` (or a default
- * function), run in name order by `db:seed` and `migrate:fresh --seed`. Each
+ * function), run in name order by `db:seed` and `migrate:fresh --seed`, with
+ * the app's files (factories, models) imported as they are now. Each
  * runs in its own transaction (a failing seeder leaves none of its rows), and
  * what it added is measured as the change in every table's row count.
  */
@@ -68,7 +69,9 @@ export async function runSeeders(
   if (names.length === 0) return result
   const dir = seedersDir(project)
   if (importFile === importWithJiti) {
-    forgetAppModules(dir)
+    // The whole app, as loadApp does: a seeder imports factories and models, which an edit since the last run
+    // in this process (tests, the language server) would otherwise leave as first imported.
+    forgetAppModules(project.appDir)
     useModuleCache(moduleCacheDir(project.storageDir))
   }
   const files = new Map(readdirSync(dir).filter((file) => SEEDER_FILE.test(file)).map((file) => [basename(file, extname(file)), file]))

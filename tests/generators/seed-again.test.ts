@@ -3,7 +3,9 @@
  * after `make:crud Product --seed` and a unique index added to the
  * migration: seeding again (after a row added by hand) adds ten more rows
  * instead of failing on `Product 1` again, since a factory's sequence goes on
- * after the rows the table holds.
+ * after the rows the table holds. And run twice in one process (the CLI in
+ * process, as tests and the language server run it), the second run sees an
+ * edit of the factory made in between.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -56,4 +58,16 @@ describe('svc db:seed twice', () => {
     expect(new Set(names).size).toBe(21)
     expect(names.slice(10, 13)).toEqual(['Desk lamp', 'Product 12', 'Product 13'])
   }, 120_000)
+})
+
+describe('svc db:seed twice in one process', () => {
+  it('imports the factory as it is now: an edit between the runs is seen, where the first import was kept', async () => {
+    expect((await runSvc(['db:seed', '--class=products'], { cwd: app.dir })).exitCode).toBe(0)
+    const factory = 'database/factories/product-factory.ts'
+    app.write(factory, app.read(factory).replace('`Product ${n}`', '`Gadget ${n}`'))
+    const again = await runSvc(['db:seed', '--class=products'], { cwd: app.dir })
+    expect(again.exitCode, again.stderr).toBe(0)
+    const names = await productNames()
+    expect(names.slice(-10)).toEqual(Array.from({ length: 10 }, (_, i) => `Gadget ${32 + i}`))
+  }, 60_000)
 })
