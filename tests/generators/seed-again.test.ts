@@ -5,7 +5,8 @@
  * instead of failing on `Product 1` again, since a factory's sequence goes on
  * after the rows the table holds. And run twice in one process (the CLI in
  * process, as tests and the language server run it), the second run sees an
- * edit of the factory made in between.
+ * edit of the factory made in between. Before `svc migrate`, the fix names the
+ * migration to run.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -69,5 +70,16 @@ describe('svc db:seed twice in one process', () => {
     expect(again.exitCode, again.stderr).toBe(0)
     const names = await productNames()
     expect(names.slice(-10)).toEqual(Array.from({ length: 10 }, (_, i) => `Gadget ${32 + i}`))
+  }, 60_000)
+})
+
+describe('svc db:seed before svc migrate', () => {
+  it('says which migration has not run and to run svc migrate, where it said to fix the seeder', async () => {
+    expect((await runSvc(['make:crud', 'Gizmo', '--seed'], { cwd: app.dir })).exitCode).toBe(0)
+    const seeded = await runSvc(['db:seed', '--class=gizmos'], { cwd: app.dir })
+    expect(seeded.exitCode).toBe(1)
+    expect(seeded.stderr).toContain('error [E_SEEDER]: Seeder gizmos failed: SQLITE_ERROR: no such table: gizmos')
+    expect(seeded.stderr).toMatch(/fix: 1 migration\(s\) have not run on the database being seeded: \d{14}_create_gizmos_table; run svc migrate/)
+    expect(seeded.stderr).toContain('then svc db:seed --class=gizmos (none of its rows were kept)')
   }, 60_000)
 })
