@@ -3,8 +3,7 @@
  * sequence number (1, 2, 3...) gives its attributes; `create` stores them
  * through the model (so observers see them as any other create). The
  * sequence goes on after the rows the table holds (its highest id, read at
- * the first `create`), so seeding twice does not make the same values
- * again. A foreign key's attribute may be the parent's factory
+ * each `create`), so seeding twice does not make the same values again. A foreign key's attribute may be the parent's factory
  * (`project_id: projectFactory`):
  * `create` then stores a parent through it and writes its id, as Laravel's
  * `'project_id' => Project::factory()` does, so the row names a real one.
@@ -58,20 +57,13 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
   attributes: (sequence: number) => NoExtraColumns<Made, NoInfer<Attributes>>,
 ): Factory<Row, Attributes> {
   let sequence = 0
-  let resumed: Promise<void> | undefined
   const next = (overrides: Partial<Attributes> = {}): Record<string, unknown> => ({ ...attributes(++sequence), ...overrides })
-  // Read once, at the first create: a second `db:seed`, or one after rows were added by hand, would otherwise
-  // make `Product 1` again and a unique column refuse it. Failures are not kept: the next create reads again.
-  const resume = (db: Database): Promise<void> =>
-    (resumed ??= lastRowNumber(db, model.table).then(
-      (last) => {
-        sequence = Math.max(sequence, last)
-      },
-      (error: unknown) => {
-        resumed = undefined
-        throw error
-      },
-    ))
+  // Read at every create, not once: a second `db:seed`, rows added by hand, or another database than the one a
+  // factory first wrote to (svc's userFactory is one object per process) would otherwise make `Product 1` again,
+  // which a unique column refuses. One primary-key lookup per row.
+  const resume = async (db: Database): Promise<void> => {
+    sequence = Math.max(sequence, await lastRowNumber(db, model.table))
+  }
   const factory: Factory<Row, Attributes> = {
     model,
     make(overrides) {
@@ -110,7 +102,8 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
  * count for ids that are not numbers.
  */
 async function lastRowNumber(db: Database, table: string): Promise<number> {
-  const row = await db.first<{ last: unknown; rows: unknown }>(`select max("id") as last, count(*) as rows from "${table.replaceAll('"', '""')}"`)
-  const last = typeof row?.last === 'number' || typeof row?.last === 'bigint' ? Number(row.last) : Number(row?.rows ?? 0)
+  const from = `from "${table.replaceAll('"', '""')}"`
+  const highest = (await db.first<{ last: unknown }>(`select max("id") as last ${from}`))?.last
+  const last = typeof highest === 'number' || typeof highest === 'bigint' ? Number(highest) : highest === null ? 0 : Number((await db.first<{ rows: unknown }>(`select count(*) as rows ${from}`))?.rows ?? 0)
   return Number.isSafeInteger(last) && last > 0 ? last : 0
 }

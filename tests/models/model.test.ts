@@ -229,7 +229,7 @@ describe('defineFactory', () => {
     expect(await Product.count(db, { where: { active: false } })).toBe(3)
   })
 
-  it('goes on after the rows the table holds (its highest id, read at the first create), so a second seeding repeats no value', async () => {
+  it('goes on after the rows the table holds (its highest id, read at each create), so a second seeding, or another database, repeats no value', async () => {
     await db.execute('create unique index products_name_unique on products (name)')
     // A first process's seeding, then a row added by hand and one deleted.
     await defineFactory(Product, (n) => ({ name: `Product ${n}`, price: n })).createMany(db, 3)
@@ -240,6 +240,15 @@ describe('defineFactory', () => {
     expect((await again.createMany(db, 2)).map((row) => row.name)).toEqual(['Product 5', 'Product 6'])
     // make() stores nothing and reads nothing: it goes on from where create left the sequence.
     expect(again.make().name).toBe('Product 7')
+    // Another database, with more rows (one factory object per process, as svc's userFactory): read at each create.
+    const other = await openTestDatabase()
+    try {
+      await other.db.execute('create table products (id integer primary key autoincrement, name text not null unique, price real not null, active integer not null default 1, tags text, note text, created_at text, updated_at text)')
+      for (let n = 1; n <= 9; n++) await Product.create(other.db, { name: `Product ${n}`, price: n })
+      expect((await again.create(other.db)).name).toBe('Product 10')
+    } finally {
+      other.close()
+    }
     // A table whose ids are not numbers: its row count.
     interface Tag {
       id: string
