@@ -247,7 +247,9 @@ export class Generator {
 
   async seeder(input: string, options: { count: number }): Promise<Plan> {
     const names = deriveNames(input, 'Seeder')
-    return { files: [await this.render('seeder', names, { factory: this.has(appPaths.factory(names)), count: options.count })] }
+    // make:auth's users have a factory without a model (svc's userFactory): written with the seeder when the app lacks it.
+    const usersFactory = !this.has(appPaths.factory(names)) && this.isAuthUsers(names) ? [await this.render('factory', names, { fields: [], authUsers: true })] : []
+    return { files: [await this.render('seeder', names, { factory: usersFactory.length > 0 || this.has(appPaths.factory(names)), count: options.count }), ...usersFactory] }
   }
 
   async lang(locale: string, file: string): Promise<Plan> {

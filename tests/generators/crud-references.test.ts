@@ -145,6 +145,22 @@ describe("a foreign key to make:auth's users (user_id:references, author_id:refe
     const users = await make('make:factory', 'User')
     expect(users.skipped).toEqual([{ path: 'database/factories/user-factory.ts', identical: true }])
   })
+
+  it('make:seeder User in an app without a users factory writes it with the seeder: db:seed stores ten users', async () => {
+    const fresh = generatorApp()
+    try {
+      fresh.write('.env', `APP_ENV=test\nJWT_SECRET=${SECRET}\n`)
+      rmSync(fresh.path('database', 'seeders', 'users.ts'))
+      const seeder = await svcJson<MakeJson>(['make:seeder', 'User'], { cwd: fresh.dir })
+      expect(seeder.written).toEqual(['database/seeders/users.ts', 'database/factories/user-factory.ts'])
+      expect(fresh.read('database', 'seeders', 'users.ts')).toContain('const rows = await userFactory.createMany(db, 10)')
+      expect((await runSvc(['migrate'], { cwd: fresh.dir })).exitCode).toBe(0)
+      const seeded = await runSvc(['db:seed', '--class=users'], { cwd: fresh.dir })
+      expect(seeded.stdout).toContain('Seeded users: +10 users')
+    } finally {
+      fresh.remove()
+    }
+  }, 60_000)
 })
 
 describe('refused before anything is written', () => {
