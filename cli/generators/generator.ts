@@ -212,7 +212,7 @@ export class Generator {
         continue
       }
       if (!this.has(appPaths.model(parent))) {
-        // A table the app made without a model (make:auth's users): the model is what is missing, not the table.
+        // A table the app's migrations make without a model (the example's posts): the model is what is missing, not the table.
         const tableExists = createdTables(join(this.project.appDir, appPaths.migrations)).has(parent.table)
         throw new CliError('E_NO_MODEL', `${field.name}:references needs the ${parent.singular.pascal} model (${appPaths.model(parent)}) for the rows its factory stores`, {
           hint: tableExists
