@@ -1,6 +1,7 @@
 /**
  * Seeders: `database/seeders/*.ts`, each exporting `run(db)` (or a default
- * function), run in name order by `db:seed` and `migrate:fresh --seed`. Each
+ * function), run in name order by `db:seed` and `migrate:fresh --seed`, with
+ * the app's files (factories, models) imported as they are now. Each
  * runs in its own transaction (a failing seeder leaves none of its rows), and
  * what it added is measured as the change in every table's row count.
  */
@@ -14,6 +15,7 @@ import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { withConsoleOnStderr } from '../output/print.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from '../project/import-file.ts'
+import { explainMissingTable, missingTableIn } from '../project/missing-table.ts'
 import type { Project } from '../project/project.ts'
 import { listTables } from './inspect.ts'
 import { commandErrorMessage } from './locked.ts'
@@ -68,7 +70,9 @@ export async function runSeeders(
   if (names.length === 0) return result
   const dir = seedersDir(project)
   if (importFile === importWithJiti) {
-    forgetAppModules(dir)
+    // The whole app, as loadApp does: a seeder imports factories and models, which an edit since the last run
+    // in this process (tests, the language server) would otherwise leave as first imported.
+    forgetAppModules(project.appDir)
     useModuleCache(moduleCacheDir(project.storageDir))
   }
   const files = new Map(readdirSync(dir).filter((file) => SEEDER_FILE.test(file)).map((file) => [basename(file, extname(file)), file]))
@@ -81,8 +85,12 @@ export async function runSeeders(
       await withConsoleOnStderr(io, () => db.transaction((tx) => (run as (db: Database) => Promise<void>)(tx)))
     } catch (error) {
       const message = commandErrorMessage(error)
+      const kept = `none of its rows were kept${result.seeded.length > 0 ? ` (the seeders before it ran: ${result.seeded.join(', ')})` : ''}`
+      const table = missingTableIn(message)
+      // A table that is not there is most often a migration that has not run (make:crud --seed, then db:seed): the fix is svc migrate, not the seeder.
+      const explained = table === undefined ? undefined : await explainMissingTable(project, db, 'being seeded', table).catch(() => undefined)
       throw new CliError('E_SEEDER', `Seeder ${name} failed: ${message}`, {
-        hint: `${missingParentFix(message)}none of its rows were kept${result.seeded.length > 0 ? ` (the seeders before it ran: ${result.seeded.join(', ')})` : ''}; fix it and run svc db:seed --class=${name}`,
+        hint: explained === undefined ? `${missingParentFix(message)}${kept}; fix it and run svc db:seed --class=${name}` : `${explained}; then svc db:seed --class=${name} (${kept})`,
         cause: error,
       })
     }

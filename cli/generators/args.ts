@@ -16,7 +16,7 @@ export const nameArg = {
 export const fieldsArg = {
   fields: {
     type: 'string',
-    description: `Columns as <name>:<type>[?], comma-separated (${FIELD_TYPES.join(', ')}; ? for optional)`,
+    description: `Columns as <name>:<type>[?], comma-separated (${FIELD_TYPES.join(', ')}; ? for optional; author_id:references:users names a foreign key's table)`,
     valueHint: 'columns',
   },
 } as const satisfies ArgsDef

@@ -16,6 +16,11 @@ export interface Field {
   type: FieldType
   /** Written `name:type?`: may be absent or null. */
   optional: boolean
+  /**
+   * A `references` field's parent table: the one written after the type (`author_id:references:users`), else the
+   * column's name without `_id`, in the plural (`project_id` → `projects`).
+   */
+  table?: string
 }
 
 /** What `make:crud` writes when no `--fields` are given. */
@@ -37,11 +42,12 @@ export function parseFields(spec: string | undefined): Field[] {
   if (spec === undefined || spec.trim() === '') return []
   const fields: Field[] = []
   for (const part of spec.split(',').map((text) => text.trim()).filter((text) => text !== '')) {
-    const match = /^([a-z][a-z0-9_]*):([a-z]+)(\?)?$/.exec(part)
+    // A third part is a references field's table (Phoenix's author_id:references:users), nothing else's.
+    const match = /^([a-z][a-z0-9_]*):([a-z]+)(?::([a-z][a-z0-9_]*))?(\?)?$/.exec(part)
     const type = match?.[2] as FieldType | undefined
-    if (match === null || !FIELD_TYPES.includes(type!)) {
+    if (match === null || !FIELD_TYPES.includes(type!) || (match[3] !== undefined && type !== 'references')) {
       throw new CliError('E_BAD_FIELDS', `--fields: "${part}" is not <column>:<type>${whatIsWrong(part)}`, {
-        hint: `columns in snake_case; types: ${FIELD_TYPES.join(', ')}; a trailing ? makes one optional (description:text?)`,
+        hint: `columns in snake_case; types: ${FIELD_TYPES.join(', ')}; a trailing ? makes one optional (description:text?); a references column may name its table (author_id:references:users)`,
       })
     }
     const name = match[1]!
@@ -52,11 +58,16 @@ export function parseFields(spec: string | undefined): Field[] {
       })
     }
     if (fields.some((field) => field.name === name)) throw new CliError('E_BAD_FIELDS', `--fields: ${name} is given twice`)
+    const table = match[3]
     if (type === 'references' && !/^[a-z][a-z0-9_]*_id$/.test(name)) {
       // The table is read from the column's name (project_id: projects), as Rails' project:references names its column.
-      throw new CliError('E_BAD_FIELDS', `--fields: "${part}": a references column is named <parent>_id`, { hint: `${name.replace(/_id$/, '')}_id:references${match[3] ?? ''}` })
+      throw new CliError('E_BAD_FIELDS', `--fields: "${part}": a references column is named <parent>_id`, {
+        hint: `${name.replace(/_id$/, '')}_id:references${table === undefined ? '' : `:${table}`}${match[4] ?? ''}`,
+      })
     }
-    fields.push({ name, type: type!, optional: match[3] === '?' })
+    const optional = match[4] === '?'
+    if (type !== 'references') fields.push({ name, type: type!, optional })
+    else fields.push({ name, type, optional, table: table ?? defaultParentTable(name) })
   }
   return fields
 }
@@ -65,6 +76,11 @@ export function parseFields(spec: string | undefined): Field[] {
 function whatIsWrong(part: string): string {
   const [column = '', type = '', ...rest] = part.replace(/\?$/, '').split(':')
   if (!part.includes(':')) return ''
+  if (type === 'references?' && rest.length === 1) return ` (the ? goes last: ${column}:references:${rest[0]}?)`
+  if (type === 'references' && rest.length === 1 && /^[a-z][a-z0-9_]*$/.test(column)) {
+    const table = rest[0]!.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9_]+/g, '_').toLowerCase()
+    return ` (the table "${rest[0]}" is not snake_case${/^[a-z][a-z0-9_]*$/.test(table) ? `: ${column}:references:${table}` : ''})`
+  }
   if (rest.length > 0) return modifierProblem(column, type, rest)
   if (!/^[a-z][a-z0-9_]*$/.test(column)) {
     const snake = column.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9_]+/g, '_').toLowerCase()
@@ -83,6 +99,8 @@ function modifierProblem(column: string, type: string, modifiers: string[]): str
   if (!/^[a-z][a-z0-9_]*$/.test(column) || !FIELD_TYPES.includes(type as FieldType)) return ''
   const named = modifiers.join(':')
   if (modifiers.length === 1 && (named === 'nullable' || named === 'optional')) return ` (no modifier "${named}": write ${column}:${type}?)`
+  // A foreign key to a table of another name is a references field's: author_id:integer:users.
+  if (modifiers.length === 1 && type === 'integer' && column.endsWith('_id')) return ` (a table after the type is a references field's: ${column}:references:${named})`
   return ` (no modifier "${named}": a trailing ? (${column}:${type}?) is the one --fields takes; add an index or a default in the migration it writes)`
 }
 
@@ -100,10 +118,22 @@ export const INTEGER_MARK = '// integer'
 /** What the model's row type says after a `references` field (`project_id: number // references projects`), so that generators reading the model know it. */
 export const REFERENCES_MARK = '// references'
 
-/** The parent a `references` field names: `project_id` → `Project`, table `projects`. */
+/** The table `<parent>_id:references` names when it names none: `project_id` → `projects`. */
+export function defaultParentTable(column: string): string {
+  return deriveNames(column.replace(/_id$/, '')).table
+}
+
+/**
+ * The parent a `references` field names: `project_id` → `Project`, table `projects`; `author_id:references:users` →
+ * `User`, table `users` (its model, factory and words come from the table's singular).
+ */
 export function parentOf(field: Field): Names {
-  const parent = deriveNames(field.name.replace(/_id$/, ''))
-  return { ...parent, base: parent.singular }
+  if (field.table === undefined) {
+    const parent = deriveNames(field.name.replace(/_id$/, ''))
+    return { ...parent, base: parent.singular }
+  }
+  const parent = deriveNames(field.table)
+  return { ...parent, base: parent.singular, table: field.table }
 }
 
 /** A whole-number column that looks like a foreign key (`project_id:integer`): it holds any number, not a row of the parent. */

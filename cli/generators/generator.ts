@@ -187,14 +187,17 @@ export class Generator {
 
   async factory(input: string, options: { fields?: string }): Promise<Plan> {
     const names = deriveNames(input, 'Factory')
+    // make:auth's users are stored as registration stores them (the password hashed): a factory read from a model could not.
+    if (options.fields === undefined && this.isAuthUsers(names)) return { files: [await this.render('factory', names, { fields: [], authUsers: true })] }
     const fields = this.fieldsOf(names, options.fields)
     return { files: [await this.render('factory', names, { fields }), ...(await this.parentFactories(names, fields)), ...(await this.missingModel(names, fields))] }
   }
 
   /**
    * The factories of the parents `references` fields name that the app lacks (a task's factory imports the
-   * project's, whose rows give project_id), from each parent's model, and theirs in turn. A parent without a
-   * model is refused: there is nothing to make its rows from.
+   * project's, whose rows give project_id), from each parent's model, and theirs in turn; make:auth's users get
+   * svc's userFactory (users who can log in). Another parent without a model is refused: there is nothing to make
+   * its rows from.
    */
   async parentFactories(names: Names, fields: readonly Field[], planned = new Set([appPaths.factory(names)])): Promise<GeneratedFile[]> {
     const files: GeneratedFile[] = []
@@ -203,8 +206,13 @@ export class Generator {
       const parent = parentOf(field)
       const path = appPaths.factory(parent)
       if (planned.has(path) || this.has(path)) continue
+      if (this.isAuthUsers(parent)) {
+        planned.add(path)
+        files.push(await this.render('factory', parent, { fields: [], authUsers: true }))
+        continue
+      }
       if (!this.has(appPaths.model(parent))) {
-        // A table the app made without a model (make:auth's users): the model is what is missing, not the table.
+        // A table the app's migrations make without a model (the example's posts): the model is what is missing, not the table.
         const tableExists = createdTables(join(this.project.appDir, appPaths.migrations)).has(parent.table)
         throw new CliError('E_NO_MODEL', `${field.name}:references needs the ${parent.singular.pascal} model (${appPaths.model(parent)}) for the rows its factory stores`, {
           hint: tableExists
@@ -227,14 +235,21 @@ export class Generator {
       const parent = parentOf(field)
       if (parent.table === names.table || tables.has(parent.table)) continue
       throw new CliError('E_BAD_FIELDS', `--fields: ${field.name} references ${parent.table}, which no migration of the app creates`, {
-        hint: `svc make:crud ${parent.singular.pascal} first (or svc make:migration create_${parent.table}_table), then this command`,
+        hint: missingParentHint(field, parent, tables),
       })
     }
   }
 
+  /** make:auth's users, whose rows svc's userFactory stores (the app's migrations create the table; it has no factory of its own). */
+  isAuthUsers(names: Names): boolean {
+    return names.table === AUTH_USERS_TABLE && createdTables(join(this.project.appDir, appPaths.migrations)).has(AUTH_USERS_TABLE)
+  }
+
   async seeder(input: string, options: { count: number }): Promise<Plan> {
     const names = deriveNames(input, 'Seeder')
-    return { files: [await this.render('seeder', names, { factory: this.has(appPaths.factory(names)), count: options.count })] }
+    // make:auth's users have a factory without a model (svc's userFactory): written with the seeder when the app lacks it.
+    const usersFactory = !this.has(appPaths.factory(names)) && this.isAuthUsers(names) ? [await this.render('factory', names, { fields: [], authUsers: true })] : []
+    return { files: [await this.render('seeder', names, { factory: usersFactory.length > 0 || this.has(appPaths.factory(names)), count: options.count }), ...usersFactory] }
   }
 
   async lang(locale: string, file: string): Promise<Plan> {
@@ -280,6 +295,21 @@ export class Generator {
   async missingModel(names: Names, fields: readonly Field[]): Promise<GeneratedFile[]> {
     return this.has(appPaths.model(names)) ? [] : [await this.render('model', names, { fields })]
   }
+}
+
+/** The table of svc's auth (make:auth), whose users log in. */
+const AUTH_USERS_TABLE = 'users'
+
+/**
+ * How to give a foreign key its parent's table: make:auth for users, the table's plural when the singular was
+ * written, the table named after the type when the column's name is not the table's (author_id → users).
+ */
+function missingParentHint(field: Field, parent: Names, tables: ReadonlySet<string>): string {
+  if (parent.table === AUTH_USERS_TABLE) return 'svc make:auth first (it writes the migration of the users table), then this command'
+  const plural = deriveNames(parent.table).table
+  if (plural !== parent.table && tables.has(plural)) return `the app's table is ${plural}: ${field.name}:references:${plural}${field.optional ? '?' : ''}`
+  const named = tables.has(AUTH_USERS_TABLE) ? AUTH_USERS_TABLE : '<table>'
+  return `svc make:crud ${parent.singular.pascal} first (or svc make:migration create_${parent.table}_table), then this command; or name the table it points at: ${field.name}:references:${named}${field.optional ? '?' : ''}`
 }
 
 /**

@@ -13,3 +13,4 @@ export { resolveAuthSettings, OWASP_ARGON2ID, type AuthSettings, type PasswordHa
 export { generateRsaKeyPair, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE, type JwtKeyMaterial } from './keys.ts'
 export { TokenError, type TokenClaims, type TokenPair, type TokenType } from './tokens.ts'
 export { authMigrations, apiKeysMigration } from './schema.ts'
+export { userFactory, type AuthUserAttributes, type AuthUserRow } from './user-factory.ts'

@@ -1,8 +1,10 @@
 /**
  * Sample rows for a model, for seeders and tests: a function of the row's
  * sequence number (1, 2, 3...) gives its attributes; `create` stores them
- * through the model (so observers see them as any other create). A foreign
- * key's attribute may be the parent's factory (`project_id: projectFactory`):
+ * through the model (so observers see them as any other create). The
+ * sequence goes on after the rows the table holds (its highest id, read at
+ * each `create`), so seeding twice does not make the same values again. A foreign key's attribute may be the parent's factory
+ * (`project_id: projectFactory`):
  * `create` then stores a parent through it and writes its id, as Laravel's
  * `'project_id' => Project::factory()` does, so the row names a real one.
  *
@@ -56,6 +58,12 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
 ): Factory<Row, Attributes> {
   let sequence = 0
   const next = (overrides: Partial<Attributes> = {}): Record<string, unknown> => ({ ...attributes(++sequence), ...overrides })
+  // Read at every create, not once: a second `db:seed`, rows added by hand, or another database than the one a
+  // factory first wrote to (svc's userFactory is one object per process) would otherwise make `Product 1` again,
+  // which a unique column refuses. One primary-key lookup per row.
+  const resume = async (db: Database): Promise<void> => {
+    sequence = Math.max(sequence, await lastRowNumber(db, model.table))
+  }
   const factory: Factory<Row, Attributes> = {
     model,
     make(overrides) {
@@ -73,6 +81,7 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
     },
     makeMany: (count, overrides) => Array.from({ length: count }, () => factory.make(overrides)),
     async create(db, overrides) {
+      await resume(db)
       const made = next(overrides)
       for (const [column, value] of Object.entries(made)) if (isFactory(value)) made[column] = (await value.create(db)).id
       return model.create(db, made as Attributes)
@@ -85,4 +94,16 @@ export function defineFactory<Row extends { id: unknown }, Attributes, Made exte
   }
   factories.add(factory)
   return factory
+}
+
+/**
+ * Where a factory's sequence goes on from in a table that has rows: its highest id, since row `n` a factory stored
+ * has an id of at least `n` (ids only grow), so no sample value made before repeats, even after deletes; the row
+ * count for ids that are not numbers.
+ */
+async function lastRowNumber(db: Database, table: string): Promise<number> {
+  const from = `from "${table.replaceAll('"', '""')}"`
+  const highest = (await db.first<{ last: unknown }>(`select max("id") as last ${from}`))?.last
+  const last = typeof highest === 'number' || typeof highest === 'bigint' ? Number(highest) : highest === null ? 0 : Number((await db.first<{ rows: unknown }>(`select count(*) as rows ${from}`))?.rows ?? 0)
+  return Number.isSafeInteger(last) && last > 0 ? last : 0
 }

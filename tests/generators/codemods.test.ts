@@ -250,6 +250,15 @@ describe('the other edits', () => {
     expect(modelFields(source, 'Other')).toBeUndefined()
   })
 
+  it("reads a references field's table from the model's mark (author_id: number // references users)", async () => {
+    const model = (await builtinTemplate('model'))({ kind: 'model', names: deriveNames('Article'), options: { fields: parseFields('author_id:references:users?,project_id:references') } })
+    expect(model.contents).toContain('author_id: number | null // references users')
+    expect(modelFields(model.contents, 'Article')).toEqual([
+      { name: 'author_id', type: 'references', optional: true, table: 'users' },
+      { name: 'project_id', type: 'references', optional: false, table: 'projects' },
+    ])
+  })
+
   it('keeps the date type: marked by the model generator, or named so (published_on); the request and factory follow it', async () => {
     const names = deriveNames('Book')
     const model = (await builtinTemplate('model'))({ kind: 'model', names, options: { fields: parseFields('title:string,released:date,status:string?') } })

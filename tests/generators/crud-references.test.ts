@@ -6,25 +6,30 @@
  * factory gives each task a real project (through the project's factory,
  * written when the app lacks it), so `migrate:fresh --seed` works, the
  * generated tests pass (a missing project is a 409) and the project
- * type-checks; the list filters by it (`?project_id=3`). Refused before anything is written: a references column not
- * named `<parent>_id`, and a parent no migration creates. A plain
+ * type-checks; the list filters by it (`?project_id=3`). A foreign key to make:auth's users, by its name
+ * (`user_id:references`) or naming the table (`author_id:references:users`): the same, with svc's userFactory as the
+ * parent's factory, whose users log in. Refused before anything is written: a references column not
+ * named `<parent>_id`, a parent no migration creates (users without make:auth), a parent table without a model. A plain
  * `*_id:integer` factory says that its number names no row.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MakeJson } from '../../cli/contract/index.ts'
 import { loadApp } from '../../cli/project/load-app.ts'
 import { findProject } from '../../cli/project/project.ts'
-import { spawnSvc, type AppCopy } from '../helpers/cli.ts'
+import { createTestClient } from '../../framework/testing/index.ts'
+import type { AppCopy } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 import { SECRET } from '../auth/helpers.ts'
 import { appFiles, generatorApp, projectTests, typecheck } from './helpers.ts'
 
 let app: AppCopy
 let tasks: MakeJson
+let comments: MakeJson
+let reviews: MakeJson
 
 const make = (...args: string[]) => svcJson<MakeJson>(args, { cwd: app.dir })
-const migration = (table: string) => app.read('database', 'migrations', tasks.written.find((path) => path.endsWith(`_create_${table}_table.ts`))!.replace('database/migrations/', ''))
+const migration = (table: string, made = tasks) => app.read('database', 'migrations', made.written.find((path) => path.endsWith(`_create_${table}_table.ts`))!.replace('database/migrations/', ''))
 
 beforeAll(async () => {
   app = generatorApp()
@@ -32,7 +37,10 @@ beforeAll(async () => {
   // The parent without --seed: the task's factory and test need the project's factory, so it is written with them.
   await make('make:crud', 'Project')
   tasks = await make('make:crud', 'Task', '--fields=title:string,project_id:references,done:boolean', '--seed')
-}, 120_000)
+  // The example's users are make:auth's (no User model): a foreign key by its name, and one naming the table.
+  comments = await make('make:crud', 'Comment', '--fields=body:text,user_id:references', '--seed')
+  reviews = await make('make:crud', 'Review', '--fields=title:string,author_id:references:users')
+}, 180_000)
 afterAll(() => app?.remove())
 
 describe('make:crud Task --fields=title:string,project_id:references', () => {
@@ -71,28 +79,88 @@ describe('make:crud Task --fields=title:string,project_id:references', () => {
     expect(seeded.skipped.every((file) => file.identical)).toBe(true)
   })
 
-  it('migrate:fresh --seed stores tasks whose projects exist', async () => {
+  it('migrate:fresh --seed stores tasks whose projects exist, and comments whose users exist and log in', async () => {
     expect((await runSvc(['migrate'], { cwd: app.dir })).exitCode).toBe(0)
     const seeded = await svcJson(['migrate:fresh', '--seed'], { cwd: app.dir })
     expect(seeded.seeded).toContain('tasks')
+    expect(seeded.seeded_rows).toContainEqual({ seeder: 'comments', table: 'users', added: 10 })
     const loaded = await loadApp(findProject(app.dir))
     try {
       const db = loaded.database!
       expect(await db.first('select count(*) as n from tasks join projects on projects.id = tasks.project_id')).toEqual({ n: 10 })
+      expect(await db.first('select count(distinct users.id) as n from comments join users on users.id = comments.user_id')).toEqual({ n: 10 })
       expect((await db.execute('pragma foreign_key_check')).rows).toEqual([])
+      // Stored as registration stores them: the password "password", hashed.
+      const { email } = (await db.first<{ email: string }>('select users.email from comments join users on users.id = comments.user_id order by comments.id limit 1'))!
+      const login = await createTestClient(loaded.app).post('/api/auth/login', { json: { email, password: 'password' } })
+      expect(login.status, JSON.stringify(login.body)).toBe(200)
     } finally {
       await loaded.close()
     }
   }, 60_000)
 
-  it('the project type-checks and the generated tests pass (a project_id naming no project is a 409)', async () => {
+  it('the project type-checks and the generated tests pass (a project_id naming no project, an author_id naming no user are 409s)', async () => {
     const checked = await typecheck(app)
     expect(checked.output).toBe('')
-    const result = await projectTests(app, ['tests/tasks.test.ts', 'tests/projects.test.ts'])
+    const result = await projectTests(app, ['tests/tasks.test.ts', 'tests/projects.test.ts', 'tests/comments.test.ts', 'tests/reviews.test.ts'])
     expect(result.output).toMatch(/✓ tests\/tasks\.test\.ts/)
     expect(result.output).toMatch(/✓ tests\/projects\.test\.ts/)
+    expect(result.output).toMatch(/✓ tests\/comments\.test\.ts/)
+    expect(result.output).toMatch(/✓ tests\/reviews\.test\.ts/)
     expect(result.code, result.output).toBe(0)
   }, 240_000)
+})
+
+describe("a foreign key to make:auth's users (user_id:references, author_id:references:users)", () => {
+  it('writes the foreign key, the request, the list filter and the model mark, with svc\'s userFactory as the parent\'s factory', () => {
+    expect(migration('comments', comments)).toContain('"user_id" integer not null references "users" ("id"),')
+    expect(migration('reviews', reviews)).toContain('"author_id" integer not null references "users" ("id"),')
+    expect(migration('reviews', reviews)).toContain(`await db.execute('create index "reviews_author_id_index" on "reviews" ("author_id")')`)
+    const request = app.read('app', 'requests', 'review-request.ts')
+    expect(request).toContain('author_id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER)),')
+    expect(request).toContain('author_id: v.optional(v.pipe(v.string(), v.digits(), v.transform(Number), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER))),')
+    expect(request).toContain('`author_id=` (only those of one user)')
+    expect(app.read('app', 'repositories', 'review-repository.ts')).toContain('where: { ...(author_id === undefined ? {} : { author_id }) } })')
+    expect(app.read('app', 'models', 'review.ts')).toContain('author_id: number // references users')
+    expect(app.read('app', 'models', 'comment.ts')).toContain('user_id: number // references users')
+    // No User model was needed: the users factory is svc's, in the app's file (written once, by the first that needed it).
+    expect(comments.written).toContain('database/factories/user-factory.ts')
+    expect(reviews.written).not.toContain('database/factories/user-factory.ts')
+    expect(comments.written).not.toContain('app/models/user.ts')
+    expect(app.read('database', 'factories', 'user-factory.ts')).toContain("export { userFactory } from 'svc'")
+    expect(app.read('database', 'factories', 'comment-factory.ts')).toContain("import { userFactory } from './user-factory.ts'")
+    expect(app.read('database', 'factories', 'comment-factory.ts')).toContain('user_id: userFactory,')
+    const test = app.read('tests', 'reviews.test.ts')
+    expect(test).toContain("import { userFactory } from '../database/factories/user-factory.ts'")
+    expect(test).toContain('valid.author_id = (await userFactory.create(t.db)).id')
+    expect(test).toContain("expect(response.body.error).toContain('author_id 999999 names no row of users')")
+  })
+
+  it('make:factory reads the table back from the model (the same file), and make:factory User writes svc\'s users factory', async () => {
+    const review = await make('make:factory', 'Review')
+    expect(review.written).toEqual(['database/factories/review-factory.ts'])
+    expect(app.read('database', 'factories', 'review-factory.ts')).toContain('author_id: userFactory,')
+    const comment = await make('make:factory', 'Comment')
+    expect(comment.skipped).toEqual([{ path: 'database/factories/comment-factory.ts', identical: true }])
+    const users = await make('make:factory', 'User')
+    expect(users.skipped).toEqual([{ path: 'database/factories/user-factory.ts', identical: true }])
+  })
+
+  it('make:seeder User in an app without a users factory writes it with the seeder: db:seed stores ten users', async () => {
+    const fresh = generatorApp()
+    try {
+      fresh.write('.env', `APP_ENV=test\nJWT_SECRET=${SECRET}\n`)
+      rmSync(fresh.path('database', 'seeders', 'users.ts'))
+      const seeder = await svcJson<MakeJson>(['make:seeder', 'User'], { cwd: fresh.dir })
+      expect(seeder.written).toEqual(['database/seeders/users.ts', 'database/factories/user-factory.ts'])
+      expect(fresh.read('database', 'seeders', 'users.ts')).toContain('const rows = await userFactory.createMany(db, 10)')
+      expect((await runSvc(['migrate'], { cwd: fresh.dir })).exitCode).toBe(0)
+      const seeded = await runSvc(['db:seed', '--class=users'], { cwd: fresh.dir })
+      expect(seeded.stdout).toContain('Seeded users: +10 users')
+    } finally {
+      fresh.remove()
+    }
+  }, 60_000)
 })
 
 describe('refused before anything is written', () => {
@@ -106,16 +174,37 @@ describe('refused before anything is written', () => {
     expect(orphan.exitCode).toBe(1)
     expect(orphan.stderr).toContain('--fields: author_id references authors, which no migration of the app creates')
     expect(orphan.stderr).toContain('svc make:crud Author first')
-    // A table the app has without a model (make:auth's users): the model is what to write.
-    const users = await runSvc(['make:crud', 'Comment', '--fields=body:text,user_id:references'], { cwd: app.dir })
-    expect(users.exitCode).toBe(1)
-    expect(users.stderr).toContain('E_NO_MODEL')
-    expect(users.stderr).toContain("the app's migrations create users: write its model first")
+    expect(orphan.stderr).toContain('or name the table it points at: author_id:references:users')
+    const singular = await runSvc(['make:crud', 'Note', '--fields=body:text,author_id:references:user'], { cwd: app.dir })
+    expect(singular.exitCode).toBe(1)
+    expect(singular.stderr).toContain("fix: the app's table is users: author_id:references:users")
+    // A table the app has without a model (the example's posts): the model is what to write.
+    const posts = await runSvc(['make:crud', 'Note', '--fields=body:text,post_id:references'], { cwd: app.dir })
+    expect(posts.exitCode).toBe(1)
+    expect(posts.stderr).toContain('E_NO_MODEL')
+    expect(posts.stderr).toContain("the app's migrations create posts: write its model first")
     // A table naming its own rows: its factory would need a parent for each parent.
     const itself = await runSvc(['make:crud', 'Project', '--fields=name:string,project_id:references?'], { cwd: app.dir })
     expect(itself.exitCode).toBe(1)
     expect(itself.stderr).toContain('--fields: project_id references projects, the table itself')
     expect(appFiles(app)).toEqual(before)
+  })
+
+  it('a foreign key to users in an app without make:auth: the fix is make:auth', async () => {
+    const bare = generatorApp()
+    try {
+      for (const file of readdirSync(bare.path('database', 'migrations')).filter((name) => name.endsWith('_create_users_table.ts'))) {
+        rmSync(bare.path('database', 'migrations', file))
+      }
+      const before = appFiles(bare)
+      const refused = await runSvc(['make:crud', 'Comment', '--fields=body:text,user_id:references'], { cwd: bare.dir })
+      expect(refused.exitCode).toBe(1)
+      expect(refused.stderr).toContain('--fields: user_id references users, which no migration of the app creates')
+      expect(refused.stderr).toContain('fix: svc make:auth first')
+      expect(appFiles(bare)).toEqual(before)
+    } finally {
+      bare.remove()
+    }
   })
 })
 
@@ -135,9 +224,9 @@ describe('a plain *_id:integer', () => {
     expect(seeded.exitCode).toBe(1)
     expect(seeded.stderr).toContain('Seeder milestones failed: Milestone refers to a row that does not exist: project_id 1 names no row of projects')
     expect(seeded.stderr).toContain("fix: project_id must name a row of projects: in the factory, give it the parent's factory (project_id: projectFactory, docs/models.md)")
-    // Given it, the seeder works (a new svc, as the user runs it: this process keeps the factory it imported).
+    // Given it, the seeder works (in this process too: each run imports the factory as it is now).
     writeFileSync(app.path(factory), `import { projectFactory } from './project-factory.ts'\n${app.read(factory).replace(/ {2}project_id: n,.*\n/, '  project_id: projectFactory,\n')}`)
-    const fixed = await spawnSvc(['db:seed', '--class=milestones'], { cwd: app.dir, timeoutMs: 60_000 })
-    expect(fixed.code, fixed.stderr).toBe(0)
+    const fixed = await runSvc(['db:seed', '--class=milestones'], { cwd: app.dir })
+    expect(fixed.exitCode, fixed.stderr).toBe(0)
   }, 60_000)
 })

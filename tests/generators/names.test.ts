@@ -79,6 +79,14 @@ describe('parseFields', () => {
     expect(parseFields('')).toEqual([])
   })
 
+  it('reads the table of a references field: after the type (author_id:references:users), else from the column (project_id: projects)', () => {
+    expect(parseFields('author_id:references:users?,project_id:references,category_id:references')).toEqual([
+      { name: 'author_id', type: 'references', optional: true, table: 'users' },
+      { name: 'project_id', type: 'references', optional: false, table: 'projects' },
+      { name: 'category_id', type: 'references', optional: false, table: 'categories' },
+    ])
+  })
+
   it.each([
     ['label:strng', '"label:strng" is not <column>:<type> (no type "strng"; did you mean string?)'],
     ['name:String?', '(no type "String"; did you mean string?)'],
@@ -88,6 +96,10 @@ describe('parseFields', () => {
     // Modifiers as other generators take them: the one --fields takes is a trailing ?.
     ['note:text:nullable', '(no modifier "nullable": write note:text?)'],
     ['sku:string:unique', '(no modifier "unique": a trailing ? (sku:string?) is the one --fields takes; add an index or a default in the migration it writes)'],
+    // A third part is a references field's table, in snake_case, before the ?.
+    ['author_id:references?:users', '(the ? goes last: author_id:references:users?)'],
+    ['author_id:references:Users', '(the table "Users" is not snake_case: author_id:references:users)'],
+    ['author_id:integer:users', "(a table after the type is a references field's: author_id:references:users)"],
   ])('says which half of %j is wrong, and the likely fix', (spec, message) => {
     expect(() => parseFields(spec)).toThrow(message)
   })

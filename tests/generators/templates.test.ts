@@ -46,6 +46,7 @@ const cases: Array<[string, TemplateKind, ReturnType<typeof deriveNames>, unknow
   ['test-resource', 'test', product, { resource: { fields, basePath: '/api/v1/products', auth: true } }],
   ['test-resource-public', 'test', nested, { resource: { fields: parseFields('title:string'), basePath: '/api/admin/blog-posts', auth: false } }],
   ['factory', 'factory', product, { fields }],
+  ['factory-auth-users', 'factory', deriveNames('User'), { fields: [], authUsers: true }],
   ['seeder', 'seeder', product, { factory: false, count: 10 }],
   ['seeder-factory', 'seeder', nested, { factory: true, count: 25 }],
   ['lang-validation', 'lang', deriveNames('validation'), { locale: 'fr', file: 'validation' }],

@@ -229,6 +229,40 @@ describe('defineFactory', () => {
     expect(await Product.count(db, { where: { active: false } })).toBe(3)
   })
 
+  it('goes on after the rows the table holds (its highest id, read at each create), so a second seeding, or another database, repeats no value', async () => {
+    await db.execute('create unique index products_name_unique on products (name)')
+    // A first process's seeding, then a row added by hand and one deleted.
+    await defineFactory(Product, (n) => ({ name: `Product ${n}`, price: n })).createMany(db, 3)
+    await Product.create(db, { name: 'By hand', price: 1 })
+    await Product.delete(db, 2)
+    // The same factory as a new process loads it: its sequence starts at 1, the table's rows say where to go on from.
+    const again = defineFactory(Product, (n) => ({ name: `Product ${n}`, price: n }))
+    expect((await again.createMany(db, 2)).map((row) => row.name)).toEqual(['Product 5', 'Product 6'])
+    // make() stores nothing and reads nothing: it goes on from where create left the sequence.
+    expect(again.make().name).toBe('Product 7')
+    // Another database, with more rows (one factory object per process, as svc's userFactory): read at each create.
+    const other = await openTestDatabase()
+    try {
+      await other.db.execute('create table products (id integer primary key autoincrement, name text not null unique, price real not null, active integer not null default 1, tags text, note text, created_at text, updated_at text)')
+      for (let n = 1; n <= 9; n++) await Product.create(other.db, { name: `Product ${n}`, price: n })
+      expect((await again.create(other.db)).name).toBe('Product 10')
+    } finally {
+      other.close()
+    }
+    // A table whose ids are not numbers: its row count.
+    interface Tag {
+      id: string
+      label: string
+    }
+    const Tag = defineModel<Tag, { id: string; label: string }>({ name: 'Tag', table: 'tags', fillable: ['id', 'label'], timestamps: false })
+    await db.execute('drop table if exists tags')
+    await db.execute('create table tags (id text primary key, label text not null unique)')
+    await Tag.create(db, { id: 'a', label: 'Tag 1' })
+    const tags = defineFactory(Tag, (n) => ({ id: `t${n}`, label: `Tag ${n}` }))
+    expect((await tags.create(db)).label).toBe('Tag 2')
+    await db.execute('drop table tags')
+  })
+
   it('gives a foreign key a real parent: a parent factory as the value stores one per row, unless the override names it', async () => {
     interface Review {
       id: number

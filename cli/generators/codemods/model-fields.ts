@@ -6,11 +6,12 @@
  * `number`, `| null` as optional. A `string` is a `date` when the model
  * generator marked it so (`// ISO 8601 date`) or, for models written before
  * or by hand, when its name says so (`published_at`, `due_on`, `birth_date`).
- * A `number` is a foreign key when marked so (`project_id: number // references projects`), an `integer` when
+ * A `number` is a foreign key when marked so (`project_id: number // references projects`, the table read from the
+ * mark: `author_id: number // references users`), an `integer` when
  * marked `// integer`; a `string` is a `text` when marked `// text`.
  */
 import type { Field } from '../fields.ts'
-import { DATE_MARK, INTEGER_MARK, REFERENCES_MARK, TEXT_MARK } from '../fields.ts'
+import { DATE_MARK, defaultParentTable, INTEGER_MARK, REFERENCES_MARK, TEXT_MARK } from '../fields.ts'
 import { lineEnd, parseModule, statements, type Node } from './source.ts'
 
 const KEYWORDS: Record<string, Field['type']> = { TSStringKeyword: 'string', TSNumberKeyword: 'number', TSBooleanKeyword: 'boolean' }
@@ -33,11 +34,18 @@ export function modelFields(source: string, model: string): Field[] | undefined 
       if (type === undefined) continue
       const comment = source.slice(member.end, lineEnd(source, member.end))
       const date = type === 'string' && (comment.includes(DATE_MARK) || /(^|_)(at|on|date)$/.test(name))
-      fields.push({ name, type: date ? 'date' : markedType(type, comment, name), optional })
+      const marked = date ? 'date' : markedType(type, comment, name)
+      fields.push(marked === 'references' ? { name, type: marked, optional, table: referencedTable(comment, name) } : { name, type: marked, optional })
     }
     return fields
   }
   return undefined
+}
+
+/** The table after a references mark (`// references users`); the one the column's name says when the mark names none. */
+function referencedTable(comment: string, name: string): string {
+  const marked = new RegExp(`^${REFERENCES_MARK}\\s+([a-z][a-z0-9_]*)`).exec(comment.replace(/^[\s;,]*/, ''))
+  return marked?.[1] ?? defaultParentTable(name)
 }
 
 /** The type the model generator's mark after the member says, where TypeScript's says less. */

@@ -2,7 +2,13 @@ import { looksLikeReference, parentOf, sampleValue, type Field } from '../fields
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate, type WithFields } from '../template.ts'
 
-export type FactoryOptions = WithFields
+export interface FactoryOptions extends WithFields {
+  /**
+   * The factory of make:auth's users: svc's `userFactory` (users stored as registration stores them, who can log in),
+   * in the app's file so that the app can replace it; the fields are not used.
+   */
+  authUsers?: boolean
+}
 
 declare module '../template.ts' {
   interface TemplateOptions {
@@ -14,6 +20,18 @@ declare module '../template.ts' {
 export default defineTemplate('factory', ({ names, options }) => {
   const id = identifiers(names)
   const path = appPaths.factory(names)
+  if (options.authUsers === true) {
+    return {
+      path,
+      contents: `/**
+ * Users that can log in, stored as registration stores them (svc's userFactory: \`User n\`, \`user<n>@example.test\`,
+ * the password \`password\` hashed with argon2id): \`await ${id.factory}.create(db, { role: 'admin' })\`.
+ * The parent's factory of a foreign key to users (\`user_id: ${id.factory}\`); replace this line to make other users.
+ */
+export { ${id.factory === 'userFactory' ? id.factory : `userFactory as ${id.factory}`} } from 'svc'
+`,
+    }
+  }
   const values = options.fields.map((field) => `  ${field.name}: ${sampleValue(field, names.singular.pascal)},${plainIdNote(field)}`)
   const parents = options.fields.filter((field) => field.type === 'references').map((field) => {
     const parent = parentOf(field)
