@@ -32,7 +32,7 @@ export function pinProcess(pid: number, cpus: number | string): boolean {
 }
 
 export function serverKey(spec: ServerSpec): string {
-  return JSON.stringify([spec.factory, spec.options ?? {}])
+  return JSON.stringify([spec.factory, spec.options ?? {}, spec.process ?? null])
 }
 
 export async function startServer(spec: ServerSpec, cpu: number | undefined): Promise<RunningBenchServer> {

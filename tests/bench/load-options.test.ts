@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadOptions } from '../../bench/lib/load-options.ts'
+import { serverKey } from '../../bench/lib/processes.ts'
 import { comparisons, scenarios, type Scenario } from '../../bench/scenarios.ts'
 
 const plain: Scenario = { name: 'json/x', server: { factory: 'svc' }, path: '/hello', expect: { status: 200 } }
@@ -31,5 +32,12 @@ describe('issue 18\'s JSON targets at 10 and at 50 connections, in one run', () 
     })
     expect(counts.sort()).toEqual(['traced@50', 'traced@run', 'untraced@50', 'untraced@run'])
     for (const c of judged) expect(c.p99NoWorse).toBe(true)
+  })
+
+  it('runs the 50-connection scenarios on server processes of their own, apart from the 10-connection ones', () => {
+    const keys = (group: string) => new Set(scenarios.filter((s) => s.name.startsWith(`${group}/`)).map((s) => serverKey(s.server)))
+    const fifty = keys('json50')
+    expect(fifty.size).toBe(3)
+    for (const key of [...keys('json'), ...keys('trace'), ...keys('param')]) expect(fifty.has(key)).toBe(false)
   })
 })
