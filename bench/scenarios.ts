@@ -20,8 +20,8 @@ export interface ServerSpec {
   options?: Record<string, unknown>
   /**
    * Scenarios with the same factory and options share a server process unless their `process` differs: the
-   * `json50` group has its own, since a process loaded at 50 connections answers the 10-connection scenarios
-   * after it from another state (a young generation V8 grew for that load).
+   * `json50` group has its own, so that its load at 50 connections leaves the state the 10-connection scenarios
+   * are measured in as it was (V8 grows the young generation for a larger load).
    */
   process?: string
 }
