@@ -163,7 +163,7 @@ export function parseHeader(text: string): [string, string] {
  * request signed in as nobody (its token was refused: it goes without one, as
  * it came), in production (no token is signed there: it goes without one, as
  * before), and when that user is no longer in the app's database (it goes
- * without one; the note on stderr says so). A test is written only with a
+ * without one; the note on stderr lists the header as not replayed). A test is written only with a
  * user who can sign in: an error saying what to pass.
  */
 async function recordedUser(target: ReplayTarget, record: TraceRecord, test: boolean, production: boolean): Promise<string | undefined> {
