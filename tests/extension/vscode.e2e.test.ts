@@ -582,6 +582,7 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       await detail.locator('#replay-status').waitFor({ timeout: 60_000 })
       expect(await detail.locator('#replay-status').textContent()).toBe('200')
       expect(await detail.locator('#replay-outcome').textContent()).toMatch(/ as (user|admin|ada)@example\.com · new trace /)
+      await shot(page, 'replay-as-recorded-user')
       await detail.locator('button[data-action="replayAs"]').click()
       await pickQuick(page, 'Without a token', 'replay as')
       await expect.poll(() => detail.locator('#replay-status').textContent(), { timeout: 60_000 }).toBe('401')
