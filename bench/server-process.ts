@@ -3,7 +3,9 @@
  * bench/server-process.ts '{"factory":"svc","options":{}}'`. Prints one line
  * `READY {"port":…,"headers":{…}}` on stdout, answers `cpu` on stdin with
  * `CPU <microseconds used>` and `mem` with `MEM <peak RSS in bytes>`, and
- * stops on SIGTERM or SIGINT.
+ * stops on SIGTERM or SIGINT, or when its stdin ends: the bench that started
+ * it is gone, however it ended (SIGTERM, SIGKILL, a crash), and a server left
+ * running would load the CPU of every later run.
  */
 import { createInterface } from 'node:readline'
 import { servers } from './servers/index.ts'
@@ -36,7 +38,9 @@ process.on('SIGINT', stop)
 
 // The load generator asks for this process's CPU time around each run: `cpu` in, `CPU <microseconds>` out;
 // and for its peak resident memory: `mem` in, `MEM <bytes>` out.
-createInterface({ input: process.stdin }).on('line', (line) => {
+const requests = createInterface({ input: process.stdin })
+requests.on('close', stop)
+requests.on('line', (line) => {
   if (line.trim() === 'mem') {
     process.stdout.write(`MEM ${process.resourceUsage().maxRSS * 1024}\n`)
     return

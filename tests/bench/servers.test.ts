@@ -4,14 +4,18 @@
  * wire check it relies on does fail on a chunked or unsized answer.
  * Nothing here is timed. The svc servers import the built `svc` (dist/).
  */
+import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sign } from 'hono/jwt'
 import { checkAnswer, send } from '../../bench/lib/check.ts'
 import { BENCH_JWT_SECRET } from '../../bench/servers/svc-auth.ts'
 import { serverKey, startServer, type RunningBenchServer } from '../../bench/lib/processes.ts'
 import { scenarios, type Scenario } from '../../bench/scenarios.ts'
+import { READY } from '../../bench/servers/types.ts'
 
 describe('bench scenarios', () => {
   const servers = new Map<string, RunningBenchServer>()
@@ -94,4 +98,27 @@ describe('bench wire check', () => {
     const answer = { status: 404, headers: { 'content-length': '2' }, text: '{}' }
     expect(checkAnswer(scenario, answer)).toEqual(['status 404, expected 200', 'body {}, expected {"ok":true}'])
   })
+})
+
+describe('a bench server process', () => {
+  it('stops when its stdin ends: a bench killed by any signal leaves no server behind', async () => {
+    const child = spawn(process.execPath, ['--import', 'jiti/register', 'bench/server-process.ts', JSON.stringify({ factory: 'raw' })], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line.startsWith(READY)) resolve()
+        })
+        child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)))
+      })
+      // What the pipe does when the parent dies, SIGKILL included.
+      child.stdin!.end()
+      expect(await exited).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 60_000)
 })
