@@ -6,7 +6,7 @@
  * connection is replaced after a write refused for a lock (DatabaseOptions.reopen).
  */
 import type { Client, Config } from '@libsql/client'
-import { TraceStore } from '../trace/store.ts'
+import { TraceStore, type PreparedBatchInsert } from '../trace/store.ts'
 import { createDatabase, type Database } from './database.ts'
 
 export type CreateLibsqlClient = (config: Config) => Client
@@ -52,10 +52,13 @@ export async function openLibsqlDatabase(createClient: CreateLibsqlClient, optio
   return createDatabase(await connect(options.pageSize), { lockWaitMs: busyTimeoutMs, ...(isFile ? { reopen: () => connect() } : {}) })
 }
 
-/** The trace store on a libSQL database of its own, tables created. */
-export async function openLibsqlTraceStore(createClient: CreateLibsqlClient, options: LibsqlOpenOptions): Promise<TraceStore> {
+/**
+ * The trace store on a libSQL database of its own, tables created; its batch
+ * insert on `batchInsert`'s connection when the runtime's adapter prepares one.
+ */
+export async function openLibsqlTraceStore(createClient: CreateLibsqlClient, options: LibsqlOpenOptions, batchInsert?: PreparedBatchInsert): Promise<TraceStore> {
   // Traces are a diagnostic log: a power cut may lose the last batch, never corrupt the file.
-  const store = new TraceStore(await openLibsqlDatabase(createClient, { pageSize: TRACE_PAGE_SIZE, synchronous: 'normal', ...options }))
+  const store = new TraceStore(await openLibsqlDatabase(createClient, { pageSize: TRACE_PAGE_SIZE, synchronous: 'normal', ...options }), batchInsert)
   await store.init()
   return store
 }

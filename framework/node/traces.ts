@@ -6,9 +6,10 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createClient } from '@libsql/client'
-import { openLibsqlTraceStore } from '../database/libsql-open.ts'
+import { DEFAULT_BUSY_TIMEOUT_MS, openLibsqlTraceStore } from '../database/libsql-open.ts'
 import type { TraceStore } from '../trace/store.ts'
 import { databaseUrl } from './database.ts'
+import { traceBatchInsert } from './trace-batch-insert.ts'
 
 export interface OpenTraceStoreOptions {
   url?: string
@@ -29,6 +30,12 @@ export interface OpenTraceStoreOptions {
    * throws an error whose `code` is `ENOENT`. Default true.
    */
   create?: boolean
+  /**
+   * A local file's batch insert prepared once on a connection of its own
+   * (`traceBatchInsert`): for the writers that keep the store open
+   * (`followTraceStoreFile`), whose every write stalls the request thread.
+   */
+  preparedBatchInsert?: boolean
 }
 
 export const TRACE_DATABASE_FILE = 'traces.sqlite'
@@ -39,17 +46,20 @@ export function traceDatabaseUrl(options: OpenTraceStoreOptions): string {
 
 export async function openTraceStore(options: OpenTraceStoreOptions): Promise<TraceStore> {
   const url = traceDatabaseUrl(options)
-  if (url.startsWith('file:')) {
-    const path = url.slice('file:'.length)
+  const path = url.startsWith('file:') ? url.slice('file:'.length) : undefined
+  if (path !== undefined) {
     if (options.create !== false) mkdirSync(dirname(path), { recursive: true })
     else if (!existsSync(path)) throw Object.assign(new Error(`${path} does not exist`), { code: 'ENOENT', path })
   }
-  return openLibsqlTraceStore(createClient, {
-    url,
-    authToken: options.authToken,
-    busyTimeoutMs: options.busyTimeoutMs,
-    walAutocheckpoint: options.walAutocheckpoint,
-  })
+  const batchInsert =
+    options.preparedBatchInsert === true && path !== undefined
+      ? traceBatchInsert({ path, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, walAutocheckpoint: options.walAutocheckpoint })
+      : undefined
+  return openLibsqlTraceStore(
+    createClient,
+    { url, authToken: options.authToken, busyTimeoutMs: options.busyTimeoutMs, walAutocheckpoint: options.walAutocheckpoint },
+    batchInsert,
+  )
 }
 
 /**
@@ -74,9 +84,12 @@ export interface FollowedTraceStore {
  * local file deleted under it (`rm -rf storage/` to start afresh) is opened
  * again, created at its path, at the next write: SQLite would go on writing
  * into the deleted file, every later trace lost while `/health/ready`
- * counted it written. One `stat` a call, a call a batch.
+ * counted it written. One `stat` a call, a call a batch. A local file's
+ * batch insert is prepared once, on a connection of its own
+ * (`preparedBatchInsert`).
  */
-export async function followTraceStoreFile(options: OpenTraceStoreOptions): Promise<FollowedTraceStore> {
+export async function followTraceStoreFile(followed: OpenTraceStoreOptions): Promise<FollowedTraceStore> {
+  const options = { ...followed, preparedBatchInsert: true }
   const url = traceDatabaseUrl(options)
   const path = url.startsWith('file:') ? url.slice('file:'.length) : undefined
   let store = await openTraceStore(options)

@@ -25,6 +25,21 @@ export interface TraceSink {
   droppedCount?(): Promise<number>
 }
 
+/**
+ * The writer's one hot statement, the batch insert, prepared once on a
+ * connection of its own, where a runtime's driver allows it (svc/node's
+ * writers). Through a client, each insert is prepared again and its result
+ * converted: on Node a third of each write, and the event loop waits for all
+ * of it (docs/traces.md, "Storage").
+ */
+export interface PreparedBatchInsert {
+  /** Inserts the batch in one transaction of its own; throws SQLite's error, a lock's included. */
+  run(batch: EncodedBatch): void
+  close(): void
+}
+
+export const INSERT_BATCH_SQL = 'insert into svc_trace_batches (first_at, last_at, count, data) values (?, ?, ?, ?)'
+
 /** A sink that writes to `store` in this thread (any runtime). */
 export function storeSink(store: TraceStore): TraceSink {
   return {
@@ -108,7 +123,11 @@ interface Batch {
 export class TraceStore {
   private ready: Promise<void> | undefined
 
-  constructor(readonly db: Database) {}
+  /** @param batchInsert the batch insert prepared on a connection of its own; without it, `db` runs it. */
+  constructor(
+    readonly db: Database,
+    private readonly batchInsert?: PreparedBatchInsert,
+  ) {}
 
   /** Creates the tables once (idempotent). */
   init(): Promise<void> {
@@ -122,12 +141,13 @@ export class TraceStore {
    */
   async writeBatch(batch: EncodedBatch | null, dropped = 0): Promise<number | undefined> {
     await this.init()
+    if (this.batchInsert !== undefined && batch !== null && batch.count > 0 && dropped === 0) {
+      this.batchInsert.run(batch)
+      return undefined
+    }
     const statements: Array<{ sql: string; args: Array<string | number> }> = []
     if (batch !== null && batch.count > 0) {
-      statements.push({
-        sql: 'insert into svc_trace_batches (first_at, last_at, count, data) values (?, ?, ?, ?)',
-        args: [batch.first_at, batch.last_at, batch.count, batch.data],
-      })
+      statements.push({ sql: INSERT_BATCH_SQL, args: [batch.first_at, batch.last_at, batch.count, batch.data] })
     }
     if (dropped > 0) {
       statements.push({
@@ -378,6 +398,7 @@ export class TraceStore {
   }
 
   close(): void {
+    this.batchInsert?.close()
     this.db.close()
   }
 }
