@@ -8,6 +8,7 @@
  * tracer (`rejectedBodyOf`), which stores it redacted so that a replay
  * resends what was sent.
  */
+import { discardRest } from './discard-body.ts'
 import { HttpError } from './http-error.ts'
 import { jsonSyntaxErrorAt } from './json-syntax.ts'
 
@@ -266,7 +267,8 @@ async function readBytesWithin(stream: ReadableStream<Uint8Array>, limit: number
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      await reader.cancel().catch(() => {})
+      // Not cancelled: the client, still sending, must be able to finish and read its 413 (discard-body.ts).
+      discardRest(reader)
       throw tooLarge(limit, size)
     }
     chunks.push(value)
