@@ -40,17 +40,32 @@ export function rejectionFor(error: ParserError): HttpError | undefined {
 export function refusedRequest(error: ParserError, host: string): Request {
   const line = error.rawPacket?.subarray(0, 8192).toString('utf8').split('\r\n', 1)[0] ?? ''
   const match = /^([A-Z]{1,16}) (\/[^ ]*) HTTP\/1\.[01]$/.exec(line)
-  if (match !== null) {
-    try {
-      return new Request(new URL(match[2]!, `http://${host}`), { method: match[1] })
-    } catch {
-      // A method or target a Request cannot carry: the fallback below.
-    }
-  }
-  return new Request(`http://${host}/`)
+  return match === null ? new Request(`http://${host}/`) : requestNamed(match[1]!, match[2]!, host)
 }
 
-type AppLike = Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>
+/**
+ * A Request for the trace of a refused request: its method and target when
+ * a Request can carry them, a target that is not a path (`*`, `ftp://x/`)
+ * read as `/`, and `GET /` when nothing else can be built.
+ */
+export function requestNamed(method: string, target: string, host: string): Request {
+  try {
+    return new Request(new URL(target.startsWith('/') ? target : '/', `http://${host}`), { method })
+  } catch {
+    // A method (CONNECT) or target a Request cannot carry.
+    return new Request(`http://${host}/`)
+  }
+}
+
+/** The app's answer to a request refused before it could see it: `app.reject`, or the bare envelope for an app without one. */
+export function refusalAnswer(app: AppLike, request: Request, rejection: HttpError, remoteAddress: string | undefined): Response {
+  return (
+    app.reject?.(request, rejection, { [CONN_INFO]: { remoteAddress } }) ??
+    errorResponse(rejection, { [TRACE_HEADER]: createTraceId(app.config?.tracePrefix ?? 'svc') }, false)
+  )
+}
+
+export type AppLike = Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>
 
 /** Node's `clientError` listener for `app`. */
 export function answerClientError(app: AppLike, host: string): (error: ParserError, socket: Socket) => void {
@@ -62,10 +77,7 @@ export function answerClientError(app: AppLike, host: string): (error: ParserErr
       socket.destroy()
       return
     }
-    const request = refusedRequest(error, host)
-    const response =
-      app.reject?.(request, rejection, { [CONN_INFO]: { remoteAddress: socket.remoteAddress } }) ??
-      errorResponse(rejection, { [TRACE_HEADER]: createTraceId(app.config?.tracePrefix ?? 'svc') }, false)
+    const response = refusalAnswer(app, refusedRequest(error, host), rejection, socket.remoteAddress)
     const body = knownResponseText(response) ?? JSON.stringify({ success: false, error: rejection.message, code: rejection.status })
     const head = [`HTTP/1.1 ${response.status} ${statusText(response.status)}`]
     response.headers.forEach((value, name) => {
