@@ -314,7 +314,7 @@ export type RawBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; size: number }
   | { kind: 'failed'; size: number }
-  | { kind: 'text'; text: string; size: number; truncated: boolean; incomplete?: boolean }
+  | { kind: 'text'; text: string; size: number; truncated: boolean; incomplete?: boolean; refused?: boolean }
 
 /**
  * A trace as plain data (structured-clonable, nothing redacted yet): what the
@@ -373,7 +373,7 @@ async function rawRequestBody(pending: PendingTrace, headers: Record<string, str
     const rejected = rejectedBodyOf(error)
     if (rejected === undefined) return { kind: 'failed', size: declared }
     if (rejected.text === null) return { kind: 'failed', size: rejected.size }
-    return { kind: 'text', text: rejected.text, size: rejected.size, truncated: rejected.incomplete, incomplete: rejected.incomplete }
+    return { kind: 'text', text: rejected.text, size: rejected.size, truncated: rejected.incomplete, incomplete: rejected.incomplete, refused: true }
   }
 }
 
