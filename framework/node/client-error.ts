@@ -5,7 +5,9 @@
  * envelope with `X-Service-Trace-Id`, traced through the app. Node's own
  * answer is a bare `HTTP/1.1 400 Bad Request` with no body.
  */
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { HttpError } from '../http/http-error.ts'
@@ -77,19 +79,38 @@ export function answerClientError(app: AppLike, host: string): (error: ParserErr
       socket.destroy()
       return
     }
-    const response = refusalAnswer(app, refusedRequest(error, host), rejection, socket.remoteAddress)
-    const body = knownResponseText(response) ?? JSON.stringify({ success: false, error: rejection.message, code: rejection.status })
-    const head = [`HTTP/1.1 ${response.status} ${statusText(response.status)}`]
-    response.headers.forEach((value, name) => {
-      if (name !== 'content-length' && name !== 'connection') head.push(`${name}: ${value}`)
-    })
-    head.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close')
-    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
-    // A client that never reads its answer does not keep the socket.
-    socket.setTimeout(5000, () => socket.destroy())
+    writeRefusal(socket, refusalAnswer(app, refusedRequest(error, host), rejection, socket.remoteAddress), rejection)
   }
 }
 
+/**
+ * Node's `connect` listener: a CONNECT asks for a tunnel, which only a proxy
+ * opens. Without a listener Node closed the socket without an answer. 501,
+ * not 405: RFC 9110 makes 501 the answer to a method the server supports for
+ * no resource, and a 405 must list the target's methods in Allow, which an
+ * authority (`example.com:443`) does not have.
+ */
+export function answerConnect(app: AppLike, host: string): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    const rejection = new HttpError(501, 'Not Implemented: CONNECT is for proxies, and this server is not one')
+    // A Request cannot carry CONNECT: the trace names `GET /`, marked refused before the app.
+    writeRefusal(socket as Socket, refusalAnswer(app, requestNamed('GET', '/', host), rejection, request.socket.remoteAddress), rejection)
+  }
+}
+
+/** Writes `response` on a socket Node's HTTP server no longer answers on, and closes it. */
+function writeRefusal(socket: Socket, response: Response, rejection: HttpError): void {
+  const body = knownResponseText(response) ?? JSON.stringify({ success: false, error: rejection.message, code: rejection.status })
+  const head = [`HTTP/1.1 ${response.status} ${statusText(response.status)}`]
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'connection') head.push(`${name}: ${value}`)
+  })
+  head.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close')
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+  // A client that never reads its answer does not keep the socket.
+  socket.setTimeout(5000, () => socket.destroy())
+}
+
 function statusText(status: number): string {
-  return { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status] ?? 'Error'
+  return { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 501: 'Not Implemented' }[status] ?? 'Error'
 }

@@ -12,7 +12,7 @@ import { createServer } from 'node:http'
 import { getRequestListener } from '@hono/node-server'
 import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
-import { answerClientError } from './client-error.ts'
+import { answerClientError, answerConnect } from './client-error.ts'
 import { lacksHost, missingHostAnswer, unreadableRequestAnswer } from './unreadable-request.ts'
 
 /** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
@@ -96,6 +96,7 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
     },
   )
   server.on('clientError', answerClientError(app, urlHost))
+  server.on('connect', answerConnect(app, urlHost))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -132,6 +132,17 @@ describe('requests whose target or Host cannot make a URL, answered in the envel
     })
   })
 
+  it('CONNECT (a proxy\'s method) is a 501 in the envelope, where Node closed the socket without a word', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      const answer = parse(await raw(port, ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n']))
+      expect(answer.status).toBe(501)
+      expect(answer.body).toEqual({ success: false, error: 'Not Implemented: CONNECT is for proxies, and this server is not one', code: 501 })
+      expect(answer.headers['connection']).toBe('close')
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced).toEqual([expect.objectContaining({ status: 501 })])
+    })
+  })
+
   it('an HTTP/1.0 request without Host is still served (Host is HTTP/1.1\'s)', async () => {
     await withTracedServer({}, async (port) => {
       const answer = parse(await raw(port, ['POST /api/upload HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}']))
