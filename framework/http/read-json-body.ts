@@ -42,6 +42,20 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     if (lossy.trim() === '') return {}
     throw refused(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`), lossy, bytes.byteLength)
   }
+  // RFC 9112 6.1: a transfer coding the server does not understand is a 501. Node undoes chunked alone: with
+  // `Transfer-Encoding: gzip, chunked` the gzip bytes came through as they were, and plain ones were taken as JSON.
+  const transferCoding = request.headers
+    .get('transfer-encoding')
+    ?.split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .find((coding) => coding !== '' && coding !== 'chunked' && coding !== 'identity')
+  if (transferCoding !== undefined && bytes.byteLength > 0) {
+    throw refused(
+      new HttpError(501, `Not Implemented: the body is sent with the transfer coding ${transferCoding}, which is not read; send it with Content-Length or chunked alone`),
+      new TextDecoder().decode(bytes),
+      bytes.byteLength,
+    )
+  }
   // RFC 8259 8.1: JSON between systems is UTF-8, and application/json defines no charset. A body declared in another
   // was read as UTF-8 anyway: ISO-8859-1's é was a 400 that blamed the JSON, and its "Ã©" was stored as "é".
   const charset = charsetOf(type)

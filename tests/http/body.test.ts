@@ -121,6 +121,25 @@ describe('JSON body', () => {
     expect((await post(app, { headers: { 'content-type': 'application/octet-stream' }, body: '  ' })).status).not.toBe(415)
   })
 
+  it('a body sent with a transfer coding other than chunked (Transfer-Encoding: gzip, chunked): 501 naming it, never read as plain', async () => {
+    const { app, reads } = bodyApp()
+    // Node undoes only chunked: the gzip coding's bytes reached the reader as they were, and a plain body labelled
+    // gzip was taken as JSON (a 200 here), as Content-Encoding's were before they were refused.
+    for (const [coding, named] of [['gzip, chunked', 'gzip'], ['deflate,chunked', 'deflate'], ['chunked, br', 'br']] as const) {
+      const response = await post(app, { headers: { ...json, 'transfer-encoding': coding }, body: '{"title":"x"}' })
+      expect(response.status, coding).toBe(501)
+      expect(await response.json()).toEqual({
+        success: false,
+        code: 501,
+        error: `Not Implemented: the body is sent with the transfer coding ${named}, which is not read; send it with Content-Length or chunked alone`,
+      })
+    }
+    expect(reads()).toBe(0)
+    for (const coding of ['chunked', 'Chunked', 'identity']) {
+      expect((await post(app, { headers: { ...json, 'transfer-encoding': coding }, body: '{"title":"x"}' })).status, coding).toBe(200)
+    }
+  })
+
   it('a JSON body declared in a charset other than UTF-8: 415 naming it, before its bytes are read as UTF-8', async () => {
     const { app, reads } = bodyApp()
     // "José" in ISO-8859-1 is 0xE9 for é (a 400 "not valid UTF-8" that blamed the client's JSON); in UTF-16 every
