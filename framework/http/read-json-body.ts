@@ -8,6 +8,7 @@
  * tracer (`rejectedBodyOf`), which stores it redacted so that a replay
  * resends what was sent.
  */
+import { discardRest } from './discard-body.ts'
 import { HttpError } from './http-error.ts'
 import { jsonSyntaxErrorAt } from './json-syntax.ts'
 
@@ -40,6 +41,30 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     const lossy = new TextDecoder().decode(bytes)
     if (lossy.trim() === '') return {}
     throw refused(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${type ?? 'no Content-Type'})`), lossy, bytes.byteLength)
+  }
+  // RFC 9112 6.1: a transfer coding the server does not understand is a 501. Node undoes chunked alone: with
+  // `Transfer-Encoding: gzip, chunked` the gzip bytes came through as they were, and plain ones were taken as JSON.
+  const transferCoding = request.headers
+    .get('transfer-encoding')
+    ?.split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .find((coding) => coding !== '' && coding !== 'chunked' && coding !== 'identity')
+  if (transferCoding !== undefined && bytes.byteLength > 0) {
+    throw refused(
+      new HttpError(501, `Not Implemented: the body is sent with the transfer coding ${transferCoding}, which is not read; send it with Content-Length or chunked alone`),
+      new TextDecoder().decode(bytes),
+      bytes.byteLength,
+    )
+  }
+  // RFC 8259 8.1: JSON between systems is UTF-8, and application/json defines no charset. A body declared in another
+  // was read as UTF-8 anyway: ISO-8859-1's é was a 400 that blamed the JSON, and its "Ã©" was stored as "é".
+  const charset = charsetOf(type)
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && bytes.byteLength > 0) {
+    throw refused(
+      new HttpError(415, `Unsupported Media Type: the body is declared as ${charset}; JSON is read as UTF-8 only (send it as UTF-8, with charset=utf-8 or no charset)`),
+      new TextDecoder().decode(bytes),
+      bytes.byteLength,
+    )
   }
   // A compressed body (gzip from a client library) is not decoded here: read as JSON it was "not valid UTF-8", and a
   // plain body labelled `br` was taken as if uncompressed. RFC 9110 15.5.16: 415, with the codings accepted.
@@ -228,10 +253,19 @@ function pathWhere(root: unknown, bad: (value: unknown) => boolean): string | un
   return undefined
 }
 
-export function isJsonType(type: string | null): boolean {
+export function isJsonType(type: string | null): type is string {
   if (type === null) return false
   const essence = type.split(';', 1)[0]!.trim().toLowerCase()
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'))
+}
+
+/** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined when there is none. */
+function charsetOf(type: string): string | undefined {
+  for (const parameter of type.split(';').slice(1)) {
+    const [name, value = ''] = parameter.split('=', 2)
+    if (name!.trim().toLowerCase() === 'charset') return value.trim().replace(/^"(.*)"$/, '$1').toLowerCase()
+  }
+  return undefined
 }
 
 /**
@@ -266,7 +300,8 @@ async function readBytesWithin(stream: ReadableStream<Uint8Array>, limit: number
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      await reader.cancel().catch(() => {})
+      // Not cancelled: the client, still sending, must be able to finish and read its 413 (discard-body.ts).
+      discardRest(reader)
       throw tooLarge(limit, size)
     }
     chunks.push(value)

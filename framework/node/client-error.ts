@@ -5,7 +5,9 @@
  * envelope with `X-Service-Trace-Id`, traced through the app. Node's own
  * answer is a bare `HTTP/1.1 400 Bad Request` with no body.
  */
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { HttpError } from '../http/http-error.ts'
@@ -40,17 +42,32 @@ export function rejectionFor(error: ParserError): HttpError | undefined {
 export function refusedRequest(error: ParserError, host: string): Request {
   const line = error.rawPacket?.subarray(0, 8192).toString('utf8').split('\r\n', 1)[0] ?? ''
   const match = /^([A-Z]{1,16}) (\/[^ ]*) HTTP\/1\.[01]$/.exec(line)
-  if (match !== null) {
-    try {
-      return new Request(new URL(match[2]!, `http://${host}`), { method: match[1] })
-    } catch {
-      // A method or target a Request cannot carry: the fallback below.
-    }
-  }
-  return new Request(`http://${host}/`)
+  return match === null ? new Request(`http://${host}/`) : requestNamed(match[1]!, match[2]!, host)
 }
 
-type AppLike = Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>
+/**
+ * A Request for the trace of a refused request: its method and target when
+ * a Request can carry them, a target that is not a path (`*`, `ftp://x/`)
+ * read as `/`, and `GET /` when nothing else can be built.
+ */
+export function requestNamed(method: string, target: string, host: string): Request {
+  try {
+    return new Request(new URL(target.startsWith('/') ? target : '/', `http://${host}`), { method })
+  } catch {
+    // A method (CONNECT) or target a Request cannot carry.
+    return new Request(`http://${host}/`)
+  }
+}
+
+/** The app's answer to a request refused before it could see it: `app.reject`, or the bare envelope for an app without one. */
+export function refusalAnswer(app: AppLike, request: Request, rejection: HttpError, remoteAddress: string | undefined): Response {
+  return (
+    app.reject?.(request, rejection, { [CONN_INFO]: { remoteAddress } }) ??
+    errorResponse(rejection, { [TRACE_HEADER]: createTraceId(app.config?.tracePrefix ?? 'svc') }, false)
+  )
+}
+
+export type AppLike = Pick<App, 'fetch'> & Partial<Pick<App, 'reject' | 'config'>>
 
 /** Node's `clientError` listener for `app`. */
 export function answerClientError(app: AppLike, host: string): (error: ParserError, socket: Socket) => void {
@@ -62,22 +79,38 @@ export function answerClientError(app: AppLike, host: string): (error: ParserErr
       socket.destroy()
       return
     }
-    const request = refusedRequest(error, host)
-    const response =
-      app.reject?.(request, rejection, { [CONN_INFO]: { remoteAddress: socket.remoteAddress } }) ??
-      errorResponse(rejection, { [TRACE_HEADER]: createTraceId(app.config?.tracePrefix ?? 'svc') }, false)
-    const body = knownResponseText(response) ?? JSON.stringify({ success: false, error: rejection.message, code: rejection.status })
-    const head = [`HTTP/1.1 ${response.status} ${statusText(response.status)}`]
-    response.headers.forEach((value, name) => {
-      if (name !== 'content-length' && name !== 'connection') head.push(`${name}: ${value}`)
-    })
-    head.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close')
-    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
-    // A client that never reads its answer does not keep the socket.
-    socket.setTimeout(5000, () => socket.destroy())
+    writeRefusal(socket, refusalAnswer(app, refusedRequest(error, host), rejection, socket.remoteAddress), rejection)
   }
 }
 
+/**
+ * Node's `connect` listener: a CONNECT asks for a tunnel, which only a proxy
+ * opens. Without a listener Node closed the socket without an answer. 501,
+ * not 405: RFC 9110 makes 501 the answer to a method the server supports for
+ * no resource, and a 405 must list the target's methods in Allow, which an
+ * authority (`example.com:443`) does not have.
+ */
+export function answerConnect(app: AppLike, host: string): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    const rejection = new HttpError(501, 'Not Implemented: CONNECT is for proxies, and this server is not one')
+    // A Request cannot carry CONNECT: the trace names `GET /`, marked refused before the app.
+    writeRefusal(socket as Socket, refusalAnswer(app, requestNamed('GET', '/', host), rejection, request.socket.remoteAddress), rejection)
+  }
+}
+
+/** Writes `response` on a socket Node's HTTP server no longer answers on, and closes it. */
+function writeRefusal(socket: Socket, response: Response, rejection: HttpError): void {
+  const body = knownResponseText(response) ?? JSON.stringify({ success: false, error: rejection.message, code: rejection.status })
+  const head = [`HTTP/1.1 ${response.status} ${statusText(response.status)}`]
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'connection') head.push(`${name}: ${value}`)
+  })
+  head.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close')
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+  // A client that never reads its answer does not keep the socket.
+  socket.setTimeout(5000, () => socket.destroy())
+}
+
 function statusText(status: number): string {
-  return { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status] ?? 'Error'
+  return { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 501: 'Not Implemented' }[status] ?? 'Error'
 }

@@ -8,10 +8,12 @@
 import { Server as NetServer, type AddressInfo } from 'node:net'
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
-import { createAdaptorServer } from '@hono/node-server'
+import { createServer } from 'node:http'
+import { getRequestListener } from '@hono/node-server'
 import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
-import { answerClientError } from './client-error.ts'
+import { answerClientError, answerConnect } from './client-error.ts'
+import { lacksHost, missingHostAnswer, unreadableRequestAnswer } from './unreadable-request.ts'
 
 /** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
@@ -56,11 +58,16 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
   const markClosing = (outgoing: ServerResponse | Http2ServerResponse) => {
     if (closing !== undefined && !outgoing.headersSent) outgoing.setHeader('Connection', 'close')
   }
-  const server = createAdaptorServer({
+  const urlHost = host.includes(':') ? `[${host}]` : host
+  // The request @hono/node-server is building: its error handler runs synchronously inside the listener
+  // call below, so this names the request whose target or Host made no URL (unreadable-request.ts).
+  let building: IncomingMessage | undefined
+  const listener = getRequestListener(
     // A synchronous answer to a request without a body is handed on as it is: @hono/node-server then
     // writes it without a promise. With a body, its synchronous path drains the unread rest itself once
     // the response is sent, and the tracer would not see how the body ended: that keeps the promise path.
-    fetch: (request, env) => {
+    (request, env) => {
+      if (lacksHost(env.incoming)) return missingHostAnswer(app, request, env.incoming)
       const answer = app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing, background) })
       if (answer instanceof Promise || !(request.method === 'GET' || request.method === 'HEAD')) {
         return Promise.resolve(answer).then((response) => {
@@ -71,15 +78,25 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
       markClosing(env.outgoing)
       return answer
     },
-    hostname: host,
-    serverOptions: {
+    { hostname: host, errorHandler: (error) => unreadableRequestAnswer(app, building, error, urlHost) },
+  )
+  const server: Server = createServer(
+    {
       requestTimeout,
       headersTimeout: Math.min(requestTimeout, 60_000),
       // Node looks for late requests this often: a timeout fires at most a quarter late.
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+      // Node would answer a missing Host with a bare 400: the fetch callback answers it in the envelope.
+      requireHostHeader: false,
     },
-  }) as Server
-  server.on('clientError', answerClientError(app, host.includes(':') ? `[${host}]` : host))
+    (incoming, outgoing) => {
+      building = incoming
+      void listener(incoming, outgoing)
+      building = undefined
+    },
+  )
+  server.on('clientError', answerClientError(app, urlHost))
+  server.on('connect', answerConnect(app, urlHost))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

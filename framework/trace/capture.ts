@@ -7,6 +7,7 @@
 import type { ConnInfo } from '../app/conn-info.ts'
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'
+import { discardRest } from '../http/discard-body.ts'
 import { isHttpError } from '../http/http-error.ts'
 import { rejectedBodyOf } from '../http/read-json-body.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
@@ -269,8 +270,13 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, sto
     for (;;) {
       const next = await Promise.race([reader.read(), stopped])
       if (next === STOPPED) {
-        void reader.cancel().catch(() => {})
-        if (expected !== undefined && size >= expected) break
+        if (expected !== undefined && size >= expected) {
+          void reader.cancel().catch(() => {})
+          break
+        }
+        // The answer is sent and the client may still be sending: the rest is read and dropped, not cancelled,
+        // so the client can finish and read its answer (discard-body.ts).
+        discardRest(reader)
         incomplete = true
         truncated = true
         break
@@ -285,7 +291,7 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, sto
       }
       if (size > limit) {
         truncated = true
-        await reader.cancel().catch(() => {})
+        discardRest(reader)
         break
       }
     }
@@ -308,7 +314,7 @@ export type RawBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; size: number }
   | { kind: 'failed'; size: number }
-  | { kind: 'text'; text: string; size: number; truncated: boolean; incomplete?: boolean }
+  | { kind: 'text'; text: string; size: number; truncated: boolean; incomplete?: boolean; refused?: boolean }
 
 /**
  * A trace as plain data (structured-clonable, nothing redacted yet): what the
@@ -367,7 +373,7 @@ async function rawRequestBody(pending: PendingTrace, headers: Record<string, str
     const rejected = rejectedBodyOf(error)
     if (rejected === undefined) return { kind: 'failed', size: declared }
     if (rejected.text === null) return { kind: 'failed', size: rejected.size }
-    return { kind: 'text', text: rejected.text, size: rejected.size, truncated: rejected.incomplete, incomplete: rejected.incomplete }
+    return { kind: 'text', text: rejected.text, size: rejected.size, truncated: rejected.incomplete, incomplete: rejected.incomplete, refused: true }
   }
 }
 

@@ -151,7 +151,9 @@ function requestBody(raw: RawTrace, redactor: Redactor, limit: number): Captured
   if (source.kind === 'none') return emptyBody()
   // A body refused for its size (413): only how many bytes came.
   if (source.kind === 'failed') return { content: null, size: source.size, truncated: source.size > 0, incomplete: false }
-  if (source.kind === 'text') return capturedText(source, raw.request_type, redactor, limit, false)
+  // A body body() refused is kept as the text it was, never parsed and written back: JSON it refused may still parse
+  // (a duplicate key, 1e400, an inexact integer), and written back it is another body, which replay would send.
+  if (source.kind === 'text') return capturedText(source, source.refused === true ? null : raw.request_type, redactor, limit, false)
   return jsonBody(redactor.json(source.value), source.size, redactor, limit)
 }
 

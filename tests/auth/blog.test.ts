@@ -91,6 +91,25 @@ describe('the blog with auth on by default', () => {
     expect((await client.get('/api/v2/posts?page=2')).body.data.meta.page).toBe(2)
   })
 
+  it('stores published_at in UTC, so the archive sorts and groups by year in time order; refuses a day the calendar lacks', async () => {
+    const { token } = await register('dated@example.com')
+    // 00:00 at +05:00 is 19:00 UTC the day before: in 2025, and before 20:00Z. Stored as sent, it sorted first and
+    // was listed under 2026 (text order and strftime read the digits as written).
+    const early = await client.post('/api/v1/posts', { json: { title: 'Early', published_at: '2026-01-01T00:00:00+05:00' }, token })
+    expect(early.status).toBe(201)
+    expect(early.body.data.published_at).toBe('2025-12-31T19:00:00.000Z')
+    const late = await client.post('/api/v1/posts', { json: { title: 'Late', published_at: '2025-12-31T20:00:00Z' }, token })
+    expect(late.body.data.published_at).toBe('2025-12-31T20:00:00.000Z')
+    const archive = await client.get('/api/v1/posts/archive/2025')
+    expect(archive.body.data.map((post: { title: string }) => post.title).filter((title: string) => title === 'Early' || title === 'Late')).toEqual(['Late', 'Early'])
+    const edited = await client.put(`/api/v1/posts/${early.body.data.id}`, { json: { title: 'Early', published_at: '2026-03-01T12:00:00-02:00' }, token })
+    expect(edited.body.data.published_at).toBe('2026-03-01T14:00:00.000Z')
+    // Accepted before, and stored as the 31st of February.
+    const impossible = await client.post('/api/v1/posts', { json: { title: 'Never', published_at: '2026-02-31T10:00:00Z' }, token })
+    expect(impossible.status).toBe(422)
+    expect(impossible.body.errors).toEqual({ published_at: ['The published at field must be a valid ISO 8601 timestamp.'] })
+  })
+
   it('validates pagination: ?page=1e300 is a 422 (it was a 500), ?per_page is bounded, v2 reports it', async () => {
     const errors = async (path: string) => {
       const response = await client.get(path)

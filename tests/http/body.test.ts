@@ -121,6 +121,52 @@ describe('JSON body', () => {
     expect((await post(app, { headers: { 'content-type': 'application/octet-stream' }, body: '  ' })).status).not.toBe(415)
   })
 
+  it('a body sent with a transfer coding other than chunked (Transfer-Encoding: gzip, chunked): 501 naming it, never read as plain', async () => {
+    const { app, reads } = bodyApp()
+    // Node undoes only chunked: the gzip coding's bytes reached the reader as they were, and a plain body labelled
+    // gzip was taken as JSON (a 200 here), as Content-Encoding's were before they were refused.
+    for (const [coding, named] of [['gzip, chunked', 'gzip'], ['deflate,chunked', 'deflate'], ['chunked, br', 'br']] as const) {
+      const response = await post(app, { headers: { ...json, 'transfer-encoding': coding }, body: '{"title":"x"}' })
+      expect(response.status, coding).toBe(501)
+      expect(await response.json()).toEqual({
+        success: false,
+        code: 501,
+        error: `Not Implemented: the body is sent with the transfer coding ${named}, which is not read; send it with Content-Length or chunked alone`,
+      })
+    }
+    expect(reads()).toBe(0)
+    for (const coding of ['chunked', 'Chunked', 'identity']) {
+      expect((await post(app, { headers: { ...json, 'transfer-encoding': coding }, body: '{"title":"x"}' })).status, coding).toBe(200)
+    }
+  })
+
+  it('a JSON body declared in a charset other than UTF-8: 415 naming it, before its bytes are read as UTF-8', async () => {
+    const { app, reads } = bodyApp()
+    // "José" in ISO-8859-1 is 0xE9 for é (a 400 "not valid UTF-8" that blamed the client's JSON); in UTF-16 every
+    // ASCII character is followed by a NUL (a 400 "invalid JSON at line 1, column 2"); "JosÃ©" in ISO-8859-1 is the
+    // UTF-8 bytes of "José", which were stored as "José" though the client meant "JosÃ©".
+    const latin1 = (text: string) => new Uint8Array([...text].map((ch) => ch.charCodeAt(0)))
+    for (const [charset, body] of [
+      ['iso-8859-1', latin1('{"name":"Jos\u00e9"}')],
+      ['ISO-8859-1', latin1('{"name":"Jos\u00c3\u00a9"}')],
+      ['utf-16', new Uint8Array(Buffer.from('{"name":"x"}', 'utf16le'))],
+      ['"windows-1252"', latin1('{"name":"x"}')],
+    ] as const) {
+      const response = await post(app, { headers: { 'content-type': `application/json; charset=${charset}` }, body })
+      expect(response.status, charset).toBe(415)
+      expect(await response.json()).toEqual({
+        success: false,
+        code: 415,
+        error: `Unsupported Media Type: the body is declared as ${charset.replaceAll('"', '').toLowerCase()}; JSON is read as UTF-8 only (send it as UTF-8, with charset=utf-8 or no charset)`,
+      })
+    }
+    expect(reads()).toBe(0)
+    // UTF-8 however it is written, and no charset at all, are read.
+    for (const type of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8', 'application/json', 'application/problem+json; charset=UTF-8']) {
+      expect((await post(app, { headers: { 'content-type': type }, body: '{"name":"José"}' })).status, type).toBe(200)
+    }
+  })
+
   it('a compressed body (Content-Encoding): 415 saying to send it uncompressed, with Accept-Encoding: identity', async () => {
     const { app, reads } = bodyApp()
     const gzipped = new Uint8Array(await new Response(new Blob(['{"title":"x"}']).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer())

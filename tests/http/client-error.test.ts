@@ -108,6 +108,49 @@ describe('requests Node refuses, answered in the envelope and traced', () => {
   })
 })
 
+/**
+ * Requests Node parses but cannot be read as a URL: Node itself refused an
+ * HTTP/1.1 request without Host, and @hono/node-server the rest, with a bare
+ * 400 (no body, no X-Service-Trace-Id, no trace) before the app saw them.
+ */
+describe('requests whose target or Host cannot make a URL, answered in the envelope and traced', () => {
+  it.each([
+    ['an HTTP/1.1 request without Host', 'GET /api/upload HTTP/1.1\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: an HTTP/1.1 request needs a Host header'],
+    ['OPTIONS * (the server-wide form)', 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'OPTIONS', '/', 'Bad Request: the request target is not a path'],
+    ['a backslash in the path', 'GET /api\\upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the request target is not a path'],
+    ['a Host that is not a host name', 'GET /api/upload HTTP/1.1\r\nHost: a/b@c\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the Host header is not a host name'],
+    ['an absolute target of another scheme', 'GET ftp://x/api/upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'GET', '/', 'Bad Request: the request target is not a path'],
+  ])('%s', async (_name, request, method, path, message) => {
+    await withTracedServer({}, async (port, traced) => {
+      const answer = parse(await raw(port, [request]))
+      expect(answer.status).toBe(400)
+      expect(answer.body).toEqual({ success: false, error: message, code: 400 })
+      expect(answer.headers['content-type']).toMatch(/^application\/json/)
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced).toEqual([expect.objectContaining({ method, path, status: 400, error: message })])
+      expect(traced[0]!.ip).toMatch(/127\.0\.0\.1$/)
+    })
+  })
+
+  it('CONNECT (a proxy\'s method) is a 501 in the envelope, where Node closed the socket without a word', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      const answer = parse(await raw(port, ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n']))
+      expect(answer.status).toBe(501)
+      expect(answer.body).toEqual({ success: false, error: 'Not Implemented: CONNECT is for proxies, and this server is not one', code: 501 })
+      expect(answer.headers['connection']).toBe('close')
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced).toEqual([expect.objectContaining({ status: 501 })])
+    })
+  })
+
+  it('an HTTP/1.0 request without Host is still served (Host is HTTP/1.1\'s)', async () => {
+    await withTracedServer({}, async (port) => {
+      const answer = parse(await raw(port, ['POST /api/upload HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}']))
+      expect(answer.status).toBe(200)
+    })
+  })
+})
+
 describe('requests that do not arrive in time: 408 in the envelope, the connection closed', () => {
   it('a stalled upload (half of a 1 MiB body, then nothing) is answered 408 and let go', async () => {
     await withTracedServer({}, async (port, traced) => {

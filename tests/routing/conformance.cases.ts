@@ -429,9 +429,12 @@ export const cases: ConformanceCase[] = [
   },
   {
     rule: 'CORS', name: 'a simple request from an allowed origin is marked', fixture: withCors, request: get('/api/posts', { Origin: 'https://app.example' }),
-    expect: { status: 200, handler: 'posts.index', headers: { 'Access-Control-Allow-Origin': 'https://app.example', 'Access-Control-Expose-Headers': 'X-Service-Trace-Id, Retry-After', Vary: 'Origin' } },
+    expect: { status: 200, handler: 'posts.index', headers: { 'Access-Control-Allow-Origin': 'https://app.example', 'Access-Control-Expose-Headers': 'X-Service-Trace-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed', Vary: 'Origin' } },
   },
-  { rule: 'CORS', name: 'a simple request from another origin is not', fixture: withCors, request: get('/api/posts', { Origin: 'https://evil.example' }), expect: { status: 200, headers: { 'Access-Control-Allow-Origin': null } } },
+  // Vary: Origin on the unmarked answers too: a cache that kept one (no Access-Control-Allow-Origin) would give it to
+  // the allowed origin's page, which the browser then blocks.
+  { rule: 'CORS', name: 'a simple request from another origin is not marked, and varies on Origin', fixture: withCors, request: get('/api/posts', { Origin: 'https://evil.example' }), expect: { status: 200, headers: { 'Access-Control-Allow-Origin': null, Vary: 'Origin' } } },
+  { rule: 'CORS', name: 'a request without Origin varies on Origin', fixture: withCors, request: get('/api/posts'), expect: { status: 200, headers: { 'Access-Control-Allow-Origin': null, Vary: 'Origin' } } },
   { rule: 'CORS', name: 'a 404 from an allowed origin is marked (readable by the page)', fixture: withCors, request: get('/api/none', { Origin: 'https://app.example' }), expect: { status: 404, headers: { 'Access-Control-Allow-Origin': 'https://app.example' } } },
 ]
 

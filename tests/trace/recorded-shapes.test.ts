@@ -50,6 +50,22 @@ describe('bodies the framework refused', () => {
     expect(record.exception!.message).toBe('Malformed JSON body: invalid JSON at line 1, column 51')
   })
 
+  it('400 for JSON that parses (a duplicate key, a number too large, an inexact integer): the text as sent, redacted, not re-serialized', async () => {
+    traced = await tracedApp({ api })
+    // Parsed and written back, each became another body (the first key dropped, 1e400 as null, the integer rounded),
+    // which replay sent and the app accepted: svc replay --diff and test:regression reported a 200 for a 400.
+    for (const sent of [
+      '{"title":"Hello","password":"hunter2-hunter2","title":"Bye"}',
+      '{"title":"Hello","password":"hunter2-hunter2","price":1e400}',
+      '{"title":"Hello","password":"hunter2-hunter2","id":9007199254740993}',
+    ]) {
+      const response = await traced.app.fetch(request('POST', '/api/accept', { body: sent, headers: { 'content-type': 'application/json' } }))
+      expect(response.status, sent).toBe(400)
+      const record = await recordOf(traced, response)
+      expect(record.body, sent).toEqual({ content: sent.replace('hunter2-hunter2', REDACTED), size: sent.length, truncated: false, incomplete: false })
+    }
+  })
+
   it('415 another type: the text, redacted; 413 too large: only its size', async () => {
     traced = await tracedApp({ api, vars: { BODY_LIMIT: '64' } })
     const form = await traced.app.fetch(

@@ -20,7 +20,9 @@ export interface CorsOptions {
 const defaults = {
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   headers: ['Content-Type', 'Authorization', 'X-Api-Key', 'X-Requested-With'],
-  exposeHeaders: ['X-Service-Trace-Id', 'Retry-After'],
+  // What a page reads of svc's answers: the trace id, when to retry, the throttle's budget (throttling.md) and
+  // whether an idempotent POST was a replay (idempotency.md). Unexposed, the browser hides them from the page.
+  exposeHeaders: ['X-Service-Trace-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Idempotent-Replayed'],
   credentials: false,
   maxAgeSeconds: 600,
 }
@@ -33,7 +35,8 @@ export function cors(options: CorsOptions): Middleware {
 
   return async function corsMiddleware(c, next) {
     const origin = c.headers.get('origin')
-    if (origin === null || !allows(origin)) return next()
+    // Unmarked, the answer still depends on Origin: a cache must not give it to an allowed origin's page.
+    if (origin === null || !allows(origin)) return varyOnOrigin(await next())
 
     const allowOrigin = anyOrigin ? '*' : origin
     const isPreflight = c.method === 'OPTIONS' && c.headers.has('access-control-request-method')
@@ -52,9 +55,16 @@ export function cors(options: CorsOptions): Middleware {
     const headers: Record<string, string> = {
       'Access-Control-Allow-Origin': allowOrigin,
       'Access-Control-Expose-Headers': settings.exposeHeaders.join(', '),
-      Vary: 'Origin',
     }
     if (settings.credentials && !anyOrigin) headers['Access-Control-Allow-Credentials'] = 'true'
-    return withHeaders(await next(), headers)
+    return varyOnOrigin(withHeaders(await next(), headers))
   }
+}
+
+/** Adds Origin to the response's Vary, keeping what a handler put there (`Vary: Accept-Encoding`). */
+function varyOnOrigin(response: Response): Response {
+  const vary = response.headers.get('vary')
+  if (vary === null || vary.trim() === '') return withHeaders(response, { Vary: 'Origin' })
+  if (vary.split(',').some((name) => ['origin', '*'].includes(name.trim().toLowerCase()))) return response
+  return withHeaders(response, { Vary: `${vary}, Origin` })
 }

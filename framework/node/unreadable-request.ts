@@ -1,0 +1,37 @@
+/**
+ * Requests Node's parser accepts but that make no URL: an HTTP/1.1 request
+ * without Host (RFC 9112 section 3.2: a 400), a target that is not a path
+ * (`OPTIONS *`, `ftp://x/`, a backslash in the path), a Host that is not a
+ * host name. Node answered the first, and @hono/node-server the others, with
+ * a bare 400 (no body, no X-Service-Trace-Id, no trace) before the app saw
+ * them; here each is the envelope, traced, as client-error.ts answers what
+ * the parser refuses.
+ */
+import type { IncomingMessage } from 'node:http'
+import type { Http2ServerRequest } from 'node:http2'
+import { RequestError } from '@hono/node-server'
+import { HttpError } from '../http/http-error.ts'
+import { refusalAnswer, requestNamed, type AppLike } from './client-error.ts'
+
+/** An HTTP/1.1 request without Host: Node's own check (`requireHostHeader`) is off, so that it is answered here. */
+export function lacksHost(incoming: IncomingMessage | Http2ServerRequest): boolean {
+  return incoming.headers.host === undefined && incoming.httpVersion === '1.1'
+}
+
+/** The 400 to an HTTP/1.1 request without Host; `request` is what the adapter built with the server's own host. */
+export function missingHostAnswer(app: AppLike, request: Request, incoming: IncomingMessage | Http2ServerRequest): Response {
+  return refusalAnswer(app, request, new HttpError(400, 'Bad Request: an HTTP/1.1 request needs a Host header'), incoming.socket.remoteAddress)
+}
+
+/**
+ * The answer when @hono/node-server could not build a Request (`RequestError`:
+ * the target or Host makes no URL), or, never expected, the fetch callback
+ * threw. `incoming` is the request being handled, undefined if unknown.
+ */
+export function unreadableRequestAnswer(app: AppLike, incoming: IncomingMessage | undefined, error: unknown, host: string): Response {
+  const rejection =
+    error instanceof RequestError
+      ? new HttpError(400, /host/i.test(error.message) ? 'Bad Request: the Host header is not a host name' : 'Bad Request: the request target is not a path')
+      : new HttpError(500, 'Internal Server Error')
+  return refusalAnswer(app, requestNamed(incoming?.method ?? 'GET', incoming?.url ?? '/', host), rejection, incoming?.socket.remoteAddress)
+}

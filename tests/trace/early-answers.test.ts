@@ -1,0 +1,90 @@
+/**
+ * A request answered before its body is read (a 401 for an expired token, a
+ * 429, a 413 counted on the bytes of a chunked body) whose client is still
+ * sending: the client must get that answer, and its connection must stay
+ * usable. The tracer (or the body reader) used to stop reading the body
+ * half-way, which stopped the socket being read: the client's rest never
+ * arrived, the adapter closed the connection under it, and with a 500 kB
+ * body about half of the answers were lost ("other side closed" in fetch).
+ * Real sockets against svc's Node server, traced as `svc serve` traces.
+ */
+import { connect, type Socket } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { defineRoutes, HttpError } from 'svc'
+import { startServer, type RunningServer } from '../helpers/server.ts'
+import { tracedApp, type TracedApp } from './helpers.ts'
+
+const api = defineRoutes((r) => {
+  r.post('/guarded', function guarded() {
+    throw new HttpError(401, 'Unauthenticated')
+  })
+  r.post('/reads', (c) => c.body())
+  r.get('/ping', () => ({ pong: true }))
+})
+
+let traced: TracedApp | undefined
+let server: RunningServer | undefined
+afterEach(async () => {
+  await server?.close()
+  await traced?.close()
+  server = undefined
+  traced = undefined
+})
+
+/** Collects what a socket receives; `until(n)` resolves once `n` answers (by their status lines) arrived, or the socket closed. */
+function receiver(socket: Socket) {
+  let text = ''
+  let closed = false
+  const waiters: Array<() => void> = []
+  const wake = () => waiters.splice(0).forEach((w) => w())
+  socket.setEncoding('latin1')
+  socket.on('data', (chunk: string) => ((text += chunk), wake()))
+  socket.on('close', () => ((closed = true), wake()))
+  socket.on('error', () => {})
+  // A status line follows the previous answer's body directly: not at a line start.
+  const statuses = () => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
+  return {
+    statuses,
+    async until(count: number): Promise<number[]> {
+      while (statuses().length < count && !closed) await new Promise<void>((resolve) => waiters.push(resolve))
+      return statuses()
+    },
+  }
+}
+
+/**
+ * Sends a POST whose head and `first` bytes of body go at once; once the answer to it
+ * arrived, the rest of the body, then a GET on the same connection.
+ */
+async function earlyAnsweredThenReused(port: number, path: string, size: number, chunked: boolean, first = 65_536): Promise<number[]> {
+  const socket = connect(port, '127.0.0.1')
+  await new Promise<void>((resolve) => socket.once('connect', resolve))
+  const got = receiver(socket)
+  const body = Buffer.from(JSON.stringify({ note: 'x'.repeat(size) }))
+  const framed = (part: Buffer) => (chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part)
+  const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`)
+  socket.write(framed(body.subarray(0, first)))
+  expect((await got.until(1)).length).toBe(1)
+  for (let offset = first; offset < body.length; offset += 65_536) socket.write(framed(body.subarray(offset, offset + 65_536)))
+  if (chunked) socket.write('0\r\n\r\n')
+  socket.write('GET /api/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+  const statuses = await got.until(2)
+  socket.destroy()
+  return statuses
+}
+
+describe('answers sent before the body is read', () => {
+  it('a 401 to a 500 kB body arrives, and the connection answers its next request', async () => {
+    traced = await tracedApp({ api })
+    server = await startServer(traced.app)
+    expect(await earlyAnsweredThenReused(server.port, '/api/guarded', 500_000, false)).toEqual([401, 200])
+    expect(await earlyAnsweredThenReused(server.port, '/api/guarded', 500_000, true)).toEqual([401, 200])
+  })
+
+  it('a 413 counted on the bytes of a chunked body arrives, and the connection answers its next request', async () => {
+    traced = await tracedApp({ api, vars: { BODY_LIMIT: '100000' } })
+    server = await startServer(traced.app)
+    expect(await earlyAnsweredThenReused(server.port, '/api/reads', 500_000, true, 150_000)).toEqual([413, 200])
+  })
+})
