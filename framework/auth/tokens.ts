@@ -3,6 +3,8 @@
  * algorithm only (never the header's own `alg`, never `none`), requires
  * sub/iat/exp/jti, a token type (`typ`: access or refresh, neither accepted
  * for the other) and the token version (`ver`), and iss/aud when configured.
+ * A token not valid yet (`nbf`, or `iat`, later than the clock plus
+ * CLOCK_SKEW_SECONDS) is refused as such; `exp` has no leeway.
  */
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import type { AppConfig } from '../config/config.ts'
@@ -38,12 +40,26 @@ export interface TokenPair {
 
 /** Why a token was refused; always answered as 401. */
 export class TokenError extends Error {
-  readonly reason: 'expired' | 'invalid'
-  constructor(reason: 'expired' | 'invalid', message: string) {
+  readonly reason: 'expired' | 'not_yet_valid' | 'invalid'
+  constructor(reason: 'expired' | 'not_yet_valid' | 'invalid', message: string) {
     super(message)
     this.name = 'TokenError'
     this.reason = reason
   }
+}
+
+/**
+ * How far ahead of this process's clock `nbf` and `iat` may be. A token is
+ * valid from the second it is signed (nbf = iat = the signer's clock), so
+ * another instance whose clock is a little behind would refuse a fresh login
+ * without it. `exp` gets none: a token refused a few seconds early is
+ * refreshed, and a revoked lifetime must not grow.
+ */
+export const CLOCK_SKEW_SECONDS = 60
+
+/** Says so rather than "Invalid token": the client's clock or the token's issuer is ahead, and waiting may be the fix. */
+function notYetValid(): TokenError {
+  return new TokenError('not_yet_valid', 'Token is not yet valid')
 }
 
 /** Longer than any token svc issues: refused before parsing. */
@@ -87,25 +103,32 @@ export function createTokenService(config: AppConfig, keys: () => Promise<Signin
         const known = verified.get(token)
         if (known !== undefined) {
           const now = Math.floor(clock.now() / 1000)
-          if (now >= known.nbf && now < known.exp) return { sub: known.sub, jti: known.jti, typ: known.typ, ver: known.ver, iat: known.iat, exp: known.exp }
+          if (now + CLOCK_SKEW_SECONDS >= known.nbf && now < known.exp) return { sub: known.sub, jti: known.jti, typ: known.typ, ver: known.ver, iat: known.iat, exp: known.exp }
           verified.delete(token)
         }
       }
       const { algorithm, verificationKey } = await keys()
       let payload: JWTPayload
+      const now = Math.floor(clock.now() / 1000)
       try {
         ;({ payload } = await jwtVerify(token, verificationKey, {
           algorithms: [algorithm],
           currentDate: new Date(clock.now()),
+          // Applies to exp as well in jose; exp is checked again below without it.
+          clockTolerance: CLOCK_SKEW_SECONDS,
           requiredClaims: ['sub', 'iat', 'exp', 'jti'],
           ...(config.jwtIssuer === undefined ? {} : { issuer: config.jwtIssuer }),
           ...(config.jwtAudience === undefined ? {} : { audience: config.jwtAudience }),
         }))
       } catch (error) {
         if (error instanceof errors.JWTExpired) throw new TokenError('expired', 'Token has expired')
+        if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed') throw notYetValid()
         throw new TokenError('invalid', 'Invalid token')
       }
       const { sub, jti, typ, ver, iat, exp } = payload as JWTPayload & { typ?: unknown; ver?: unknown }
+      // jose leaves a future iat alone unless maxTokenAge is set: a token "issued" later than now was not issued by this clock.
+      if (iat! > now + CLOCK_SKEW_SECONDS) throw notYetValid()
+      if (exp! <= now) throw new TokenError('expired', 'Token has expired')
       if (typ !== expected) {
         // Not "Invalid token: not ...": a trace redacts the word after `token:` as a secret, and the message would read the other way.
         throw new TokenError('invalid', expected === 'access' ? 'Invalid token (not an access token)' : 'Invalid token (not a refresh token)')
@@ -117,7 +140,7 @@ export function createTokenService(config: AppConfig, keys: () => Promise<Signin
       if (expected === 'access' && cacheSize > 0) {
         // Oldest first out: a Map keeps insertion order.
         if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!)
-        verified.set(token, { ...claims, nbf: typeof payload.nbf === 'number' ? payload.nbf : iat! })
+        verified.set(token, { ...claims, nbf: Math.max(typeof payload.nbf === 'number' ? payload.nbf : iat!, iat!) })
       }
       return claims
     },

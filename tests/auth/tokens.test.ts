@@ -93,19 +93,39 @@ describe('HS256', () => {
     }
   })
 
-  it('refuses a token that is not yet valid (nbf / iat in the future)', async () => {
+  it('refuses a token that is not yet valid (nbf / iat in the future), saying so, with 60 s of clock skew allowed', async () => {
     const { id } = await registerUser(t.client)
     const now = Math.floor(t.clock.now() / 1000)
+    const notYetValid = async (token: string) => {
+      const response = await t.client.get('/api/auth/me', { token })
+      expect(response.status).toBe(401)
+      expect(response.body).toMatchObject({ error: 'Token is not yet valid', code: 401 })
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token", error_description="Token is not yet valid"')
+    }
     const future = await forge({}, String(id)).setIssuedAt(now + 600).setNotBefore(now + 600).setExpirationTime(now + 1500).sign(secretKey)
-    expect((await t.client.get('/api/auth/me', { token: future })).status).toBe(401)
-    const nbfOnly = await forge({}, String(id)).setNotBefore(now + 600).sign(secretKey)
-    expect((await t.client.get('/api/auth/me', { token: nbfOnly })).status).toBe(401)
+    await notYetValid(future)
+    await notYetValid(await forge({}, String(id)).setNotBefore(now + 600).sign(secretKey))
+    // A future iat alone (no nbf) was accepted: the token claims to be issued ten minutes from now.
+    await notYetValid(await forge({}, String(id)).setIssuedAt(now + 600).setExpirationTime(now + 1500).sign(secretKey))
+    // Another instance's clock a minute ahead: its fresh tokens are taken here at once.
+    const skewed = await forge({}, String(id)).setIssuedAt(now + 60).setNotBefore(now + 60).setExpirationTime(now + 960).sign(secretKey)
+    expect((await t.client.get('/api/auth/me', { token: skewed })).status).toBe(200)
+    await notYetValid(await forge({}, String(id)).setIssuedAt(now + 61).setNotBefore(now + 61).setExpirationTime(now + 961).sign(secretKey))
     t.clock.advance(600_000)
     try {
       expect((await t.client.get('/api/auth/me', { token: future })).status).toBe(200)
     } finally {
       t.clock.advance(-600_000)
     }
+  })
+
+  it('gives exp no leeway: a token is refused the second it expires, not a skew later', async () => {
+    const { id } = await registerUser(t.client)
+    const now = Math.floor(t.clock.now() / 1000)
+    const token = await forge({}, String(id)).setIssuedAt(now - 900).setExpirationTime(now).sign(secretKey)
+    const response = await t.client.get('/api/auth/me', { token })
+    expect(response.status).toBe(401)
+    expect(response.body.error).toBe('Token has expired')
   })
 
   it('never takes a refresh token as an access token, nor the reverse', async () => {
