@@ -155,17 +155,26 @@ function callerScope(c: Context): string {
 }
 
 /**
- * The header's value: the draft makes it a structured-field string
- * (`"8e03978e-..."`); a bare token is accepted too. Visible ASCII only, at
- * most 255 characters.
+ * The header's value. The draft makes it a structured-field string (RFC 8941
+ * 3.3.3: `"8e03978e-..."`, printable ASCII, spaces allowed, `"` and `\` only
+ * escaped as `\"` and `\\`); a bare key is accepted too, as visible ASCII
+ * without quotes or backslashes, so it cannot be half of a string. Either way
+ * 1 to 255 characters once unquoted.
  */
+const QUOTED_KEY = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/
+const BARE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]+$/
+
 function parseKey(header: string): string {
-  let value = header.trim()
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1).replace(/\\(["\\])/g, '$1')
-  if (value === '' || value.length > MAX_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(value)) {
-    throw new HttpError(400, `The ${IDEMPOTENCY_KEY_HEADER} header must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`)
+  const value = header.trim()
+  const quoted = QUOTED_KEY.exec(value)
+  const key = quoted !== null ? quoted[1]!.replace(/\\(["\\])/g, '$1') : BARE_KEY.test(value) ? value : undefined
+  if (key === undefined || key === '' || key.length > MAX_KEY_LENGTH) {
+    throw new HttpError(
+      400,
+      `The ${IDEMPOTENCY_KEY_HEADER} header must be a quoted string of 1 to ${MAX_KEY_LENGTH} printable ASCII characters ("8e03978e-40d5", with \\" and \\\\ escaped), or the key bare: visible ASCII with no spaces, quotes or backslashes`,
+    )
   }
-  return value
+  return key
 }
 
 /**

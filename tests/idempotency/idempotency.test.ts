@@ -195,6 +195,28 @@ describe('idempotent', () => {
     expect((await app.fetch(new Request('http://localhost/api/posts/1', { method: 'DELETE' }))).status).toBe(204)
   })
 
+  it('the key is a structured-field string or a bare key, and the 400 says which keys are taken', async () => {
+    // A lone quote and a bare key with a space were taken, though the message said "visible ASCII".
+    const refused = ['"', ' " ', 'two words', 'a"b', 'a\\b', '"unclosed', '"a"b"', '"a\\x"', '"tab\there"', '"clé"', `"${'x'.repeat(256)}"`]
+    for (const bad of refused) {
+      const response = await post('/notes', { title: 'a' }, { 'idempotency-key': bad })
+      expect(response.status, bad).toBe(400)
+      expect(await response.json(), bad).toMatchObject({
+        code: 400,
+        error: 'The Idempotency-Key header must be a quoted string of 1 to 255 printable ASCII characters ("8e03978e-40d5", with \\" and \\\\ escaped), or the key bare: visible ASCII with no spaces, quotes or backslashes',
+      })
+    }
+    const before = created
+    // The draft's form, spaces and escapes included, is one key with its bare twin where they unquote alike.
+    for (const [key, same] of [['"order 1"', '"order 1"'], ['"say \\"hi\\" \\\\o/"', '"say \\"hi\\" \\\\o/"'], ['"k-sf"', 'k-sf']] as const) {
+      expect((await post('/notes', { title: key }, { 'idempotency-key': key })).status, key).toBe(201)
+      const again = await post('/notes', { title: key }, { 'idempotency-key': same })
+      expect(again.headers.get('idempotent-replayed'), key).toBe('true')
+    }
+    expect(created - before).toBe(3)
+    expect((await db.all("select idempotency_key from idempotency_keys where idempotency_key in ('order 1', 'say \"hi\" \\o/')")).length).toBe(2)
+  })
+
   it('a failed request (4xx or 5xx) frees the key: the client can fix it and retry with the same key', async () => {
     const invalid = await post('/posts', { title: 42 }, { 'idempotency-key': 'k-3' })
     expect(invalid.status).toBe(422)
