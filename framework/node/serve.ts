@@ -157,8 +157,8 @@ class NodeConnection implements ConnInfo {
 
   /**
    * Resolves once the response is sent or the connection closed, and the
-   * request body was either received whole (then once it has been read to
-   * its end) or never will be. The tracer reads a body the app left unread
+   * request body has been read to its end or never will be (its connection
+   * closed). The tracer reads a body the app left unread
    * only until then: a client that hangs up without sending it, after an
    * early answer (401, 404, 429), would otherwise keep its trace pending for
    * ever.
@@ -171,10 +171,23 @@ class NodeConnection implements ConnInfo {
     const { incoming, outgoing } = this
     return new Promise((resolve) => {
       const done = () => resolve()
+      // After the response, the body still coming is read to its end (the client may finish sending, and the
+      // trace counts it): done once it ends or its connection closes (the adapter closes one whose rest still
+      // comes 500 ms after the answer). It was done at once, and the trace said only what came before the answer.
+      // A client gone mid-body closes the socket without ending the request, so the socket is watched too
+      // (HTTP/1 only: an HTTP/2 socket carries other streams; the adapter closes this one's stream at once).
       const afterResponse = () => {
-        if (!incoming.complete || incoming.readableEnded || incoming.destroyed) return done()
-        incoming.once('end', done)
-        incoming.once('close', done)
+        const socket = 'stream' in incoming ? undefined : incoming.socket
+        if (incoming.readableEnded || incoming.destroyed || socket?.destroyed === true) return done()
+        const settle = () => {
+          incoming.off('end', settle)
+          incoming.off('close', settle)
+          socket?.off('close', settle)
+          done()
+        }
+        incoming.once('end', settle)
+        incoming.once('close', settle)
+        socket?.once('close', settle)
       }
       if (outgoing.closed) afterResponse()
       else outgoing.once('close', afterResponse)

@@ -7,7 +7,7 @@
 import type { ConnInfo } from '../app/conn-info.ts'
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'
-import { discardRest } from '../http/discard-body.ts'
+import { discardRest, MAX_DISCARDED_BYTES } from '../http/discard-body.ts'
 import { isHttpError } from '../http/http-error.ts'
 import { rejectedBodyOf } from '../http/read-json-body.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
@@ -254,9 +254,12 @@ function readableResponse(response: Response, type: string): boolean {
 const STOPPED: unique symbol = Symbol('stopped')
 
 /**
- * Reads up to `limit` bytes (counting the rest), until the stream ends or
- * `stop` resolves: then it is incomplete, unless the `expected` bytes
- * (Content-Length) all came and only the stream's end was still on its way.
+ * Reads a body to its end, keeping its first `limit` bytes and counting all
+ * of them: the trace says how big the body was, not how much of it came
+ * before an early answer (a 500 kB body after a 401 read "65297 bytes in
+ * all"). Stops when `stop` resolves: then it is incomplete, unless the
+ * `expected` bytes (Content-Length) all came and only the stream's end was
+ * still on its way; and beyond MAX_DISCARDED_BYTES, as the adapter's drain.
  */
 async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, stop: Promise<void>, expected?: number): Promise<BodyRead> {
   const reader = stream.getReader()
@@ -289,9 +292,11 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, sto
         chunks.push(take)
         kept += take.byteLength
       }
-      if (size > limit) {
-        truncated = true
-        discardRest(reader)
+      // Past the limit the rest is still read, counted and dropped.
+      if (size > limit) truncated = true
+      if (size > MAX_DISCARDED_BYTES) {
+        void reader.cancel().catch(() => {})
+        incomplete = true
         break
       }
     }

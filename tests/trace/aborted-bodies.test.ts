@@ -8,6 +8,7 @@
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineRoutes, HttpError, throttle, TRACE_HEADER } from 'svc'
+import { bodyText } from '../../cli/trace/view.ts'
 import { startServer, type RunningServer } from '../helpers/server.ts'
 import { request, tracedApp, type TracedApp } from './helpers.ts'
 
@@ -154,6 +155,22 @@ describe('aborted request bodies', () => {
       const record = (await traced.store.get(id))!
       expect(record.body, `request ${i}`).toMatchObject({ content: { attempt: i, note: 'x'.repeat(i * 50) }, truncated: false, incomplete: false })
     }
+  })
+
+  it('a large body answered early is counted whole: its size is every byte sent, its start kept, and it is not incomplete', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '1000' } })
+    server = await startServer(traced.app)
+    const body = JSON.stringify({ note: 'x'.repeat(500_000) })
+    const response = await fetch(`${server.url}/api/guarded`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+    expect(response.status).toBe(401)
+    await response.text()
+    await traced.tracer.flush()
+    const record = (await traced.store.get(response.headers.get(TRACE_HEADER)!))!
+    // It said the bytes read before the answer ("65297 bytes in all" for 500 kB), though the rest was read too.
+    expect(record.body).toMatchObject({ size: Buffer.byteLength(body), truncated: true, incomplete: false })
+    expect(record.body.content).toBe(body.slice(0, 1000))
+    // svc log:trace says the same.
+    expect(bodyText(record.body)).toBe(`${body.slice(0, 1000)}\n… [truncated: ${Buffer.byteLength(body)} bytes in all; the start is kept above]`)
   })
 
   it('a stop does not wait for a body that never ends (no adapter to say the response is done)', async () => {
