@@ -13,7 +13,7 @@ import { getRequestListener } from '@hono/node-server'
 import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { answerClientError, answerConnect } from './client-error.ts'
-import { lacksHost, missingHostAnswer, unreadableRequestAnswer } from './unreadable-request.ts'
+import { encodedDotSegment, encodedDotSegmentAnswer, lacksHost, missingHostAnswer, unreadableRequestAnswer } from './unreadable-request.ts'
 
 /** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
@@ -68,6 +68,8 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
     // the response is sent, and the tracer would not see how the body ended: that keeps the promise path.
     (request, env) => {
       if (lacksHost(env.incoming)) return missingHostAnswer(app, request, env.incoming)
+      const dotSegment = encodedDotSegment(env.incoming.url ?? '/')
+      if (dotSegment !== undefined) return encodedDotSegmentAnswer(app, request, env.incoming, dotSegment)
       const answer = app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing, background) })
       if (answer instanceof Promise || !(request.method === 'GET' || request.method === 'HEAD')) {
         return Promise.resolve(answer).then((response) => {

@@ -5,7 +5,8 @@
  * host name. Node answered the first, and @hono/node-server the others, with
  * a bare 400 (no body, no X-Service-Trace-Id, no trace) before the app saw
  * them; here each is the envelope, traced, as client-error.ts answers what
- * the parser refuses.
+ * the parser refuses. Also a target the URL parser reads otherwise than a
+ * proxy would: a dot segment written percent-encoded.
  */
 import type { IncomingMessage } from 'node:http'
 import type { Http2ServerRequest } from 'node:http2'
@@ -34,4 +35,30 @@ export function unreadableRequestAnswer(app: AppLike, incoming: IncomingMessage 
       ? new HttpError(400, /host/i.test(error.message) ? 'Bad Request: the Host header is not a host name' : 'Bad Request: the request target is not a path')
       : new HttpError(500, 'Internal Server Error')
   return refusalAnswer(app, requestNamed(incoming?.method ?? 'GET', incoming?.url ?? '/', host), rejection, incoming?.socket.remoteAddress)
+}
+
+/** A path segment that is `.` or `..` with at least one dot percent-encoded (`%2e`, `.%2E`, `%2E%2e`). */
+const ENCODED_DOT_SEGMENT = /(?:^|\/)((?:%2e|\.)?%2e(?:%2e|\.)?)(?=\/|$)/i
+
+/**
+ * The first dot segment `target`'s path writes encoded, as written; undefined
+ * when there is none. The URL parser (WHATWG, which the adapter uses) reads
+ * `%2E%2E` as `..` and removes it with the segment before, so
+ * `/api/v1/posts/%2E%2E/%2E%2E/auth/me` reached `/api/auth/me`; a proxy that
+ * filters paths, following RFC 3986, reads it as a name. The two must not
+ * disagree on which route a request is for, so it is refused.
+ */
+export function encodedDotSegment(target: string): string | undefined {
+  const end = target.search(/[?#]/)
+  const match = ENCODED_DOT_SEGMENT.exec(end === -1 ? target : target.slice(0, end))
+  return match?.[1]
+}
+
+/** The 400 to a target with an encoded dot segment; `request` is what the adapter built (its path already resolved). */
+export function encodedDotSegmentAnswer(app: AppLike, request: Request, incoming: IncomingMessage | Http2ServerRequest, segment: string): Response {
+  const rejection = new HttpError(
+    400,
+    `Bad Request: the path holds a dot segment written encoded (${segment}), which a proxy reads as a name and a URL parser as "${segment.length > 3 ? '..' : '.'}"; send the path with its dot segments resolved`,
+  )
+  return refusalAnswer(app, request, rejection, incoming.socket.remoteAddress)
 }

@@ -151,6 +151,36 @@ describe('requests whose target or Host cannot make a URL, answered in the envel
   })
 })
 
+describe('a dot segment written percent-encoded is a 400, so a proxy and svc agree on the route', () => {
+  it.each([
+    ['%2E%2E', '/api/x/y/%2E%2E/%2E%2E/upload', '/api/upload', '%2E%2E', '..'],
+    ['%2e%2e, lower case', '/api/x/%2e%2e/upload', '/api/upload', '%2e%2e', '..'],
+    ['.%2e', '/api/x/.%2e/upload', '/api/upload', '.%2e', '..'],
+    ['%2e.', '/api/x/%2e./upload?q=1', '/api/upload', '%2e.', '..'],
+    ['%2E alone', '/api/%2E/upload', '/api/upload', '%2E', '.'],
+    ['%2E%2E last', '/api/upload/%2E%2E', '/api/', '%2E%2E', '..'],
+  ])('%s', async (_name, target, tracedPath, segment, reads) => {
+    await withTracedServer({}, async (port, traced) => {
+      // It reached the route the URL parser resolves it to (POST /api/upload answered 200).
+      const answer = parse(await raw(port, [`POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`]))
+      const message = `Bad Request: the path holds a dot segment written encoded (${segment}), which a proxy reads as a name and a URL parser as "${reads}"; send the path with its dot segments resolved`
+      expect(answer.status).toBe(400)
+      expect(answer.body).toEqual({ success: false, error: message, code: 400 })
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced).toEqual([expect.objectContaining({ method: 'POST', path: tracedPath, status: 400, error: message })])
+    })
+  })
+
+  it('a dot inside a name, %2E within a segment, an encoded slash and a dot in the query are left alone', async () => {
+    await withTracedServer({}, async (port) => {
+      for (const target of ['/api/upload?next=/a/%2E%2E/b', '/api/up%2Eload', '/api/x%2E%2E/..', '/api/a%2Fb']) {
+        const answer = parse(await raw(port, [`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]))
+        expect(answer.status, target).not.toBe(400)
+      }
+    })
+  })
+})
+
 describe('requests that do not arrive in time: 408 in the envelope, the connection closed', () => {
   it('a stalled upload (half of a 1 MiB body, then nothing) is answered 408 and let go', async () => {
     await withTracedServer({}, async (port, traced) => {
