@@ -38,7 +38,7 @@ export function unreadableRequestAnswer(app: AppLike, incoming: IncomingMessage 
 }
 
 /** A path segment that is `.` or `..` with at least one dot percent-encoded (`%2e`, `.%2E`, `%2E%2e`). */
-const ENCODED_DOT_SEGMENT = /(?:^|\/)((?:%2e|\.)?%2e(?:%2e|\.)?)(?=\/|$)/i
+const ENCODED_DOT_SEGMENT = /(?:^|\/)(%2e%2e|%2e\.|\.%2e|%2e)(?=\/|$)/i
 
 /**
  * The first dot segment `target`'s path writes encoded, as written; undefined
@@ -49,6 +49,8 @@ const ENCODED_DOT_SEGMENT = /(?:^|\/)((?:%2e|\.)?%2e(?:%2e|\.)?)(?=\/|$)/i
  * disagree on which route a request is for, so it is refused.
  */
 export function encodedDotSegment(target: string): string | undefined {
+  // Every request passes here: most targets have no escape at all.
+  if (!target.includes('%')) return undefined
   const end = target.search(/[?#]/)
   const match = ENCODED_DOT_SEGMENT.exec(end === -1 ? target : target.slice(0, end))
   return match?.[1]
