@@ -58,6 +58,9 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
   // wait for Redis to come back (BullMQ requires that of a worker's connection).
   const client = new Redis(options.url, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: true })
   const workerClient = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true })
+  // A connection error reaches the caller as the rejected command (E_QUEUE_UNREACHABLE in the CLI); with no
+  // listener ioredis also printed `[ioredis] Unhandled error event` and a stack for every reconnect.
+  for (const connection of [client, workerClient]) connection.on('error', () => {})
   const queuesKey = `${prefix}:svc:queues`
   const queues = new Map<string, BullQueue>()
   const workers = new Map<string, BullWorker>()
