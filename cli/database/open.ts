@@ -1,7 +1,8 @@
 /**
  * The app's database for commands that only read it or add rows to it
- * (db:show, db:seed, user:role): an embedded file that does not exist yet is
- * an error saying to migrate, never a new empty file.
+ * (db:show, db:seed, user:role, migrate:status): an embedded file that does
+ * not exist yet is an error saying to migrate (or, for migrate:status, every
+ * migration pending), never a new empty file.
  */
 import { existsSync } from 'node:fs'
 import type { Database } from '../../framework/index.ts'
@@ -12,9 +13,9 @@ import type { Project } from '../project/project.ts'
 
 export async function withExistingDatabase<T>(project: Project, work: (db: Database) => Promise<T>): Promise<T> {
   const config = loadConfig(project)
-  const url = databaseUrl(config.databaseUrl, { storageDir: project.storageDir, projectDir: project.root })
-  if (url.startsWith('file:') && !existsSync(url.slice('file:'.length))) {
-    throw new CliError('E_NO_DATABASE', `No database yet at ${url.slice('file:'.length)}`, { hint: 'svc migrate creates it (svc migrate:fresh --seed also seeds it)' })
+  const missing = missingDatabaseFile(project, config)
+  if (missing !== undefined) {
+    throw new CliError('E_NO_DATABASE', `No database yet at ${missing}`, { hint: 'svc migrate creates it (svc migrate:fresh --seed also seeds it)' })
   }
   const db = await openProjectDatabase(project, config)
   try {
@@ -22,6 +23,12 @@ export async function withExistingDatabase<T>(project: Project, work: (db: Datab
   } finally {
     db.close()
   }
+}
+
+/** The path of the app's embedded database file when it does not exist yet; undefined when it does, or for a server. */
+export function missingDatabaseFile(project: Project, config = loadConfig(project)): string | undefined {
+  const url = databaseUrl(config.databaseUrl, { storageDir: project.storageDir, projectDir: project.root })
+  return url.startsWith('file:') && !existsSync(url.slice('file:'.length)) ? url.slice('file:'.length) : undefined
 }
 
 /** `"name"`: a table or column name as an SQL identifier. */

@@ -345,6 +345,14 @@ describe('files in database/migrations that would not run', () => {
 })
 
 describe('svc migrate:status', () => {
+  it('with no database yet: every migration pending, a note saying so, and no database file made', async () => {
+    const result = await runSvc(['migrate:status', '--json'], { cwd: app.dir })
+    expect(result.exitCode).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ migrations: migrations.map((name) => ({ name, status: 'pending', batch: null, ran_at: null, file_missing: false })) })
+    expect(result.stderr).toContain('No database yet at')
+    expect(existsSync(app.path('storage', 'database.sqlite'))).toBe(false)
+  })
+
   it('--json before and after migrating; --pending lists only what has not run', async () => {
     const before = await json<StatusJson>('migrate:status')
     expect(before.migrations).toEqual(migrations.map((name) => ({ name, status: 'pending', batch: null, ran_at: null, file_missing: false })))
