@@ -1,11 +1,11 @@
 /**
  * The app's database for commands that only read it or add rows to it
- * (db:show, db:seed, user:role, migrate:status): an embedded file that does
+ * (db:show, db:seed, user:role, migrate:status, queue:status, rate:status): an embedded file that does
  * not exist yet is an error saying to migrate (or, for migrate:status, every
  * migration pending), never a new empty file.
  */
 import { existsSync } from 'node:fs'
-import type { Database } from '../../framework/index.ts'
+import type { AppConfig, Database } from '../../framework/index.ts'
 import { databaseUrl } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { loadConfig, openProjectDatabase } from '../project/load-app.ts'
@@ -13,16 +13,25 @@ import type { Project } from '../project/project.ts'
 
 export async function withExistingDatabase<T>(project: Project, work: (db: Database) => Promise<T>): Promise<T> {
   const config = loadConfig(project)
-  const missing = missingDatabaseFile(project, config)
-  if (missing !== undefined) {
-    throw new CliError('E_NO_DATABASE', `No database yet at ${missing}`, { hint: 'svc migrate creates it (svc migrate:fresh --seed also seeds it)' })
-  }
-  const db = await openProjectDatabase(project, config)
+  const db = await openExistingDatabase(project, config)
   try {
     return await work(db)
   } finally {
     db.close()
   }
+}
+
+/**
+ * The app's database when it exists (or is a server): E_NO_DATABASE for an embedded file not made yet.
+ * What a command that reads it would otherwise say of an empty new file (no such table: jobs, so "run svc
+ * make:queue-table") sends the user to write a migration the app already has.
+ */
+export async function openExistingDatabase(project: Project, config: AppConfig): Promise<Database> {
+  const missing = missingDatabaseFile(project, config)
+  if (missing !== undefined) {
+    throw new CliError('E_NO_DATABASE', `No database yet at ${missing}`, { hint: 'svc migrate creates it (svc migrate:fresh --seed also seeds it)' })
+  }
+  return openProjectDatabase(project, config)
 }
 
 /** The path of the app's embedded database file when it does not exist yet; undefined when it does, or for a server. */
