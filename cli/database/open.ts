@@ -27,11 +27,16 @@ export async function withExistingDatabase<T>(project: Project, work: (db: Datab
  * make:queue-table") sends the user to write a migration the app already has.
  */
 export async function openExistingDatabase(project: Project, config: AppConfig): Promise<Database> {
+  refuseMissingDatabase(project, config)
+  return openProjectDatabase(project, config)
+}
+
+/** E_NO_DATABASE when the app's embedded database file does not exist yet (svc migrate creates it). */
+export function refuseMissingDatabase(project: Project, config: AppConfig): void {
   const missing = missingDatabaseFile(project, config)
   if (missing !== undefined) {
     throw new CliError('E_NO_DATABASE', `No database yet at ${missing}`, { hint: 'svc migrate creates it (svc migrate:fresh --seed also seeds it)' })
   }
-  return openProjectDatabase(project, config)
 }
 
 /** The path of the app's embedded database file when it does not exist yet; undefined when it does, or for a server. */

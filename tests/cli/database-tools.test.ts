@@ -37,10 +37,10 @@ async function sql(statement: string): Promise<Array<Record<string, unknown>>> {
 const count = async (table: string) => Number((await sql(`select count(*) as n from ${table}`))[0]!.n)
 
 describe('before there is a database', () => {
-  it('db:show, db:seed, user:role, queue:* and rate:status say to migrate, and create no database file', async () => {
+  it('db:show, db:seed, user:role, queue:* (queue:work too) and rate:status say to migrate, and create no database file', async () => {
     // queue:status and rate:status made an empty file, then sent the user to svc make:queue-table / make:auth,
     // migrations the app already has.
-    const readers = [['queue:status'], ['queue:flush'], ['queue:retry', 'all'], ['rate:status']]
+    const readers = [['queue:status'], ['queue:flush'], ['queue:retry', 'all'], ['queue:work', '--stop-when-empty'], ['rate:status']]
     for (const args of [['db:show'], ['db:show', 'users'], ['db:seed'], ['user:role', 'a@example.com', 'admin'], ...readers]) {
       const { exitCode, stderr } = await svc(...args)
       expect(exitCode, args.join(' ')).toBe(1)
