@@ -44,7 +44,7 @@ describe('before there is a database', () => {
     for (const args of [['db:show'], ['db:show', 'users'], ['db:seed'], ['user:role', 'a@example.com', 'admin'], ...readers]) {
       const { exitCode, stderr } = await svc(...args)
       expect(exitCode, args.join(' ')).toBe(1)
-      expect(stderr).toContain('error [E_NO_DATABASE]: No database yet at')
+      expect(stderr, args.join(' ')).toContain('error [E_NO_DATABASE]: No database yet at')
       expect(stderr).toContain('svc migrate creates it')
     }
     expect(existsSync(database())).toBe(false)
