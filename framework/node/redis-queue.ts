@@ -68,11 +68,11 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
     })
   }
 
-  /** `work`, whose give-up for want of Redis names the connection's error (`connect ECONNREFUSED 127.0.0.1:6379`). */
+  /** `work`, whose give-up for want of Redis is the connection's error (`connect ECONNREFUSED 127.0.0.1:6379`), the give-up as its cause. */
   function sayingWhy<T>(work: Promise<T>): Promise<T> {
     return work.catch((error: unknown) => {
       if (error instanceof Error && error.name === 'MaxRetriesPerRequestError' && connectionError !== undefined) {
-        throw new Error(`Redis does not answer (${connectionError.message})`, { cause: error })
+        throw new Error(connectionError.message, { cause: error })
       }
       throw error
     })
