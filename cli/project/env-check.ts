@@ -25,6 +25,8 @@ import { settingNames, settingProblems } from './settings.ts'
 const URL_SCHEMES: Record<string, readonly string[]> = {
   DATABASE_URL: ['file:', 'libsql:', 'http:', 'https:', 'ws:', 'wss:'],
   TRACE_DATABASE_URL: ['file:', 'libsql:', 'http:', 'https:', 'ws:', 'wss:'],
+  // The queue's Redis (docs/queues.md): it was checked as a web URL, so its documented default was an error.
+  REDIS_URL: ['redis:', 'rediss:'],
 }
 const WEB_SCHEMES = ['http:', 'https:']
 
@@ -41,7 +43,9 @@ export function checkEnvironment(project: Project): EnvProblemJson[] {
     })
   }
 
+  const refused = new Set<string>()
   for (const problem of settingProblems(env, { jwtKeys: readJwtKeyFiles(project.storageDir) })) {
+    refused.add(problem.variable)
     problems.push({ variable: problem.variable, level: 'error', message: problem.message, fix: `set a valid ${problem.variable} in ${project.envFile} (or the environment)` })
   }
 
@@ -50,6 +54,8 @@ export function checkEnvironment(project: Project): EnvProblemJson[] {
   const fileVars = readEnvFile(project.envFile)
   for (const [name, value] of Object.entries(env)) {
     if (!name.endsWith('_URL') || !(known.has(name) || name in fileVars) || value === undefined || value.trim() === '') continue
+    // Its settings reader refused it already, with its own words: one error per value.
+    if (refused.has(name)) continue
     const schemes = URL_SCHEMES[name] ?? WEB_SCHEMES
     const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(value.trim())?.[0].toLowerCase()
     let parses = true

@@ -2,7 +2,8 @@
 import { resolveQueueSettings, type AppConfig, type QueueDriver, type QueueSettings } from '../../framework/index.ts'
 import { openQueueDriver } from '../../framework/node/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { loadConfig, openProjectDatabase } from '../project/load-app.ts'
+import { openExistingDatabase } from '../database/open.ts'
+import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { checkReachable } from './worker.ts'
 
@@ -20,7 +21,7 @@ export async function withProjectQueue<T>(project: Project, work: (queue: Projec
   } catch (error) {
     throw new CliError('E_CONFIG', `Invalid configuration: ${(error as Error).message}`, { hint: `fix it in ${project.envFile} or the environment` })
   }
-  const database = settings.connection === 'database' ? await openProjectDatabase(project, config) : undefined
+  const database = settings.connection === 'database' ? await openExistingDatabase(project, config) : undefined
   const driver = await openQueueDriver(settings, database)
   try {
     await checkReachable(driver, settings.connection)

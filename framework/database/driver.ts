@@ -38,7 +38,7 @@ export function libsqlDriver(client: Client): DatabaseDriver {
   return {
     name: 'libsql',
     execute: (statement) => client.execute(statement),
-    batch: (statements) => client.batch(statements, 'write'),
+    batch: (statements) => client.batch(statements, 'write').catch(codeSaidOnce),
     transaction: async () => wrapTransaction(await client.transaction('write')),
     close: () => client.close(),
   }
@@ -47,7 +47,7 @@ export function libsqlDriver(client: Client): DatabaseDriver {
 function wrapTransaction(tx: Transaction): DriverTransaction {
   return {
     execute: (statement) => tx.execute(statement),
-    batch: (statements) => tx.batch(statements),
+    batch: (statements) => tx.batch(statements).catch(codeSaidOnce),
     commit: () => tx.commit(),
     rollback: () => tx.rollback(),
     close: () => tx.close(),
@@ -55,6 +55,21 @@ function wrapTransaction(tx: Transaction): DriverTransaction {
       return tx.closed
     },
   }
+}
+
+/**
+ * libSQL's `LibsqlBatchError` puts its code in front of a message that already
+ * starts with it (`SQLITE_CONSTRAINT: SQLITE_CONSTRAINT: UNIQUE constraint
+ * failed: posts.slug`), which reached 500 log lines, seeder and migration
+ * errors as it was. The code is said once, as `execute`'s errors say it; the
+ * error itself (its class, `code`, `statementIndex`) is kept.
+ */
+function codeSaidOnce(error: unknown): never {
+  const code = (error as { code?: unknown } | null)?.code
+  if (error instanceof Error && typeof code === 'string' && error.message.startsWith(`${code}: ${code}: `)) {
+    error.message = error.message.slice(code.length + 2)
+  }
+  throw error
 }
 
 /** True for a driver, false for a libSQL `Client` (which has no `name`). */

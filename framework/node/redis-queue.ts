@@ -58,6 +58,25 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
   // wait for Redis to come back (BullMQ requires that of a worker's connection).
   const client = new Redis(options.url, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: true })
   const workerClient = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true })
+  // A connection error reaches the caller as the rejected command (E_QUEUE_UNREACHABLE in the CLI); with no
+  // listener ioredis also printed `[ioredis] Unhandled error event` and a stack for every reconnect.
+  // The last one is kept: a command given up on says only "Reached the max retries per request limit", and why is here.
+  let connectionError: Error | undefined
+  for (const connection of [client, workerClient]) {
+    connection.on('error', (error: Error) => {
+      connectionError = error
+    })
+  }
+
+  /** `work`, whose give-up for want of Redis is the connection's error (`connect ECONNREFUSED 127.0.0.1:6379`), the give-up as its cause. */
+  function sayingWhy<T>(work: Promise<T>): Promise<T> {
+    return work.catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'MaxRetriesPerRequestError' && connectionError !== undefined) {
+        throw new Error(connectionError.message, { cause: error })
+      }
+      throw error
+    })
+  }
   const queuesKey = `${prefix}:svc:queues`
   const queues = new Map<string, BullQueue>()
   const workers = new Map<string, BullWorker>()
@@ -129,7 +148,7 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
   }
 
   async function knownQueues(): Promise<string[]> {
-    return (await client.smembers(queuesKey)).sort()
+    return (await sayingWhy(client.smembers(queuesKey))).sort()
   }
 
   function splitId(id: string): { queue: string; jobId: string } | undefined {
@@ -141,7 +160,7 @@ export function redisQueueDriver(options: RedisQueueOptions): QueueDriver {
     name: 'redis',
     async push(job) {
       const data: StoredJob = { payload: job.payload, backoff: job.backoff, timeoutMs: job.timeoutMs ?? null }
-      await client.sadd(queuesKey, job.queue)
+      await sayingWhy(client.sadd(queuesKey, job.queue))
       const added = await queueOf(job.queue).add(job.name, data, {
         delay: job.delayMs,
         attempts: job.maxAttempts,

@@ -204,6 +204,19 @@ describe('svc env:check', () => {
     expect(status.stderr).toContain(`error [E_DATABASE]: Cannot open the database: ${folder} is a folder, not a database file: a file: URL names the file (file:storage/database.sqlite)\n`)
   })
 
+  it('REDIS_URL takes redis:// and rediss:// (it was checked as a web URL: the documented default was an error); a bad one is one error', async () => {
+    for (const url of ['redis://127.0.0.1:6379', 'rediss://user:pw@cache.example.com:6380/2']) {
+      app.write('.env', `APP_ENV=development\nJWT_SECRET=${SECRET}\nQUEUE_CONNECTION=redis\nREDIS_URL=${url}\n`)
+      const check = await runSvc(['env:check', '--json'], { cwd: app.dir })
+      expect(JSON.parse(check.stdout).problems, url).toEqual([])
+      expect(check.exitCode).toBe(0)
+    }
+    app.write('.env', `APP_ENV=development\nJWT_SECRET=${SECRET}\nREDIS_URL=https://cache.example.com\n`)
+    const bad = await runSvc(['env:check', '--json'], { cwd: app.dir })
+    expect(bad.exitCode).toBe(1)
+    expect(JSON.parse(bad.stdout).problems.map((problem: { variable: string }) => problem.variable)).toEqual(['REDIS_URL'])
+  })
+
   it('no .env and no settings in the environment is an error', async () => {
     rmSync(app.path('.env'))
     const { exitCode, stdout } = await runSvc(['env:check'], { cwd: app.dir })

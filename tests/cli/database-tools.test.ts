@@ -37,11 +37,14 @@ async function sql(statement: string): Promise<Array<Record<string, unknown>>> {
 const count = async (table: string) => Number((await sql(`select count(*) as n from ${table}`))[0]!.n)
 
 describe('before there is a database', () => {
-  it('db:show, db:seed and user:role say to migrate, and create no database file', async () => {
-    for (const args of [['db:show'], ['db:show', 'users'], ['db:seed'], ['user:role', 'a@example.com', 'admin']]) {
+  it('db:show, db:seed, user:role, queue:* (queue:work too) and rate:status say to migrate, and create no database file', async () => {
+    // queue:status and rate:status made an empty file, then sent the user to svc make:queue-table / make:auth,
+    // migrations the app already has.
+    const readers = [['queue:status'], ['queue:flush'], ['queue:retry', 'all'], ['queue:work', '--stop-when-empty'], ['rate:status']]
+    for (const args of [['db:show'], ['db:show', 'users'], ['db:seed'], ['user:role', 'a@example.com', 'admin'], ...readers]) {
       const { exitCode, stderr } = await svc(...args)
       expect(exitCode, args.join(' ')).toBe(1)
-      expect(stderr).toContain('error [E_NO_DATABASE]: No database yet at')
+      expect(stderr, args.join(' ')).toContain('error [E_NO_DATABASE]: No database yet at')
       expect(stderr).toContain('svc migrate creates it')
     }
     expect(existsSync(database())).toBe(false)

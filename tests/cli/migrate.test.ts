@@ -8,7 +8,7 @@ import { basename, extname } from 'node:path'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
-import { runSvc, startSvc, svcJson } from '../helpers/run-svc.ts'
+import { expectContract, runSvc, startSvc, svcJson } from '../helpers/run-svc.ts'
 
 let app: AppCopy
 let migrations: string[]
@@ -345,6 +345,14 @@ describe('files in database/migrations that would not run', () => {
 })
 
 describe('svc migrate:status', () => {
+  it('with no database yet: every migration pending, a note saying so, and no database file made', async () => {
+    const result = await runSvc(['migrate:status', '--json'], { cwd: app.dir })
+    expect(result.exitCode).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ migrations: migrations.map((name) => ({ name, status: 'pending', batch: null, ran_at: null, file_missing: false })) })
+    expect(result.stderr).toContain('No database yet at')
+    expect(existsSync(app.path('storage', 'database.sqlite'))).toBe(false)
+  })
+
   it('--json before and after migrating; --pending lists only what has not run', async () => {
     const before = await json<StatusJson>('migrate:status')
     expect(before.migrations).toEqual(migrations.map((name) => ({ name, status: 'pending', batch: null, ran_at: null, file_missing: false })))
@@ -485,6 +493,11 @@ describe('svc migrate:bundle', () => {
     writeFileSync(app.path('database', 'migrations', '20990101000000_add_tags.ts'), "import type { Database } from 'svc'\nexport async function up(db: Database) {\n  await db.execute('create table tags (id integer primary key)')\n}\n")
     try {
       expect((await runSvc(['migrate:bundle', '--check'], { cwd: app.path() })).exitCode).toBe(1)
+      // --json: one document saying so (it was followed by an E_BUNDLE_STALE error document: not JSON as a whole)
+      const stale = await runSvc(['migrate:bundle', '--check', '--json'], { cwd: app.path() })
+      expect(stale.exitCode).toBe(1)
+      expect(JSON.parse(stale.stdout)).toMatchObject({ stale: true, written: false })
+      await expectContract('migrate:bundle', JSON.parse(stale.stdout))
       const written = await runSvc(['migrate:bundle', '--json'], { cwd: app.path() })
       expect(JSON.parse(written.stdout)).toMatchObject({ stale: true, written: true, migrations: [...migrations, '20990101000000_add_tags'] })
       expect(readFileSync(app.path('database', 'migrations', 'index.ts'), 'utf8')).toContain(`import * as m${migrations.length} from './20990101000000_add_tags.ts'`)

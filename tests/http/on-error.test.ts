@@ -123,6 +123,20 @@ describe('createApp({ onError })', () => {
     expect(seen).toEqual([])
   })
 
+  it('may answer an HttpError, sent as its error envelope with its headers (sync or async)', async () => {
+    const unavailable = () =>
+      new HttpError(503, 'Payments are down, try again shortly', { details: { retry_after: 30 }, headers: { 'Retry-After': '30' } })
+    for (const hook of [unavailable, async () => unavailable()] as ErrorHook[]) {
+      const app = createTestClient(createApp({ config: testConfig(), api: defineRoutes(routes), onError: hook }))
+      const { status, body, headers } = await app.get('/api/crash')
+      expect(status).toBe(503)
+      expect(body).toStrictEqual({ success: false, error: 'Payments are down, try again shortly', code: 503, retry_after: 30 })
+      expect(headers.get('retry-after')).toBe('30')
+      expect(headers.get(TRACE_HEADER)).toMatch(/^svc_/)
+    }
+    expect(logged()).toEqual([])
+  })
+
   it('an async hook may answer; a hook that throws leaves the 500 and logs both errors', async () => {
     const asyncApp = createTestClient(
       createApp({ config: testConfig(), api: defineRoutes(routes), onError: async (_error, c) => c.json(null, { status: 502 }) }),

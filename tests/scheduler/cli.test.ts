@@ -4,6 +4,7 @@
  * at once (the lock row: one runs the minute, the other skips), then one
  * started while the other's run still goes (skipped: locked).
  */
+import { existsSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { renderMigrationFile } from '../../cli/project/migration-file.ts'
@@ -72,6 +73,13 @@ describe('schedule:list', () => {
     const human = await runSvc(['schedule:list'], { cwd: app.dir })
     expect(human.stdout).toMatch(/^TASK +CRON +ZONE +NEXT RUN +LAST RUN\nstamp +\* \* \* \* \* +UTC +\d{4}-\d\d-\d\d \d\d:\d\d UTC \(in \d+ min\)/)
     expect(human.stdout).toContain('* * * * * cd /path/to/app && svc schedule:run')
+  })
+
+  it('before the database exists: every task without a last run, and no database file made', async () => {
+    const url = 'file:storage/not-made-yet.sqlite'
+    const list = await svcJson(['schedule:list'], { cwd: app.dir, env: { DATABASE_URL: url } })
+    expect(list.tasks.map((task: { last_run: unknown }) => task.last_run)).toEqual([null, null, null, null, null])
+    expect(existsSync(app.path('storage', 'not-made-yet.sqlite'))).toBe(false)
   })
 
   it('shows the last run once a task has run', async () => {

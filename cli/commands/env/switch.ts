@@ -5,6 +5,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { printLine, printNote } from '../../output/print.ts'
 import { configCachePath } from '../../project/config-cache.ts'
+import { backupEnvFile } from '../../project/env-backup.ts'
 import { checkEnvironment } from '../../project/env-check.ts'
 import { projectFor } from '../../project/project.ts'
 
@@ -31,9 +32,7 @@ export default defineCommand({
     }
     let backup: string | null = null
     if (existsSync(project.envFile)) {
-      backup = join(project.root, `.env.backup-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`)
-      copyFileSync(project.envFile, backup)
-      chmodSync(backup, 0o600)
+      backup = backupEnvFile(project.root, project.envFile)
     }
     copyFileSync(source, project.envFile)
     chmodSync(project.envFile, 0o600)

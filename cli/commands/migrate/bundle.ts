@@ -22,11 +22,15 @@ export default defineCommand({
     const stale = bundleIsStale(bundle)
     const written = stale && !args.check
     if (written) writeBundle(bundle)
-    if (args.json) json({ file: bundle.file, migrations: bundle.migrations, stale, written })
+    if (args.json) {
+      // A verdict, as env:check's: the one document says it (stale: true), the exit code too. It used to be
+      // followed by E_BUNDLE_STALE's CliErrorJson, two documents on stdout that no JSON reader takes.
+      if (stale && args.check) io.exitCode = 1
+      return json({ file: bundle.file, migrations: bundle.migrations, stale, written })
+    }
     if (stale && args.check) {
       throw new CliError('E_BUNDLE_STALE', `${bundle.file} does not list the migrations in its folder`, { hint: 'run svc migrate:bundle' })
     }
-    if (args.json) return
     printLine(io, written ? `Wrote ${bundle.file} (${bundle.migrations.length} migrations).` : `${bundle.file} is up to date (${bundle.migrations.length} migrations).`)
   },
 })

@@ -3,7 +3,8 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import type { MigrationStatusJson } from '../../contract/index.ts'
 import { colors, printLine, printNote, table } from '../../output/print.ts'
-import { withProjectMigrations } from '../../project/migrations.ts'
+import { missingDatabaseFile } from '../../database/open.ts'
+import { loadMigrations, withProjectMigrations } from '../../project/migrations.ts'
 import { projectFor } from '../../project/project.ts'
 
 export default defineCommand({
@@ -14,10 +15,21 @@ export default defineCommand({
     pending: { type: 'boolean', description: 'Only pending migrations' },
   },
   async run({ args, io, json }) {
-    const { statuses, files } = await withProjectMigrations(projectFor(io, args.cwd), async ({ db, migrations }) => ({
-      statuses: await migrationStatus(db, migrations),
-      files: new Set(migrations.map((migration) => migration.name)),
-    }))
+    const project = projectFor(io, args.cwd)
+    // It only reads: with no database file yet, every migration is pending, and no empty file is made
+    // (it used to create the file and its migrations table, so a mistyped DATABASE_URL left a stray database).
+    const noDatabase = missingDatabaseFile(project)
+    const { statuses, files } =
+      noDatabase === undefined
+        ? await withProjectMigrations(project, async ({ db, migrations }) => ({
+            statuses: await migrationStatus(db, migrations),
+            files: new Set(migrations.map((migration) => migration.name)),
+          }))
+        : await loadMigrations(project).then((migrations) => ({
+            statuses: migrations.map((migration) => ({ name: migration.name, batch: null, ran_at: null })).sort((a, b) => a.name.localeCompare(b.name)),
+            files: new Set(migrations.map((migration) => migration.name)),
+          }))
+    if (noDatabase !== undefined) printNote(io, `No database yet at ${noDatabase}: every migration is pending (svc migrate creates it).`)
     const rows: MigrationStatusJson['migrations'] = statuses
       .map((row) => ({
         name: row.name,

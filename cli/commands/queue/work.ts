@@ -2,7 +2,9 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'
-import { loadApp } from '../../project/load-app.ts'
+import { resolveQueueSettings, type AppConfig } from '../../../framework/index.ts'
+import { refuseMissingDatabase } from '../../database/open.ts'
+import { loadApp, loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { isWorkerChild, leaveParent, stopWhenOrphaned, tellParent } from '../../queue/child.ts'
 import { startDaemon } from '../../queue/daemon.ts'
@@ -62,6 +64,10 @@ export default defineCommand({
     }
 
     // Bad settings (a timeout not under the lease, no queue table, Redis down) fail here, before any process starts.
+    // A database queue with no database file yet: loading the app would make an empty one, whose missing jobs
+    // table then sent the user to make:queue-table, a migration the app may well have (svc migrate runs it).
+    const config = loadConfig(project)
+    if (queueConnection(config) === 'database') refuseMissingDatabase(project, config)
     const checked = await loadApp(project, { trace: false })
     let connection: string
     try {
@@ -116,3 +122,12 @@ export default defineCommand({
     }
   },
 })
+
+/** QUEUE_CONNECTION as resolved; undefined when it is invalid, which loading the app then reports (E_CONFIG). */
+function queueConnection(config: AppConfig): string | undefined {
+  try {
+    return resolveQueueSettings(config).connection
+  } catch {
+    return undefined
+  }
+}

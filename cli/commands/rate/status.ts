@@ -3,7 +3,8 @@ import { defineCommand } from '../../command/define.ts'
 import type { RateStatusJson } from '../../contract/devtools.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, printNote, table } from '../../output/print.ts'
-import { loadConfig, openProjectDatabase } from '../../project/load-app.ts'
+import { openExistingDatabase } from '../../database/open.ts'
+import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { clearCounters, throttleCounters } from '../../throttle/counters.ts'
 
@@ -21,7 +22,7 @@ export default defineCommand({
     const project = projectFor(io, args.cwd)
     const config = loadConfig(project)
     const store = resolveAuthSettings(config).throttleStore
-    const db = await openProjectDatabase(project, config)
+    const db = await openExistingDatabase(project, config)
     let document: RateStatusJson
     try {
       const cleared = args.clear === undefined ? null : await clearCounters(db, args.clear)

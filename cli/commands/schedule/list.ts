@@ -4,6 +4,7 @@ import { defineCommand } from '../../command/define.ts'
 import type { ScheduleListJson } from '../../contract/index.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, table } from '../../output/print.ts'
+import { missingDatabaseFile } from '../../database/open.ts'
 import { loadConfig, openProjectDatabase } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { loadSchedule, scheduleTimezone } from '../../schedule/tasks.ts'
@@ -19,12 +20,15 @@ export default defineCommand({
     const config = loadConfig(project)
     const timezone = scheduleTimezone(project, config)
     const tasks = await loadSchedule(project, config)
-    const db = await openProjectDatabase(project, config)
-    let last
-    try {
-      last = await lastRuns(db)
-    } finally {
-      db.close()
+    // It only reads: before the database exists no task has run, and no empty file is made for it.
+    let last: Awaited<ReturnType<typeof lastRuns>> = new Map()
+    if (missingDatabaseFile(project, config) === undefined) {
+      const db = await openProjectDatabase(project, config)
+      try {
+        last = await lastRuns(db)
+      } finally {
+        db.close()
+      }
     }
     const now = new Date()
     const document: ScheduleListJson = {
