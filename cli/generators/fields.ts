@@ -5,7 +5,7 @@
  */
 import { closestNames } from '../command/suggest.ts'
 import { CliError } from '../output/cli-error.ts'
-import { deriveNames, type Names } from './names.ts'
+import { deriveNames, singularOfTable, type Names } from './names.ts'
 
 export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'references'] as const
 export type FieldType = (typeof FIELD_TYPES)[number]
@@ -132,7 +132,7 @@ export function parentOf(field: Field): Names {
     const parent = deriveNames(field.name.replace(/_id$/, ''))
     return { ...parent, base: parent.singular }
   }
-  const parent = deriveNames(field.table)
+  const parent = deriveNames(singularOfTable(field.table))
   return { ...parent, base: parent.singular, table: field.table }
 }
 

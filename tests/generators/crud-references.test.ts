@@ -230,3 +230,18 @@ describe('a plain *_id:integer', () => {
     expect(fixed.exitCode, fixed.stderr).toBe(0)
   }, 60_000)
 })
+
+describe('a parent whose plural pluralize cannot take back (Sku: skus)', () => {
+  // pluralize.plural('sku') is 'skus', the table make:crud Sku creates, but pluralize.singular('skus') is 'skus':
+  // sku_id:references was refused for want of a Skus model (app/models/skus.ts) the app could never have.
+  it('make:crud Scan --fields=sku_id:references finds the Sku model and writes its factory', async () => {
+    await make('make:crud', 'Sku', '--fields=code:string')
+    const scans = await make('make:crud', 'Scan', '--fields=code:string,sku_id:references', '--seed')
+    expect(scans.written).toContain('database/factories/sku-factory.ts')
+    expect(app.read('database', 'factories', 'scan-factory.ts')).toContain("import { skuFactory } from './sku-factory.ts'")
+    expect(app.read('tests', 'scans.test.ts')).toContain("it('lists the scans of one sku (?sku_id=)'")
+    const named = await make('make:crud', 'Label', '--fields=text:string,item_id:references:skus')
+    expect(named.written).toContain('tests/labels.test.ts')
+    expect(app.read('tests', 'labels.test.ts')).toContain("import { skuFactory } from '../database/factories/sku-factory.ts'")
+  })
+})
