@@ -244,4 +244,15 @@ describe('a parent whose plural pluralize cannot take back (Sku: skus)', () => {
     expect(named.written).toContain('tests/labels.test.ts')
     expect(app.read('tests', 'labels.test.ts')).toContain("import { skuFactory } from '../database/factories/sku-factory.ts'")
   })
+
+  it("db:seed's fix for a plain sku_id naming no row names skuFactory (it said skusFactory)", async () => {
+    await make('make:crud', 'Stock', '--fields=quantity:integer,sku_id:integer', '--seed')
+    const name = readdirSync(app.path('database', 'migrations')).find((file) => file.endsWith('_create_stocks_table.ts'))!
+    const path = app.path('database', 'migrations', name)
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"sku_id" integer not null,', '"sku_id" integer not null references "skus" ("id"),'))
+    expect((await runSvc(['migrate:fresh'], { cwd: app.dir })).exitCode).toBe(0)
+    const seeded = await runSvc(['db:seed', '--class=stocks'], { cwd: app.dir })
+    expect(seeded.exitCode).toBe(1)
+    expect(seeded.stderr).toContain("fix: sku_id must name a row of skus: in the factory, give it the parent's factory (sku_id: skuFactory, docs/models.md)")
+  }, 60_000)
 })
