@@ -136,6 +136,12 @@ export function parentOf(field: Field): Names {
   return { ...parent, base: parent.singular, table: field.table }
 }
 
+/** The field as `--fields` takes it: `label:string`, `note:text?`, `author_id:references:users` (the table only when not the column's own). */
+export function fieldSpec(field: Field): string {
+  const table = field.type === 'references' && field.table !== defaultParentTable(field.name) ? `:${field.table}` : ''
+  return `${field.name}:${field.type}${table}${field.optional ? '?' : ''}`
+}
+
 /** A whole-number column that looks like a foreign key (`project_id:integer`): it holds any number, not a row of the parent. */
 export function looksLikeReference(field: Field): boolean {
   return field.type === 'integer' && /^[a-z][a-z0-9_]*_id$/.test(field.name)

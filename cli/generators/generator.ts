@@ -12,7 +12,7 @@ import { addListener } from './codemods/listeners.ts'
 import { modelFields } from './codemods/model-fields.ts'
 import { observeModel } from './codemods/model-observer.ts'
 import { addLangFile, useTranslatedValidation } from './codemods/translations.ts'
-import { parentOf, parseFields, type Field } from './fields.ts'
+import { fieldSpec, parentOf, parseFields, type Field } from './fields.ts'
 import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
 import { migrationTimestamp } from './migration-timestamp.ts'
 import { checkAlteredTable, createdTables } from './migration-tables.ts'
@@ -50,10 +50,15 @@ export class Generator {
     const fields = parseFields(options.fields)
     const files = [await this.render('model', names, { fields })]
     if (options.migration === true) return { files: [...files, await this.createTable(names, fields)] }
-    // Without its table the model fails at its first query: "svc migrate" alone would create nothing.
-    if (createdTables(join(this.project.appDir, appPaths.migrations)).has(names.table)) return { files }
-    const columns = options.fields === undefined || options.fields.trim() === '' ? '' : ` --fields=${options.fields}`
-    return { files, next: [`svc make:migration create_${names.table}_table${columns} (no migration creates ${names.table})`, 'svc migrate'] }
+    const steps = this.missingTableSteps(names, fields)
+    return steps.length === 0 ? { files } : { files, next: steps }
+  }
+
+  /** Without its table a model fails at its first query, and "svc migrate" alone would create nothing: the migration to write first. */
+  missingTableSteps(names: Names, fields: readonly Field[]): string[] {
+    if (createdTables(join(this.project.appDir, appPaths.migrations)).has(names.table)) return []
+    const columns = fields.length === 0 ? '' : ` --fields=${fields.map(fieldSpec).join(',')}`
+    return [`svc make:migration create_${names.table}_table${columns} (no migration creates ${names.table})`, 'svc migrate']
   }
 
   async migration(input: string, options: { fields?: string }): Promise<Plan> {
@@ -80,6 +85,7 @@ export class Generator {
         await this.render('resource', names, { fields, model: true }),
         ...(await this.missingModel(names, fields)),
       ],
+      next: [...this.missingTableSteps(names, fields), 'attach the handlers in routes/api.ts'],
     }
   }
 

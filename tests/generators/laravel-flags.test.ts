@@ -37,4 +37,17 @@ describe('the next step', () => {
     // A table a migration already creates (make:model Gadget -m above) needs only migrating.
     expect((await runSvc(['make:model', 'Gadget', '--force'], { cwd: app.dir })).stderr).toContain('Next: svc migrate.')
   })
+
+  // make:controller --resource writes the model when the app lacks it: its handlers then failed at their first
+  // request (no such table) after a Next that said only to attach them.
+  it('make:controller --resource that writes the model names the migration its table needs, then the routes', async () => {
+    const made = await runSvc(['make:controller', 'Label', '--resource', '--fields=text:string,pinned:boolean'], { cwd: app.dir })
+    expect(made.exitCode).toBe(0)
+    expect(made.stdout).toContain('Created app/models/label.ts')
+    expect(made.stderr).toContain(
+      'Next: svc make:migration create_labels_table --fields=text:string,pinned:boolean (no migration creates labels), then svc migrate, then attach the handlers in routes/api.ts.',
+    )
+    // With its table created by a migration, attaching the handlers is all that is left.
+    expect((await runSvc(['make:controller', 'Gadget', '--resource', '--fields=label:string'], { cwd: app.dir })).stderr).toContain('Next: attach the handlers in routes/api.ts.')
+  })
 })
