@@ -144,13 +144,13 @@ export class Generator {
     }
   }
 
-  async listener(input: string, options: { event: string | undefined }): Promise<Plan> {
+  async listener(input: string, options: { event: string | undefined; queued?: boolean }): Promise<Plan> {
     if (options.event === undefined || options.event.trim() === '') {
       throw new CliError('E_BAD_ARGUMENTS', 'make:listener needs the event it listens to', { hint: `svc make:listener ${input} --event=OrderShipped` })
     }
     const names = deriveNames(input, 'Listener')
     const event = deriveNames(options.event)
-    const files = [await this.render('listener', names, { event })]
+    const files = [await this.render('listener', names, { event, queued: options.queued === true })]
     if (!this.has(appPaths.event(event))) files.push(await this.render('event', event, {}))
     const listenerPath = appPaths.listener(names)
     // A listener of another event under that name: keeping it and writing the new event would be half of what was asked.

@@ -22,6 +22,21 @@ describe('make:model -m', () => {
   })
 })
 
+describe('make:listener --queued', () => {
+  // artisan's make:listener --queued: the listener emit() hands to the queue. It was an unknown option.
+  it('writes a listener with queued: true, and says that a worker runs it', async () => {
+    const made = await runSvc(['make:listener', 'MailGadgetOwner', '--event=GadgetLost', '--queued'], { cwd: app.dir })
+    expect(made.exitCode, made.stderr).toBe(0)
+    const listener = app.read('app', 'listeners', 'mail-gadget-owner.ts')
+    expect(listener).toContain('  queued: true,\n')
+    expect(made.stderr).toContain('Next: svc queue:work runs it (QUEUE_CONNECTION=sync and the tests run it at once).')
+    expect(app.read('app', 'listeners', 'index.ts')).toContain("import mailGadgetOwner from './mail-gadget-owner.ts'")
+    // Without the flag, as before.
+    expect((await runSvc(['make:listener', 'LogGadget', '--event=GadgetLost'], { cwd: app.dir })).exitCode).toBe(0)
+    expect(app.read('app', 'listeners', 'log-gadget.ts')).toContain('  queued: false,\n')
+  })
+})
+
 describe('the next step', () => {
   it('names what was made', async () => {
     expect((await runSvc(['make:factory', 'Gadget'], { cwd: app.dir })).stderr).toContain('Next: svc make:seeder Gadget.')
