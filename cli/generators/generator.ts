@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { frameworkTableCommand } from '../project/framework-tables.ts'
 import type { Project } from '../project/project.ts'
 import { checkBindings } from './bindings.ts'
 import { addListener } from './codemods/listeners.ts'
@@ -13,7 +14,7 @@ import { modelFields } from './codemods/model-fields.ts'
 import { observeModel } from './codemods/model-observer.ts'
 import { addLangFile, useTranslatedValidation } from './codemods/translations.ts'
 import { fieldSpec, parentOf, parseFields, type Field } from './fields.ts'
-import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
+import { casesOf, deriveNames, singularOfTable, splitWords, type Names } from './names.ts'
 import { migrationTimestamp } from './migration-timestamp.ts'
 import { checkAlteredTable, createdTables } from './migration-tables.ts'
 import { appPaths, identifiers, importPath } from './paths.ts'
@@ -69,6 +70,7 @@ export class Generator {
     const table = create?.[1] ?? alter?.[1]
     const action = create ? 'create' : alter ? 'alter' : 'blank'
     if (alter?.[1] !== undefined) checkAlteredTable(join(this.project.appDir, appPaths.migrations), migration, alter[1])
+    if (table !== undefined && action === 'create') refuseFrameworkTable(table)
     if (table !== undefined && action !== 'blank') this.checkParentTables(deriveNames(table), fields)
     return { files: [await this.render('migration', deriveNames(table ?? migration), { migration, timestamp: this.timestamp, action, table, fields })] }
   }
@@ -293,6 +295,7 @@ export class Generator {
 
   /** The `create_<table>_table` migration of a model. */
   createTable(names: Names, fields: readonly Field[]): Promise<GeneratedFile> {
+    refuseFrameworkTable(names.table)
     this.checkParentTables(names, fields)
     return this.render('migration', names, { migration: `create_${names.table}_table`, timestamp: this.timestamp, action: 'create', table: names.table, fields })
   }
@@ -301,6 +304,26 @@ export class Generator {
   async missingModel(names: Names, fields: readonly Field[]): Promise<GeneratedFile[]> {
     return this.has(appPaths.model(names)) ? [] : [await this.render('model', names, { fields })]
   }
+}
+
+/**
+ * svc's own tables are not a generator's to create, --force or not: svc's sign-up, login, queue and keys read their
+ * columns, and a migration of the same table with the resource's columns (make:crud User --force replaced make:auth's)
+ * breaks them (registration answered 500 `no such column: password`).
+ */
+function refuseFrameworkTable(table: string): void {
+  const command = frameworkTableCommand(table)
+  if (command === undefined) return
+  const users = table === AUTH_USERS_TABLE
+  throw new CliError(
+    'E_BAD_NAME',
+    `This would create ${table}, one of svc's own tables (svc ${command} writes its migration; ${users ? 'sign-up, login and tokens' : 'svc'} read${users ? '' : 's'} its columns)`,
+    {
+      hint: users
+        ? `pick another name for a table of your own (svc make:crud Profile --fields=...,user_id:references keeps more about each user); to read users in your routes, svc make:model User --fields=... (without --migration) models the table as it is`
+        : `pick another name for a table of your own; to read ${table} in your routes, svc make:model ${deriveNames(singularOfTable(table)).singular.pascal} --fields=... (without --migration) models the table as it is`,
+    },
+  )
 }
 
 /** The table of svc's auth (make:auth), whose users log in. */
