@@ -107,16 +107,23 @@ export class Generator {
     return { files: [await this.render('resource', names, { fields: this.fieldsOf(names, options.fields), model: this.has(appPaths.model(names)) })] }
   }
 
+  // The next steps name what the file exports (the built-in templates' names), as make:seeder's names the seeder.
   async request(input: string, options: { fields?: string }): Promise<Plan> {
-    return { files: [await this.render('request', deriveNames(input, 'Request'), { fields: parseFields(options.fields), list: false })] }
+    const names = deriveNames(input, 'Request')
+    return {
+      files: [await this.render('request', names, { fields: parseFields(options.fields), list: false })],
+      next: [`declare it on its route: .body(${identifiers(names).request})`],
+    }
   }
 
   async middleware(input: string): Promise<Plan> {
-    return { files: [await this.render('middleware', deriveNames(input, 'Middleware'), {})] }
+    const names = deriveNames(input, 'Middleware')
+    return { files: [await this.render('middleware', names, {})], next: [`attach it: .middleware(${names.base.camel}()) on a route or group, or app/kernel.ts`] }
   }
 
   async rule(input: string): Promise<Plan> {
-    return { files: [await this.render('rule', deriveNames(input, 'Rule'), {})] }
+    const names = deriveNames(input, 'Rule')
+    return { files: [await this.render('rule', names, {})], next: [`use it in a schema: v.pipe(v.string(), ${names.base.camel}())`] }
   }
 
   async event(input: string): Promise<Plan> {
@@ -180,11 +187,13 @@ export class Generator {
   }
 
   async job(input: string): Promise<Plan> {
-    return { files: [await this.render('job', deriveNames(input, 'Job'), {})] }
+    const names = deriveNames(input, 'Job')
+    return { files: [await this.render('job', names, {})], next: [`await c.queue.dispatch(${names.base.camel}, payload), then svc queue:work`] }
   }
 
   async mail(input: string): Promise<Plan> {
-    return { files: [await this.render('mail', deriveNames(input, 'Mail'), {})] }
+    const names = deriveNames(input, 'Mail')
+    return { files: [await this.render('mail', names, {})], next: [`await c.mailer.send(${names.base.camel}Mail.to(address, data))`] }
   }
 
   async test(input: string): Promise<Plan> {

@@ -41,6 +41,12 @@ describe('the next step', () => {
   it('names what was made', async () => {
     expect((await runSvc(['make:factory', 'Gadget'], { cwd: app.dir })).stderr).toContain('Next: svc make:seeder Gadget.')
     expect((await runSvc(['make:event', 'GadgetShipped'], { cwd: app.dir })).stderr).toContain('Next: svc make:listener <Name> --event=GadgetShipped.')
+    // The identifier each file exports, not a placeholder (<mail>, <job>, name(), rule(), Schema).
+    expect((await runSvc(['make:mail', 'GadgetShipped'], { cwd: app.dir })).stderr).toContain('Next: await c.mailer.send(gadgetShippedMail.to(address, data)).')
+    expect((await runSvc(['make:job', 'ShipGadget'], { cwd: app.dir })).stderr).toContain('Next: await c.queue.dispatch(shipGadget, payload), then svc queue:work.')
+    expect((await runSvc(['make:middleware', 'GadgetTimer'], { cwd: app.dir })).stderr).toContain('Next: attach it: .middleware(gadgetTimer()) on a route or group, or app/kernel.ts.')
+    expect((await runSvc(['make:rule', 'GadgetCode'], { cwd: app.dir })).stderr).toContain('Next: use it in a schema: v.pipe(v.string(), gadgetCode()).')
+    expect((await runSvc(['make:request', 'StoreGadget', '--fields=label:string'], { cwd: app.dir })).stderr).toContain('Next: declare it on its route: .body(StoreGadgetRequest).')
   })
 
   it('make:model without -m names the migration its table still needs, not svc migrate alone', async () => {
