@@ -4,6 +4,7 @@
  * `--migration` does. And the next step a generator prints names what it
  * made (`svc make:seeder Gadget`, not `<Name>`).
  */
+import { readdirSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MakeJson } from '../../cli/contract/index.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
@@ -47,6 +48,23 @@ describe('the next step', () => {
     expect((await runSvc(['make:middleware', 'GadgetTimer'], { cwd: app.dir })).stderr).toContain('Next: attach it: .middleware(gadgetTimer()) on a route or group, or app/kernel.ts.')
     expect((await runSvc(['make:rule', 'GadgetCode'], { cwd: app.dir })).stderr).toContain('Next: use it in a schema: v.pipe(v.string(), gadgetCode()).')
     expect((await runSvc(['make:request', 'StoreGadget', '--fields=label:string'], { cwd: app.dir })).stderr).toContain('Next: declare it on its route: .body(StoreGadgetRequest).')
+  })
+
+  // A bare package (docs/getting-started.md) has no users: make:crud's routes take a token, and its test's tokenFor
+  // failed (`tokenFor needs the users table ... run svc make:auth`) after a Next of "svc migrate, then npm test".
+  it('make:crud in an app without make:auth names svc make:auth first; with --public, or with the users table, it does not', async () => {
+    const bare = copyExampleApp()
+    try {
+      for (const file of readdirSync(bare.path('database', 'migrations')).filter((name) => name.endsWith('_create_users_table.ts'))) rmSync(bare.path('database', 'migrations', file))
+      const made = await runSvc(['make:crud', 'Note', '--fields=body:text', '--seed'], { cwd: bare.dir })
+      expect(made.exitCode, made.stderr).toBe(0)
+      expect(made.stderr).toContain('Next: svc make:auth (the routes take a signed-in user; or make:crud --public), then svc migrate, then svc db:seed, then npm test.')
+      const open = await runSvc(['make:crud', 'Tag', '--fields=name:string', '--public'], { cwd: bare.dir })
+      expect(open.stderr).toContain('Next: svc migrate, then npm test.')
+    } finally {
+      bare.remove()
+    }
+    expect((await runSvc(['make:crud', 'Memo', '--fields=body:text'], { cwd: app.dir })).stderr).toContain('Next: svc migrate, then npm test.')
   })
 
   it('make:model without -m names the migration its table still needs, not svc migrate alone', async () => {
