@@ -165,8 +165,18 @@ export class Generator {
     // A listener of another event under that name: keeping it and writing the new event would be half of what was asked.
     const heard = this.has(listenerPath) ? listenedEvent(readFileSync(join(this.project.appDir, listenerPath), 'utf8')) : undefined
     const otherEvent = heard !== undefined && heard !== event.base.pascal
+    // Queued through the database driver (the default), emit() needs the jobs table: without it the request fails.
+    const queueTables = options.queued === true && !createdTables(join(this.project.appDir, appPaths.migrations)).has('jobs')
     return {
       files,
+      ...(options.queued === true
+        ? {
+            next: [
+              ...(queueTables ? ['svc make:queue-table, then svc migrate (a queued listener goes through the jobs table)'] : []),
+              'svc queue:work runs it (QUEUE_CONNECTION=sync and the tests run it at once)',
+            ],
+          }
+        : {}),
       ...(otherEvent
         ? {
             whole: `make:listener ${names.input} --event=${options.event}`,

@@ -36,6 +36,21 @@ describe('make:listener --queued', () => {
     expect((await runSvc(['make:listener', 'LogGadget', '--event=GadgetLost'], { cwd: app.dir })).exitCode).toBe(0)
     expect(app.read('app', 'listeners', 'log-gadget.ts')).toContain('  queued: false,\n')
   })
+
+  // Queued with the database driver (the default) needs the jobs table: without it, emit() fails the request.
+  it('in an app without the queue tables, the next step starts with svc make:queue-table', async () => {
+    const bare = copyExampleApp()
+    try {
+      for (const file of readdirSync(bare.path('database', 'migrations')).filter((name) => name.endsWith('_create_jobs_table.ts'))) rmSync(bare.path('database', 'migrations', file))
+      const made = await runSvc(['make:listener', 'MailOwner', '--event=GadgetLost', '--queued'], { cwd: bare.dir })
+      expect(made.exitCode, made.stderr).toBe(0)
+      expect(made.stderr).toContain(
+        'Next: svc make:queue-table, then svc migrate (a queued listener goes through the jobs table), then svc queue:work runs it (QUEUE_CONNECTION=sync and the tests run it at once).',
+      )
+    } finally {
+      bare.remove()
+    }
+  })
 })
 
 describe('the next step', () => {

@@ -11,7 +11,6 @@ export default defineCommand({
     queued: { type: 'boolean', description: 'Run by a queue worker (svc queue:work), not during emit(): queued: true' },
   },
   run({ args, io, json }) {
-    const next = args.queued === true ? ['svc queue:work runs it (QUEUE_CONNECTION=sync and the tests run it at once)'] : []
-    return runGenerator(io, args, json, (generator) => generator.listener(String(args.name), { event: args.event, queued: args.queued }), next)
+    return runGenerator(io, args, json, (generator) => generator.listener(String(args.name), { event: args.event, queued: args.queued }))
   },
 })
