@@ -330,7 +330,7 @@ export class Generator {
  * columns, and a migration of the same table with the resource's columns (make:crud User --force replaced make:auth's)
  * breaks them (registration answered 500 `no such column: password`).
  */
-function refuseFrameworkTable(table: string): void {
+export function refuseFrameworkTable(table: string): void {
   const command = frameworkTableCommand(table)
   if (command === undefined) return
   const users = table === AUTH_USERS_TABLE
