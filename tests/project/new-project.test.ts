@@ -264,6 +264,8 @@ describe('svc new <name>', () => {
       expect(existsSync(at(`shop-${name.toLowerCase()}`)), name).toBe(false)
     }
     expect(readdirSync(sandbox.path).filter((entry) => entry.startsWith('.shop-'))).toEqual([])
+    // User is known from its name alone: refused with the other bad names (the wizard asks again at once).
+    expect((await svc(['new', 'shop-user', '--example=User'])).stderr).toContain("error [E_BAD_OPTION]: --example=User: This would create users, one of svc's own tables")
   })
 })
 
