@@ -111,7 +111,10 @@ export function findCommand(manifest: CommandManifest, name: string): ManifestCo
 
 /** Known command names (and aliases) closest to a mistyped one. */
 export function closestCommands(manifest: CommandManifest, name: string): string[] {
-  return closestNames(name, manifest.commands.flatMap((command) => [command.name, ...command.aliases]))
+  const names = manifest.commands.flatMap((command) => [command.name, ...command.aliases])
+  // A command named without its group (`openapi` for make:openapi, `seed` for db:seed) is what the user meant first.
+  const ungrouped = names.filter((candidate) => candidate.slice(candidate.lastIndexOf(':') + 1) === name)
+  return [...new Set([...ungrouped, ...closestNames(name, names)])].slice(0, 3)
 }
 
 /** The command (or alias) of this name, or E_UNKNOWN_COMMAND with the closest names. */

@@ -10,7 +10,7 @@ import { basename, extname, join } from 'node:path'
 import type { Database } from '../../framework/index.ts'
 import type { DbSeedJson, SeededRowsJson } from '../contract/index.ts'
 import { closestNames } from '../command/suggest.ts'
-import { deriveNames } from '../generators/names.ts'
+import { deriveNames, singularOfTable } from '../generators/names.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { withConsoleOnStderr } from '../output/print.ts'
@@ -108,7 +108,7 @@ export async function runSeeders(
 function missingParentFix(message: string): string {
   const missing = /: ([a-z_][a-z0-9_]*) \S+ names no row of ([A-Za-z_][A-Za-z0-9_]*)/.exec(message)
   if (missing === null) return ''
-  const parent = deriveNames(missing[2]!).singular.camel
+  const parent = deriveNames(singularOfTable(missing[2]!)).singular.camel
   return `${missing[1]} must name a row of ${missing[2]}: in the factory, give it the parent's factory (${missing[1]}: ${parent}Factory, docs/models.md) or a stored row's id instead of a number of its own; `
 }
 

@@ -18,6 +18,7 @@ import { registerResourceRoutes, routesPlacement, type ResourceRoutes } from './
 import { DEFAULT_CRUD_FIELDS, parseFields, type Field } from './fields.ts'
 import { Generator, singular } from './generator.ts'
 import { deriveNames, type Names } from './names.ts'
+import { createdTables } from './migration-tables.ts'
 import { appPaths, identifiers, importPath } from './paths.ts'
 import { writePlan, type Plan } from './write-plan.ts'
 
@@ -65,8 +66,16 @@ export async function planCrud(generator: Generator, input: string, options: Cru
     await render('test', names, { resource: { fields, basePath: `${prefix === '/' ? '' : prefix}${names.routePath}`, auth } }),
   ]
   const routes = resourceRoutes(names, auth)
+  // Without make:auth there are no users to sign in: every request, and the test's tokenFor, would fail.
+  const needsUsers = auth && !createdTables(join(generator.project.appDir, appPaths.migrations)).has('users')
   return {
     files,
+    next: [
+      ...(needsUsers ? ['svc make:auth (the routes take a signed-in user; or make:crud --public)'] : []),
+      'svc migrate',
+      ...(options.seed === true ? ['svc db:seed'] : []),
+      'npm test',
+    ],
     whole: `make:crud ${names.input}`,
     wholeHint: options.fields === undefined ? otherFields(generator, names, fields) : undefined,
     edits: [{ path: appPaths.apiRoutes, what: `the ${names.plural.words} routes`, apply: (source) => registerResourceRoutes(source, routes) }],

@@ -5,7 +5,7 @@
  */
 import { closestNames } from '../command/suggest.ts'
 import { CliError } from '../output/cli-error.ts'
-import { deriveNames, type Names } from './names.ts'
+import { deriveNames, singularOfTable, type Names } from './names.ts'
 
 export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'references'] as const
 export type FieldType = (typeof FIELD_TYPES)[number]
@@ -132,8 +132,14 @@ export function parentOf(field: Field): Names {
     const parent = deriveNames(field.name.replace(/_id$/, ''))
     return { ...parent, base: parent.singular }
   }
-  const parent = deriveNames(field.table)
+  const parent = deriveNames(singularOfTable(field.table))
   return { ...parent, base: parent.singular, table: field.table }
+}
+
+/** The field as `--fields` takes it: `label:string`, `note:text?`, `author_id:references:users` (the table only when not the column's own). */
+export function fieldSpec(field: Field): string {
+  const table = field.type === 'references' && field.table !== defaultParentTable(field.name) ? `:${field.table}` : ''
+  return `${field.name}:${field.type}${table}${field.optional ? '?' : ''}`
 }
 
 /** A whole-number column that looks like a foreign key (`project_id:integer`): it holds any number, not a row of the parent. */

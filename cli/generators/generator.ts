@@ -6,14 +6,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { frameworkTableCommand } from '../project/framework-tables.ts'
 import type { Project } from '../project/project.ts'
 import { checkBindings } from './bindings.ts'
 import { addListener } from './codemods/listeners.ts'
 import { modelFields } from './codemods/model-fields.ts'
 import { observeModel } from './codemods/model-observer.ts'
 import { addLangFile, useTranslatedValidation } from './codemods/translations.ts'
-import { parentOf, parseFields, type Field } from './fields.ts'
-import { casesOf, deriveNames, splitWords, type Names } from './names.ts'
+import { fieldSpec, parentOf, parseFields, type Field } from './fields.ts'
+import { casesOf, deriveNames, singularOfTable, splitWords, type Names } from './names.ts'
 import { migrationTimestamp } from './migration-timestamp.ts'
 import { checkAlteredTable, createdTables } from './migration-tables.ts'
 import { appPaths, identifiers, importPath } from './paths.ts'
@@ -50,10 +51,15 @@ export class Generator {
     const fields = parseFields(options.fields)
     const files = [await this.render('model', names, { fields })]
     if (options.migration === true) return { files: [...files, await this.createTable(names, fields)] }
-    // Without its table the model fails at its first query: "svc migrate" alone would create nothing.
-    if (createdTables(join(this.project.appDir, appPaths.migrations)).has(names.table)) return { files }
-    const columns = options.fields === undefined || options.fields.trim() === '' ? '' : ` --fields=${options.fields}`
-    return { files, next: [`svc make:migration create_${names.table}_table${columns} (no migration creates ${names.table})`, 'svc migrate'] }
+    const steps = this.missingTableSteps(names, fields)
+    return steps.length === 0 ? { files } : { files, next: steps }
+  }
+
+  /** Without its table a model fails at its first query, and "svc migrate" alone would create nothing: the migration to write first. */
+  missingTableSteps(names: Names, fields: readonly Field[]): string[] {
+    if (createdTables(join(this.project.appDir, appPaths.migrations)).has(names.table)) return []
+    const columns = fields.length === 0 ? '' : ` --fields=${fields.map(fieldSpec).join(',')}`
+    return [`svc make:migration create_${names.table}_table${columns} (no migration creates ${names.table})`, 'svc migrate']
   }
 
   async migration(input: string, options: { fields?: string }): Promise<Plan> {
@@ -64,6 +70,7 @@ export class Generator {
     const table = create?.[1] ?? alter?.[1]
     const action = create ? 'create' : alter ? 'alter' : 'blank'
     if (alter?.[1] !== undefined) checkAlteredTable(join(this.project.appDir, appPaths.migrations), migration, alter[1])
+    if (table !== undefined && action === 'create') refuseFrameworkTable(table)
     if (table !== undefined && action !== 'blank') this.checkParentTables(deriveNames(table), fields)
     return { files: [await this.render('migration', deriveNames(table ?? migration), { migration, timestamp: this.timestamp, action, table, fields })] }
   }
@@ -80,6 +87,7 @@ export class Generator {
         await this.render('resource', names, { fields, model: true }),
         ...(await this.missingModel(names, fields)),
       ],
+      next: [...this.missingTableSteps(names, fields), 'attach the handlers in routes/api.ts'],
     }
   }
 
@@ -99,16 +107,23 @@ export class Generator {
     return { files: [await this.render('resource', names, { fields: this.fieldsOf(names, options.fields), model: this.has(appPaths.model(names)) })] }
   }
 
+  // The next steps name what the file exports (the built-in templates' names), as make:seeder's names the seeder.
   async request(input: string, options: { fields?: string }): Promise<Plan> {
-    return { files: [await this.render('request', deriveNames(input, 'Request'), { fields: parseFields(options.fields), list: false })] }
+    const names = deriveNames(input, 'Request')
+    return {
+      files: [await this.render('request', names, { fields: parseFields(options.fields), list: false })],
+      next: [`declare it on its route: .body(${identifiers(names).request})`],
+    }
   }
 
   async middleware(input: string): Promise<Plan> {
-    return { files: [await this.render('middleware', deriveNames(input, 'Middleware'), {})] }
+    const names = deriveNames(input, 'Middleware')
+    return { files: [await this.render('middleware', names, {})], next: [`attach it: .middleware(${names.base.camel}()) on a route or group, or app/kernel.ts`] }
   }
 
   async rule(input: string): Promise<Plan> {
-    return { files: [await this.render('rule', deriveNames(input, 'Rule'), {})] }
+    const names = deriveNames(input, 'Rule')
+    return { files: [await this.render('rule', names, {})], next: [`use it in a schema: v.pipe(v.string(), ${names.base.camel}())`] }
   }
 
   async event(input: string): Promise<Plan> {
@@ -138,20 +153,30 @@ export class Generator {
     }
   }
 
-  async listener(input: string, options: { event: string | undefined }): Promise<Plan> {
+  async listener(input: string, options: { event: string | undefined; queued?: boolean }): Promise<Plan> {
     if (options.event === undefined || options.event.trim() === '') {
       throw new CliError('E_BAD_ARGUMENTS', 'make:listener needs the event it listens to', { hint: `svc make:listener ${input} --event=OrderShipped` })
     }
     const names = deriveNames(input, 'Listener')
     const event = deriveNames(options.event)
-    const files = [await this.render('listener', names, { event })]
+    const files = [await this.render('listener', names, { event, queued: options.queued === true })]
     if (!this.has(appPaths.event(event))) files.push(await this.render('event', event, {}))
     const listenerPath = appPaths.listener(names)
     // A listener of another event under that name: keeping it and writing the new event would be half of what was asked.
     const heard = this.has(listenerPath) ? listenedEvent(readFileSync(join(this.project.appDir, listenerPath), 'utf8')) : undefined
     const otherEvent = heard !== undefined && heard !== event.base.pascal
+    // Queued through the database driver (the default), emit() needs the jobs table: without it the request fails.
+    const queueTables = options.queued === true && !createdTables(join(this.project.appDir, appPaths.migrations)).has('jobs')
     return {
       files,
+      ...(options.queued === true
+        ? {
+            next: [
+              ...(queueTables ? ['svc make:queue-table, then svc migrate (a queued listener goes through the jobs table)'] : []),
+              'svc queue:work runs it (QUEUE_CONNECTION=sync and the tests run it at once)',
+            ],
+          }
+        : {}),
       ...(otherEvent
         ? {
             whole: `make:listener ${names.input} --event=${options.event}`,
@@ -172,11 +197,13 @@ export class Generator {
   }
 
   async job(input: string): Promise<Plan> {
-    return { files: [await this.render('job', deriveNames(input, 'Job'), {})] }
+    const names = deriveNames(input, 'Job')
+    return { files: [await this.render('job', names, {})], next: [`await c.queue.dispatch(${names.base.camel}, payload), then svc queue:work`] }
   }
 
   async mail(input: string): Promise<Plan> {
-    return { files: [await this.render('mail', deriveNames(input, 'Mail'), {})] }
+    const names = deriveNames(input, 'Mail')
+    return { files: [await this.render('mail', names, {})], next: [`await c.mailer.send(${names.base.camel}Mail.to(address, data))`] }
   }
 
   async test(input: string): Promise<Plan> {
@@ -287,6 +314,7 @@ export class Generator {
 
   /** The `create_<table>_table` migration of a model. */
   createTable(names: Names, fields: readonly Field[]): Promise<GeneratedFile> {
+    refuseFrameworkTable(names.table)
     this.checkParentTables(names, fields)
     return this.render('migration', names, { migration: `create_${names.table}_table`, timestamp: this.timestamp, action: 'create', table: names.table, fields })
   }
@@ -295,6 +323,26 @@ export class Generator {
   async missingModel(names: Names, fields: readonly Field[]): Promise<GeneratedFile[]> {
     return this.has(appPaths.model(names)) ? [] : [await this.render('model', names, { fields })]
   }
+}
+
+/**
+ * svc's own tables are not a generator's to create, --force or not: svc's sign-up, login, queue and keys read their
+ * columns, and a migration of the same table with the resource's columns (make:crud User --force replaced make:auth's)
+ * breaks them (registration answered 500 `no such column: password`).
+ */
+export function refuseFrameworkTable(table: string): void {
+  const command = frameworkTableCommand(table)
+  if (command === undefined) return
+  const users = table === AUTH_USERS_TABLE
+  throw new CliError(
+    'E_BAD_NAME',
+    `This would create ${table}, one of svc's own tables (svc ${command} writes its migration; ${users ? 'sign-up, login and tokens' : 'svc'} read${users ? '' : 's'} its columns)`,
+    {
+      hint: users
+        ? `pick another name for a table of your own (svc make:crud Profile --fields=...,user_id:references keeps more about each user); to read users in your routes, svc make:model User --fields=... (without --migration) models the table as it is`
+        : `pick another name for a table of your own; to read ${table} in your routes, svc make:model ${deriveNames(singularOfTable(table)).singular.pascal} --fields=... (without --migration) models the table as it is`,
+    },
+  )
 }
 
 /** The table of svc's auth (make:auth), whose users log in. */

@@ -118,6 +118,19 @@ export function deriveNames(input: string, suffix = ''): Names {
   }
 }
 
+/**
+ * The name whose plural is `table`: `projects` → `project`, `blog_posts` → `blog_post`. pluralize does not always
+ * take back its own plural (`pluralize.plural('sku')` is `skus`, the table make:crud Sku creates, but
+ * `pluralize.singular('skus')` is `skus`), so the singular is the candidate whose plural is the table.
+ */
+export function singularOfTable(table: string): string {
+  const words = table.split('_')
+  const last = words.at(-1)!
+  const candidates = [pluralize.singular(last), last.replace(/s$/, ''), last.replace(/es$/, '')]
+  const singular = candidates.find((candidate) => candidate !== '' && pluralize.plural(candidate) === last) ?? candidates[0]!
+  return [...words.slice(0, -1), singular].join('_')
+}
+
 /** `admin/blog-post`: a file's path under its kind's folder, without extension. */
 export function nestedPath(names: Names, file: string): string {
   return [...names.folders, file].join('/')

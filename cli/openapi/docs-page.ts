@@ -80,12 +80,15 @@ export function renderDocsPage(document: JsonObject): string {
 
 /**
  * The plugin serving the page, when it is on and `public/docs.html` exists
- * (written by `svc make:openapi --with-swagger`); none otherwise, or when
- * the app has its own route under /docs.
+ * (written by `svc make:openapi --with-swagger`), or always in a server
+ * (`serving`), which reads the page at each request: one started before the
+ * page was first written serves it then, without a restart. None when the
+ * app has its own route under /docs. The other loads (route:list, tinker)
+ * list the routes only when there is a page.
  */
-export function apiDocsPlugins(project: Project, config: AppConfig, appPaths: readonly string[]): AppPlugin[] {
+export function apiDocsPlugins(project: Project, config: AppConfig, appPaths: readonly string[], serving = false): AppPlugin[] {
   const page = join(project.appDir, DOCS_PAGE_FILE)
-  if (!apiDocsEnabled(config) || !existsSync(page)) return []
+  if (!apiDocsEnabled(config) || (!serving && !existsSync(page))) return []
   if (appPaths.some((path) => path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`))) return []
   return [apiDocsPlugin(page)]
 }

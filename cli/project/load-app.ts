@@ -261,7 +261,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     // Queued listeners go to this app's queue (the registry is per process: the last app loaded holds it).
     useListenerQueue(queue === undefined ? undefined : listenerQueue(queue))
     useListenerServices({ db: database, queue, mailer: appMailer, config })
-    const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [])
+    const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [], options.serving === true)
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
     // The kernel's own onError decides alone; else a missing table is explained (missing-table.ts).

@@ -9,9 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { basename, extname, join, relative } from 'node:path'
 import { logUnexpectedError, type Database, type ErrorHook } from '../../framework/index.ts'
 import { errorResponse, TRACE_HEADER } from '../../framework/http/response.ts'
-import { IDEMPOTENCY_MIGRATION_SOURCE } from '../../framework/idempotency/schema.ts'
-import { QUEUE_MIGRATION_SOURCE } from '../../framework/queue/schema.ts'
-import { API_KEYS_MIGRATION_SOURCE, AUTH_MIGRATION_SOURCES, type MigrationSource } from './migration-file.ts'
+import { frameworkTableCommand, tablesCreatedBy } from './framework-tables.ts'
 import { MIGRATION_FILE, migrationsDir } from './migrations.ts'
 import type { Project } from './project.ts'
 
@@ -56,28 +54,15 @@ export async function explainMissingTable(project: Project, database: Database, 
   }
   const dir = relative(project.root, migrationsDir(project)) || '.'
   const name = table.replace(/^main\./, '')
-  const creating = files.find((file) => createdTables(migrationText(project, file)).includes(name))
+  const creating = files.find((file) => tablesCreatedBy(migrationText(project, file)).includes(name))
   if (creating !== undefined) {
     return `every migration in ${dir} has run on the database ${where}, ${creating} among them, which creates it: the table was dropped since (by hand, or by a later migration); add a migration that creates it again, or, on a development database, svc migrate:fresh (which drops every table)`
   }
-  const command = FRAMEWORK_TABLES.find(([, sources]) => sources.some((source) => source.up.some((sql) => createdTables(sql).includes(name))))?.[0]
+  const command = frameworkTableCommand(name)
   if (command !== undefined) {
     return `every migration in ${dir} has run on the database ${where}, and none creates it: it is one of svc's own tables, whose migration svc ${command} writes; run it, then svc migrate`
   }
   return `every migration in ${dir} has run on the database ${where}, and none creates it: add one (svc make:migration), or check the table's name`
-}
-
-/** The commands that write the migrations of svc's own tables (a queued listener needs jobs without the app naming it). */
-const FRAMEWORK_TABLES: ReadonlyArray<readonly [command: string, sources: readonly MigrationSource[]]> = [
-  ['make:auth', AUTH_MIGRATION_SOURCES],
-  ['make:apikey-table', [API_KEYS_MIGRATION_SOURCE]],
-  ['make:queue-table', [QUEUE_MIGRATION_SOURCE]],
-  ['make:idempotency-table', [IDEMPOTENCY_MIGRATION_SOURCE]],
-]
-
-/** The tables `create table` statements in this text create, their quotes taken off. */
-function createdTables(text: string): string[] {
-  return [...text.matchAll(/create\s+table\s+(?:if\s+not\s+exists\s+)?["`[]?(\w+)["`\]]?/gi)].map((match) => match[1]!)
 }
 
 function migrationText(project: Project, name: string): string {

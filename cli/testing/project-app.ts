@@ -59,6 +59,11 @@ export interface ProjectTestApp {
   client: TestClient
   /** An access token for a user of the test database, created on first use (no password: they cannot log in). */
   tokenFor(user?: TestUser): Promise<string>
+  /**
+   * The mail log of this test app, in its temporary folder: every mail its requests send is appended there
+   * (`MAIL_MAILER=log`, whatever `.env` says), never sent. Read it to assert a mail: `readFileSync(t.mailLog, 'utf8')`.
+   */
+  mailLog: string
   /** Closes the database and deletes it. */
   close(): Promise<void>
 }
@@ -70,14 +75,16 @@ export async function projectTestApp(options: ProjectTestAppOptions = {}): Promi
   let loaded: LoadedApp | undefined
   try {
     // Jobs and queued listeners run when dispatched, so a test sees their effects at once.
-    const settings: EnvRecord = { APP_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_ITERATIONS: '1', QUEUE_CONNECTION: 'sync', ...options.env }
+    // Mails are logged in the test's folder: .env's SMTP server is not a test's to use, nor the development mail log to fill.
+    const settings: EnvRecord = { APP_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_ITERATIONS: '1', QUEUE_CONNECTION: 'sync', MAIL_MAILER: 'log', ...options.env }
     const overrides: EnvRecord = {
       ...settings,
       ...(await throwAwayKeys(project, settings)),
       DATABASE_URL: `file:${join(dir, 'database.sqlite')}`,
       DATABASE_AUTH_TOKEN: '',
     }
-    loaded = await loadApp(project, { overrides, trace: false })
+    const logsDir = join(dir, 'logs')
+    loaded = await loadApp(project, { overrides, trace: false, logsDir })
     const db = loaded.database!
     await migrate(db, await loadMigrations(project))
     if (options.seed !== undefined && options.seed !== false) {
@@ -90,6 +97,7 @@ export async function projectTestApp(options: ProjectTestAppOptions = {}): Promi
       config,
       db,
       client: createTestClient(app),
+      mailLog: join(logsDir, 'mail.log'),
       async tokenFor(user = {}) {
         const role = user.role ?? 'user'
         const email = user.email ?? `${role}@example.test`

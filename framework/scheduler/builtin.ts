@@ -16,7 +16,7 @@ async function hasTable(db: Database, table: string): Promise<boolean> {
 export const pruneIdempotencyKeysTask: ScheduledTask = builtinTask(
   '0 * * * *',
   async ({ db }) => {
-    if (db !== undefined && (await hasTable(db, 'idempotency_keys'))) await pruneIdempotencyKeys(db, Date.now())
+    if (await hasTable(db, 'idempotency_keys')) await pruneIdempotencyKeys(db, Date.now())
   },
   { name: 'svc:prune-idempotency-keys', timezone: 'UTC', description: 'Delete expired idempotency keys' },
 )
@@ -24,7 +24,7 @@ export const pruneIdempotencyKeysTask: ScheduledTask = builtinTask(
 export const pruneRefreshTokensTask: ScheduledTask = builtinTask(
   '10 3 * * *',
   async ({ db }) => {
-    if (db !== undefined && (await hasTable(db, 'refresh_tokens'))) await db.execute('delete from refresh_tokens where expires_at < ?', [new Date().toISOString()])
+    if (await hasTable(db, 'refresh_tokens')) await db.execute('delete from refresh_tokens where expires_at < ?', [new Date().toISOString()])
   },
   { name: 'svc:prune-refresh-tokens', timezone: 'UTC', description: 'Delete expired refresh tokens' },
 )

@@ -8,7 +8,7 @@
  */
 import type { Database } from '../database/database.ts'
 import { storableText } from '../database/argument-check.ts'
-import type { JobServices } from '../queue/job.ts'
+import { servicesOrStandIns, type JobServices } from '../queue/job.ts'
 import { isDue, minuteOf } from './due.ts'
 import type { ScheduledTask } from './schedule.ts'
 
@@ -94,7 +94,9 @@ async function runTask(task: ScheduledTask, options: RunScheduleOptions & { now:
   const started = performance.now()
   let error: string | undefined
   try {
-    await task.run({ ...options.services, now: options.now, task: { name: task.name } })
+    // The run's own database is the task's when the host gave none.
+    const services = servicesOrStandIns({ ...options.services, db: options.services.db ?? db }, (name) => `This schedule run was given no ${name} (services.${name})`)
+    await task.run({ ...services, now: options.now, task: { name: task.name } })
   } catch (failure) {
     error = failure instanceof Error ? failure.message : String(failure)
   }

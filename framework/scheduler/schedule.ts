@@ -14,7 +14,8 @@
 import { Cron } from 'croner'
 import type { JobServices } from '../queue/job.ts'
 
-export interface TaskContext extends JobServices {
+/** The app's services, each always there (a missing one is a stand-in that throws when used, naming it), as a job's and a listener's. */
+export interface TaskContext extends Required<JobServices> {
   /** The minute this run is for (the start of it). */
   readonly now: Date
   readonly task: { readonly name: string }

@@ -117,6 +117,9 @@ describe('svc', () => {
     expect(stderr).toContain('error [E_UNKNOWN_COMMAND]: Unknown command "migrat"')
     expect(stderr).toMatch(/did you mean migrate\b/)
     expect((await svc('frobnicate')).stderr).toContain('svc list shows all commands')
+    // A command named without its group (the docs say make:openapi; a user types openapi) is found by that part.
+    expect((await svc('openapi')).stderr).toContain('fix: did you mean make:openapi? (svc list shows all)')
+    expect((await svc('seed')).stderr).toContain('fix: did you mean db:seed? (svc list shows all)')
     expect((await svc('--frobnicate')).stderr).toContain('error [E_UNKNOWN_OPTION]')
   })
 

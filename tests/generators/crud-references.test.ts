@@ -230,3 +230,29 @@ describe('a plain *_id:integer', () => {
     expect(fixed.exitCode, fixed.stderr).toBe(0)
   }, 60_000)
 })
+
+describe('a parent whose plural pluralize cannot take back (Sku: skus)', () => {
+  // pluralize.plural('sku') is 'skus', the table make:crud Sku creates, but pluralize.singular('skus') is 'skus':
+  // sku_id:references was refused for want of a Skus model (app/models/skus.ts) the app could never have.
+  it('make:crud Scan --fields=sku_id:references finds the Sku model and writes its factory', async () => {
+    await make('make:crud', 'Sku', '--fields=code:string')
+    const scans = await make('make:crud', 'Scan', '--fields=code:string,sku_id:references', '--seed')
+    expect(scans.written).toContain('database/factories/sku-factory.ts')
+    expect(app.read('database', 'factories', 'scan-factory.ts')).toContain("import { skuFactory } from './sku-factory.ts'")
+    expect(app.read('tests', 'scans.test.ts')).toContain("it('lists the scans of one sku (?sku_id=)'")
+    const named = await make('make:crud', 'Label', '--fields=text:string,item_id:references:skus')
+    expect(named.written).toContain('tests/labels.test.ts')
+    expect(app.read('tests', 'labels.test.ts')).toContain("import { skuFactory } from '../database/factories/sku-factory.ts'")
+  })
+
+  it("db:seed's fix for a plain sku_id naming no row names skuFactory (it said skusFactory)", async () => {
+    await make('make:crud', 'Stock', '--fields=quantity:integer,sku_id:integer', '--seed')
+    const name = readdirSync(app.path('database', 'migrations')).find((file) => file.endsWith('_create_stocks_table.ts'))!
+    const path = app.path('database', 'migrations', name)
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"sku_id" integer not null,', '"sku_id" integer not null references "skus" ("id"),'))
+    expect((await runSvc(['migrate:fresh'], { cwd: app.dir })).exitCode).toBe(0)
+    const seeded = await runSvc(['db:seed', '--class=stocks'], { cwd: app.dir })
+    expect(seeded.exitCode).toBe(1)
+    expect(seeded.stderr).toContain("fix: sku_id must name a row of skus: in the factory, give it the parent's factory (sku_id: skuFactory, docs/models.md)")
+  }, 60_000)
+})

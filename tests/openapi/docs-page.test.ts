@@ -90,6 +90,27 @@ describe('serving the page', () => {
   })
 })
 
+describe('a server started before the page was written', () => {
+  // `svc serve` (or live) running, then make:openapi --with-swagger: /docs was the app's 404 until a restart,
+  // since the routes were only added when the page existed at start-up.
+  it('serves /docs once make:openapi --with-swagger writes it, without a restart; before, a 404 saying how to write it', async () => {
+    const fresh = copyExampleApp('blog')
+    const served = await loadApp(findProject(fresh.dir, svcEnv({})), { withDatabase: false, serving: true })
+    try {
+      const before = await served.app.fetch(new Request('http://localhost/docs'))
+      expect(before.status).toBe(404)
+      expect((await before.json()).error).toBe('No docs page: run svc make:openapi --with-swagger')
+      expect((await runSvc(['make:openapi', '--with-swagger'], { cwd: fresh.dir })).exitCode).toBe(0)
+      const after = await served.app.fetch(new Request('http://localhost/docs'))
+      expect(after.status).toBe(200)
+      expect(await after.text()).toBe(fresh.read('public', 'docs.html'))
+    } finally {
+      await served.close()
+      fresh.remove()
+    }
+  })
+})
+
 describe('the page in Chromium, offline', () => {
   let browser: Browser
 

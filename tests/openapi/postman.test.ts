@@ -99,6 +99,22 @@ describe('make:postman on the example app', () => {
     expect(made.stdout).toContain('No resource has the five CRUD routes a flow needs')
     expect(made.stderr).toContain('no CRUD flow for /api/v1/posts: DELETE /api/v1/posts/{id} needs a role')
   })
+
+  // PORT=0 (a free port at start-up) used to give baseUrl http://localhost:0 and a newman line that reached nothing.
+  it('with PORT=0 and no --base-url: refused before writing, as svc t is, naming --base-url; with it, written', async () => {
+    const before = copy.read('public', 'postman_collection.json')
+    const refused = await runSvc(['make:postman', '--json'], { cwd: copy.dir, env: { PORT: '0' } })
+    expect(refused.exitCode).toBe(1)
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: 'E_BAD_OPTION',
+      message: 'PORT=0 picks a free port at start-up: make:postman cannot know the baseUrl',
+      fix: 'pass the address svc serve printed: --base-url=http://127.0.0.1:<port>',
+    })
+    expect(copy.read('public', 'postman_collection.json')).toBe(before)
+    const given = await runSvc(['make:postman', '--base-url=http://127.0.0.1:41234'], { cwd: copy.dir, env: { PORT: '0' } })
+    expect(given.exitCode, given.stderr).toBe(0)
+    expect(given.stderr).toContain('--env-var baseUrl=http://127.0.0.1:41234')
+  })
 })
 
 describe('make:postman --flow=crud after make:crud Product', () => {

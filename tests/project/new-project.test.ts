@@ -253,6 +253,20 @@ describe('svc new <name>', () => {
     expect(bad.stderr).toContain('error [E_BAD_OPTION]: --example=Object: "Object" would declare Object')
     expect(existsSync(at('shop2'))).toBe(false)
   })
+
+  // A name make:crud refuses for what the new project holds (make:auth's users table; the scaffold's own POST /greetings)
+  // used to be refused after the project was written: exit 1, and a project without its example left in place.
+  it('--example that make:crud refuses in the new project (User, Greeting): refused, nothing created', async () => {
+    for (const [name, said] of [['User', "This would create users, one of svc's own tables"], ['Greeting', 'routes/api.ts already has']] as const) {
+      const refused = await svc(['new', `shop-${name.toLowerCase()}`, `--example=${name}`])
+      expect(refused.exitCode, name).toBe(1)
+      expect(refused.stderr).toContain(said)
+      expect(existsSync(at(`shop-${name.toLowerCase()}`)), name).toBe(false)
+    }
+    expect(readdirSync(sandbox.path).filter((entry) => entry.startsWith('.shop-'))).toEqual([])
+    // User is known from its name alone: refused with the other bad names (the wizard asks again at once).
+    expect((await svc(['new', 'shop-user', '--example=User'])).stderr).toContain("error [E_BAD_OPTION]: --example=User: This would create users, one of svc's own tables")
+  })
 })
 
 describe('svc start, scripted', () => {

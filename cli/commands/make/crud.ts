@@ -25,7 +25,6 @@ export default defineCommand({
       args,
       json,
       (generator) => planCrud(generator, String(args.name), { fields: args.fields, simple: args.simple, seed: args.seed, public: args.public }),
-      ['svc migrate', ...(args.seed ? ['svc db:seed'] : []), 'npm test'],
     )
   },
 })

@@ -9,8 +9,6 @@ export default defineCommand({
     ...generatorArgs,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.job(String(args.name)), [
-      'await c.queue.dispatch(<job>, payload), then svc queue:work',
-    ])
+    return runGenerator(io, args, json, (generator) => generator.job(String(args.name)))
   },
 })

@@ -8,8 +8,9 @@ export default defineCommand({
     ...nameArg,
     ...generatorArgs,
     event: { type: 'string', description: 'The event it listens to (written too if the app lacks it)', valueHint: 'Event' },
+    queued: { type: 'boolean', description: 'Run by a queue worker (svc queue:work), not during emit(): queued: true' },
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.listener(String(args.name), { event: args.event }), [])
+    return runGenerator(io, args, json, (generator) => generator.listener(String(args.name), { event: args.event, queued: args.queued }))
   },
 })

@@ -9,8 +9,6 @@ export default defineCommand({
     ...generatorArgs,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.mail(String(args.name)), [
-      'await c.mailer.send(<mail>.to(address, data))',
-    ])
+    return runGenerator(io, args, json, (generator) => generator.mail(String(args.name)))
   },
 })

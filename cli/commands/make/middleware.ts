@@ -9,6 +9,6 @@ export default defineCommand({
     ...generatorArgs,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.middleware(String(args.name)), ['attach it: .middleware(name()) on a route or group, or app/kernel.ts'])
+    return runGenerator(io, args, json, (generator) => generator.middleware(String(args.name)))
   },
 })

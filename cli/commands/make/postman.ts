@@ -1,6 +1,7 @@
 import { defineCommand } from '../../command/define.ts'
 import { printOpenApiWarnings } from '../../openapi/warnings-view.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
+import { CliError } from '../../output/cli-error.ts'
 import { printLine, printNote } from '../../output/print.ts'
 import { writePostman } from '../../postman/write.ts'
 import { loadConfig } from '../../project/load-app.ts'
@@ -23,7 +24,14 @@ export default defineCommand({
   },
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
-    const baseUrl = args['base-url'] ?? `http://localhost:${loadConfig(project).port}`
+    const port = loadConfig(project).port
+    // PORT=0 is a free port chosen at start-up: http://localhost:0 would reach nothing.
+    if (args['base-url'] === undefined && port === 0) {
+      throw new CliError('E_BAD_OPTION', 'PORT=0 picks a free port at start-up: make:postman cannot know the baseUrl', {
+        hint: 'pass the address svc serve printed: --base-url=http://127.0.0.1:<port>',
+      })
+    }
+    const baseUrl = args['base-url'] ?? `http://localhost:${port}`
     const result = await writePostman(project, { cwd: io.cwd, output: args.output, baseUrl, crud: args.flow === 'crud' })
     if (args.json) return json(result)
     for (const file of result.written) printLine(io, `Wrote ${file}`)

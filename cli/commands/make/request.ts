@@ -10,6 +10,6 @@ export default defineCommand({
     ...fieldsArg,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.request(String(args.name), { fields: args.fields }), ['declare it on its route: .body(Schema)'])
+    return runGenerator(io, args, json, (generator) => generator.request(String(args.name), { fields: args.fields }))
   },
 })

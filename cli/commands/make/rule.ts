@@ -9,6 +9,6 @@ export default defineCommand({
     ...generatorArgs,
   },
   run({ args, io, json }) {
-    return runGenerator(io, args, json, (generator) => generator.rule(String(args.name)), ['use it in a schema: v.pipe(v.string(), rule())'])
+    return runGenerator(io, args, json, (generator) => generator.rule(String(args.name)))
   },
 })

@@ -25,6 +25,11 @@ export interface NewProjectOptions {
   jwtAlgorithm: JwtAlgorithmChoice
   /** package.json's svc dependency: a version range, or a tarball or folder (`file:...`); default: defaultSvcSpec. */
   svcSpec?: string
+  /**
+   * More work on the written project before it is moved into place (the example resource): a refusal there leaves
+   * nothing behind, as any other. It gets the staging folder, a sibling of the target (relative paths are the same).
+   */
+  finish?: (staging: string) => Promise<void>
 }
 
 export interface CreatedProject {
@@ -97,6 +102,7 @@ export async function createProject(options: NewProjectOptions): Promise<Created
       writeFileSync(path, file.contents, { mode: file.mode ?? 0o644 })
     }
     if (options.jwtAlgorithm === 'RS256') writeJwtKeyFiles(join(staging, 'storage'), await generateRsaKeyPair())
+    await options.finish?.(staging)
     if (!existsSync(dir)) renameSync(staging, dir)
     else for (const entry of readdirSync(staging)) renameSync(join(staging, entry), join(dir, entry))
   } finally {

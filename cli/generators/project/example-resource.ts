@@ -8,12 +8,14 @@ import { CliError } from '../../output/cli-error.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { findProject } from '../../project/project.ts'
 import { makeCrud } from '../crud.ts'
+import { refuseFrameworkTable } from '../generator.ts'
 import { deriveNames } from '../names.ts'
 
 /** Why `name` cannot name a resource (make:crud's own rule), or undefined. */
 export function checkResourceName(name: string): string | undefined {
   try {
-    deriveNames(name)
+    // Also svc's own tables (User): the wizard asks again at once, rather than refusing once the rest is answered.
+    refuseFrameworkTable(deriveNames(name).table)
     return undefined
   } catch (error) {
     if (error instanceof CliError) return `${error.message} (${error.hint})`

@@ -1,6 +1,6 @@
 /** What `new` and `start` do once the answers are known: create the project, add the example resource, say what next. */
 import { relative } from 'node:path'
-import type { NewProjectJson } from '../../contract/index.ts'
+import type { MakeJson, NewProjectJson } from '../../contract/index.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { colors, printLine } from '../../output/print.ts'
@@ -20,8 +20,21 @@ export interface ProjectAnswers {
 export async function makeProject(answers: ProjectAnswers, options: { io: CommandIO; cwd: string; svc?: string }): Promise<NewProjectJson> {
   const badExample = answers.example === null ? undefined : checkResourceName(answers.example)
   if (badExample !== undefined) throw new CliError('E_BAD_OPTION', `--example=${answers.example}: ${badExample}`)
-  const created = await createProject({ folder: answers.folder, cwd: options.cwd, databaseUrl: answers.database, jwtAlgorithm: answers.jwt, svcSpec: options.svc })
-  const example = answers.example === null ? null : await addExampleResource(created.dir, answers.example, options.io)
+  // The example is made before the project is moved into place: a name make:crud refuses there (User: make:auth's
+  // table; Greeting: the scaffold's routes) then leaves no project without its example.
+  const made: { example?: MakeJson } = {}
+  const exampleName = answers.example
+  const created = await createProject({
+    folder: answers.folder,
+    cwd: options.cwd,
+    databaseUrl: answers.database,
+    jwtAlgorithm: answers.jwt,
+    svcSpec: options.svc,
+    finish: exampleName === null ? undefined : async (staging) => {
+      made.example = await addExampleResource(staging, exampleName, options.io)
+    },
+  })
+  const example = made.example ?? null
   const where = relative(options.cwd, created.dir)
   return {
     name: created.name,

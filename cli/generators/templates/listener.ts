@@ -5,6 +5,8 @@ import { defineTemplate } from '../template.ts'
 export interface ListenerOptions {
   /** The event it listens to. */
   event: Names
+  /** `queued: true` (make:listener --queued, as artisan's): emit() hands it to the queue. */
+  queued?: boolean
 }
 
 declare module '../template.ts' {
@@ -30,7 +32,7 @@ export default defineListener(${event}, {
   /** Unique in the app: a queue finds the listener again by it. */
   name: '${[...names.folders, names.base.kebab].join('/')}',
   /** true: emit() queues it and \`svc queue:work\` runs it (at once with QUEUE_CONNECTION=sync); the event arrives as JSON. */
-  queued: false,
+  queued: ${options.queued === true},
   // The second argument has the app's services: async handle(event, { db, mailer, queue }).
   async handle(event) {
     console.info('${event}', event)

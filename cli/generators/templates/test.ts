@@ -58,9 +58,22 @@ describe('${names.base.words}', () => {
   const parentImports = [...new Set(references.map((field) => `import { ${identifiers(parentOf(field)).factory} } from '${importPath(testPath, appPaths.factory(parentOf(field)))}'\n`))].join('')
   // A foreign key needs a row of the parent: one is stored through its factory before the first request.
   const parents = references.map((field) => `\n  valid.${field.name} = (await ${identifiers(parentOf(field)).factory}.create(t.db)).id`).join('')
+  // The rows the tests keep differ wherever a unique index could be (the migration is the app's to add one to: docs/generators.md),
+  // so none is refused: the list's (n = i), a parent's filter's and the search's (n past the list's 1 to 3).
+  // `set` gives some columns their own values (`{ name: code }`), which are then not varied.
+  const variedRow = (n: string, set: Record<string, string> = {}) => {
+    const varied = fields.flatMap((field) => {
+      if (field.name in set) return []
+      if (isSearchable(field)) return [`${field.name}: \`\${valid.${field.name}} ${/^\d+$/.test(n) ? n : `\${${n}}`}\``]
+      if (field.type === 'integer' || field.type === 'number') return [`${field.name}: valid.${field.name} + ${n}`]
+      return []
+    })
+    const columns = [...varied, ...Object.entries(set).map(([name, code]) => `${name}: ${code}`)]
+    return columns.length === 0 ? 'valid' : `{ ...valid, ${columns.join(', ')} }`
+  }
   const missingParent = references
     .map(
-      (field) => `
+      (field, k) => `
 
   it('answers 409 for a ${field.name} that names no ${parentOf(field).singular.words}', async () => {
     const response = await t.client.post(base, { json: { ...valid, ${field.name}: 999999 }${token} })
@@ -70,7 +83,7 @@ describe('${names.base.words}', () => {
 
   it('lists the ${names.plural.words} of one ${parentOf(field).singular.words} (?${field.name}=)', async () => {
     const other = (await ${identifiers(parentOf(field)).factory}.create(t.db)).id
-    const created = await t.client.post(base, { json: { ...valid, ${field.name}: other }${token} })
+    const created = await t.client.post(base, { json: ${variedRow(String(10 + k), { [field.name]: 'other' })}${token} })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     const listed = await t.client.get(\`\${base}?${field.name}=\${other}\`${tokenOnly})
     expect(listed.status).toBe(200)
@@ -81,19 +94,13 @@ describe('${names.base.words}', () => {
     .join('')
   const searchable = fields.find(isSearchable)
   const valid = `{ ${fields.map((field) => `${field.name}: ${exampleValue(field, label)}`).join(', ')} }`
-  // The list's rows differ wherever a unique index could be (the migration is the app's to add one to: docs/generators.md), so the second is not refused.
-  const varied = fields.flatMap((field) => {
-    if (isSearchable(field)) return [`${field.name}: \`\${valid.${field.name}} \${i}\``]
-    if (field.type === 'integer' || field.type === 'number') return [`${field.name}: valid.${field.name} + i`]
-    return []
-  })
-  const row = varied.length === 0 ? 'valid' : `{ ...valid, ${varied.join(', ')} }`
+  const row = variedRow('i')
   const search = searchable === undefined
     ? ''
     : `
 
   it('searches (${searchable.name}) and sorts', async () => {
-    const needle = await t.client.post(base, { json: { ...valid, ${searchable.name}: 'Needle in a haystack' }${token} })
+    const needle = await t.client.post(base, { json: ${variedRow('9', { [searchable.name]: "'Needle in a haystack'" })}${token} })
     expect(needle.status, JSON.stringify(needle.body)).toBe(201)
     const found = await t.client.get(\`\${base}?search=needle&sort=-id\`${tokenOnly})
     expect(found.status).toBe(200)

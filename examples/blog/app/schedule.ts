@@ -9,6 +9,6 @@ import { dailyAt, defineSchedule } from 'svc'
 export default defineSchedule([
   // Failed jobs are kept for `svc queue:retry`; after 30 days nobody will retry them.
   dailyAt('04:00', async function pruneFailedJobs({ db }) {
-    await db!.execute("delete from failed_jobs where failed_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-30 days')")
+    await db.execute("delete from failed_jobs where failed_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-30 days')")
   }),
 ])
