@@ -23,7 +23,7 @@ describe('valibot schemas', () => {
         properties: {
           title: { type: 'string', minLength: 1, maxLength: 200 },
           body: { type: 'string', maxLength: 100000, default: '' },
-          published_at: { type: 'string', format: 'date-time', nullable: true },
+          published_at: { type: 'string', format: 'date-time', nullable: true, 'x-rules': ['timestamp'] },
         },
         required: ['title'],
       },
