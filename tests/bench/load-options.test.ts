@@ -40,4 +40,13 @@ describe('issue 18\'s JSON targets at 10 and at 50 connections, in one run', () 
     expect(fifty.size).toBe(3)
     for (const key of [...keys('json'), ...keys('trace'), ...keys('param')]) expect(fifty.has(key)).toBe(false)
   })
+
+  it("runs the tracing scenarios of the JSON route on server processes apart from the 3-query route's", () => {
+    const keysOf = (path: string) => new Set(scenarios.filter((s) => s.name.startsWith('trace/') && s.path === path).map((s) => serverKey(s.server)))
+    const json = keysOf('/hello')
+    const queries = keysOf('/three')
+    expect(json.size).toBeGreaterThanOrEqual(2)
+    expect(queries.size).toBe(2)
+    for (const key of queries) expect(json.has(key)).toBe(false)
+  })
 })
