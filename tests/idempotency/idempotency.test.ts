@@ -32,6 +32,8 @@ let app: App
 let clock = 1_000_000_000_000
 let created = 0
 let gate: Promise<void> | undefined
+/** Called when a request reaches the handler: its key is claimed by then. */
+let entered: (() => void) | undefined
 
 /** Stands in for `auth`: the user named by `x-user`. */
 const asUser: Middleware = async function asUser(c, next) {
@@ -44,6 +46,7 @@ async function createPost(c: Context) {
   const body = (await c.body()) as { title?: unknown }
   if (typeof body.title !== 'string') throw new HttpError(422, 'title is required')
   if (body.title === 'explode') throw new Error('the database went away')
+  entered?.()
   await gate
   created++
   return c.json({ id: created, title: body.title, at: Math.random() }, { status: 201 })
@@ -76,7 +79,13 @@ beforeEach(async () => {
   await db.execute('delete from idempotency_keys')
   created = 0
   gate = undefined
+  entered = undefined
 })
+
+/** Resolves once the next request reaches the handler (its key claimed): no clock is read. */
+function nextEntered(): Promise<void> {
+  return new Promise((resolve) => (entered = resolve))
+}
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return app.fetch(
@@ -120,9 +129,11 @@ describe('idempotent', () => {
   it('two concurrent requests with one key: one 201, one 409; the handler runs once', async () => {
     let open!: () => void
     gate = new Promise((resolve) => (open = resolve))
+    const inHandler = nextEntered()
     const first = post('/posts', { title: 'a' }, { 'idempotency-key': 'k-1' })
     // The second arrives while the first waits inside the handler.
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await inHandler
+    entered = undefined
     const second = await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-1' })
     open()
     const answers = [await first, second]
@@ -280,8 +291,11 @@ describe('idempotent', () => {
     let open!: () => void
     gate = new Promise((resolve) => (open = resolve))
     // A request that will never finish its claim (its process "died" mid-way).
+    const inHandler = nextEntered()
     const stuck = post('/posts', { title: 'a' }, { 'idempotency-key': 'k-7' })
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Its claim must be stamped before the clock moves: waiting 50 ms for it failed under load (409 at the takeover).
+    await inHandler
+    entered = undefined
     clock += 4_999
     expect((await post('/posts', { title: 'a' }, { 'idempotency-key': 'k-7' })).status).toBe(409)
     clock += 1
