@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { sign } from 'hono/jwt'
 import { checkAnswer, send } from '../../bench/lib/check.ts'
 import { BENCH_JWT_SECRET } from '../../bench/servers/svc-auth.ts'
@@ -106,19 +106,17 @@ describe('a bench server process', () => {
       cwd: join(import.meta.dirname, '..', '..'),
       stdio: ['pipe', 'pipe', 'inherit'],
     })
+    // Also when the test times out (the server ignoring its stdin), which skips a finally block.
+    onTestFinished(() => void child.kill('SIGKILL'))
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    try {
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          if (line.startsWith(READY)) resolve()
-        })
-        child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)))
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (line.startsWith(READY)) resolve()
       })
-      // What the pipe does when the parent dies, SIGKILL included.
-      child.stdin!.end()
-      expect(await exited).toBe(0)
-    } finally {
-      child.kill('SIGKILL')
-    }
+      child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)))
+    })
+    // What the pipe does when the parent dies, SIGKILL included.
+    child.stdin!.end()
+    expect(await exited).toBe(0)
   }, 60_000)
 })
