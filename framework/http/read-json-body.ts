@@ -59,7 +59,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   // RFC 8259 8.1: JSON between systems is UTF-8, and application/json defines no charset. A body declared in another
   // was read as UTF-8 anyway: ISO-8859-1's é was a 400 that blamed the JSON, and its "Ã©" was stored as "é".
   const charset = charsetOf(type)
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && bytes.byteLength > 0) {
+  if (charset !== undefined && !UTF8_READABLE_CHARSETS.has(charset) && bytes.byteLength > 0) {
     throw refused(
       new HttpError(415, `Unsupported Media Type: the body is declared as ${charset}; JSON is read as UTF-8 only (send it as UTF-8, with charset=utf-8 or no charset)`),
       new TextDecoder().decode(bytes),
@@ -258,6 +258,9 @@ export function isJsonType(type: string | null): type is string {
   const essence = type.split(';', 1)[0]!.trim().toLowerCase()
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'))
 }
+
+/** Charsets a UTF-8 reader reads as sent: UTF-8 itself, and US-ASCII, which is its first 128 characters. */
+const UTF8_READABLE_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii'])
 
 /** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined when there is none. */
 function charsetOf(type: string): string | undefined {

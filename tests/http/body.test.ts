@@ -161,8 +161,8 @@ describe('JSON body', () => {
       })
     }
     expect(reads()).toBe(0)
-    // UTF-8 however it is written, and no charset at all, are read.
-    for (const type of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8', 'application/json', 'application/problem+json; charset=UTF-8']) {
+    // UTF-8 however it is written, US-ASCII (UTF-8's first 128 characters), and no charset at all, are read.
+    for (const type of ['application/json; charset=utf-8', 'application/json; charset=US-ASCII', 'application/json;charset="UTF-8"', 'application/json; charset=utf8', 'application/json', 'application/problem+json; charset=UTF-8']) {
       expect((await post(app, { headers: { 'content-type': type }, body: '{"name":"José"}' })).status, type).toBe(200)
     }
   })
