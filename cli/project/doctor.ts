@@ -176,10 +176,9 @@ function caches({ project, production }: DoctorContext): Finding {
   else if (config.state === 'valid') notes.push('config cached')
   else if (production) problems.push({ level: 'warn', text: 'no config cache', fix: 'svc optimize' })
 
-  if (existsSync(routeCachePath(project))) {
-    if (readRouteCache(project) === undefined) problems.push({ level: 'warn', text: 'the route cache is older than routes/ or app/', fix: 'svc optimize (route:list rebuilds it too)' })
-    else notes.push('route cache fresh')
-  }
+  // An out-of-date route cache is never served: route:list, OpenAPI and the editor rebuild it when a file under
+  // routes/ or app/ changed, and the server compiles its routes at startup. Warning about it fired after every edit.
+  if (existsSync(routeCachePath(project))) notes.push(readRouteCache(project) === undefined ? 'route cache out of date (rebuilt when next read)' : 'route cache fresh')
   if (existsSync(moduleCacheDir(project.storageDir))) notes.push('modules transpiled')
   else if (production) problems.push({ level: 'warn', text: 'modules are transpiled at every start', fix: 'svc optimize' })
 

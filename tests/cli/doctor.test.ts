@@ -102,6 +102,23 @@ describe('svc doctor', () => {
   })
 })
 
+describe('svc doctor and the route cache', () => {
+  const app = copyExampleApp()
+  afterAll(() => app.remove())
+
+  it('an edit after route:list is no warning: an out-of-date route cache is rebuilt by whatever reads it, never served', async () => {
+    app.write('.env', `APP_ENV=development\nJWT_SECRET=${GOOD_SECRET}\n`)
+    expect((await runSvc(['migrate'], { cwd: app.dir })).exitCode).toBe(0)
+    expect((await runSvc(['route:list', '--json'], { cwd: app.dir })).exitCode).toBe(0)
+    const caches = async () => (await svcJson(['doctor'], { cwd: app.dir })).checks.find((check: any) => check.name === 'caches')
+    expect(await caches()).toMatchObject({ status: 'ok', message: 'route cache fresh' })
+    app.write('routes/web.ts', `${app.read('routes', 'web.ts')}\n// an edit\n`)
+    expect(await caches()).toMatchObject({ status: 'ok', message: 'route cache out of date (rebuilt when next read)', fix: null })
+    expect((await runSvc(['route:list', '--json'], { cwd: app.dir })).exitCode).toBe(0)
+    expect(await caches()).toMatchObject({ status: 'ok', message: 'route cache fresh' })
+  })
+})
+
 describe('doctor rules', () => {
   it('Node version against engines (20.19)', () => {
     expect(nodeVersion('20.19.0').status).toBe('ok')
