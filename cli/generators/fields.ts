@@ -216,8 +216,13 @@ export function responseSchema(field: Field): string {
 /** A sample value for row number `n` (a TypeScript expression using `n`). */
 export function sampleValue(field: Field, label: string): string {
   switch (field.type) {
-    case 'string':
+    case 'string': {
+      const kind = textKind(field)
+      if (kind === 'email') return `\`${slugOf(label)}\${n}@example.com\``
+      if (kind === 'url') return `\`https://example.com/${slugOf(label)}-\${n}\``
+      if (kind === 'uuid') return `\`${EXAMPLE_UUID.slice(0, -12)}\${String(n).padStart(12, '0')}\``
       return field.name === 'name' || field.name === 'title' ? `\`${label} \${n}\`` : `\`${field.name.replaceAll('_', ' ')} \${n}\``
+    }
     case 'text':
       return `\`Sample ${field.name.replaceAll('_', ' ')} of ${label.toLowerCase()} \${n}.\``
     case 'integer':
@@ -239,7 +244,7 @@ export function sampleValue(field: Field, label: string): string {
 export function exampleValue(field: Field, label: string): string {
   switch (field.type) {
     case 'string':
-      return quoted(`${label} example`)
+      return quoted(formatted(field, label, 'example') ?? `${label} example`)
     case 'text':
       return quoted(`An example ${field.name.replaceAll('_', ' ')}.`)
     case 'integer':
@@ -281,11 +286,51 @@ export function isSearchable(field: Field): boolean {
   return field.type === 'string' || field.type === 'text'
 }
 
+/**
+ * What a string column holds, read from its name: an app tightens such a
+ * request with `v.email()`, `v.url()` or `v.uuid()`, so the values generated
+ * tests and factories write for it are of that form from the start
+ * (`Bookmark example` in a `url` column was a 422 once `v.url()` was added).
+ */
+type TextKind = 'email' | 'url' | 'uuid' | 'plain'
+
+function textKind(field: Field): TextKind {
+  if (field.type !== 'string') return 'plain'
+  if (/(^|_)e?mail(_address)?$/.test(field.name)) return 'email'
+  if (/(^|_)(url|uri|link|website|homepage|href)$/.test(field.name)) return 'url'
+  if (/(^|_)(uuid|guid)$/.test(field.name)) return 'uuid'
+  return 'plain'
+}
+
+/** A version-4 UUID, the example of a `uuid` column (a row's own replace its last digits). */
+const EXAMPLE_UUID = '3b241101-e2bb-4255-8caf-4136c566a962'
+const RENAMED_UUID = '9c5b94b1-35ad-49bb-b118-8e8fc24abf80'
+
+/** `bookmark`, `blog-post`: a label in an address. */
+function slugOf(label: string): string {
+  return label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'row'
+}
+
+/** The example (or changed) value of an email, URL or UUID column; undefined for plain text. */
+function formatted(field: Field, label: string, which: 'example' | 'renamed'): string | undefined {
+  const slug = slugOf(label)
+  switch (textKind(field)) {
+    case 'email':
+      return which === 'example' ? `${slug}@example.com` : `${slug}.renamed@example.com`
+    case 'url':
+      return which === 'example' ? `https://example.com/${slug}` : `https://example.com/${slug}-renamed`
+    case 'uuid':
+      return which === 'example' ? EXAMPLE_UUID : RENAMED_UUID
+    case 'plain':
+      return undefined
+  }
+}
+
 /** Another valid value, for a test's update. */
 export function changedValue(field: Field, label: string): string {
   switch (field.type) {
     case 'string':
-      return quoted(`${label} renamed`)
+      return quoted(formatted(field, label, 'renamed') ?? `${label} renamed`)
     case 'text':
       return quoted('A changed text.')
     case 'integer':

@@ -8,6 +8,8 @@
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 
+export { variedRow } from './varied-row.ts'
+
 export interface TestRequestInit {
   json?: unknown
   body?: BodyInit
