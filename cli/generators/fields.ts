@@ -244,7 +244,7 @@ export function sampleValue(field: Field, label: string): string {
 export function exampleValue(field: Field, label: string): string {
   switch (field.type) {
     case 'string':
-      return quoted(formatted(field, label, 'example') ?? `${label} example`)
+      return quoted(formatted(field, label) ?? `${label} example`)
     case 'text':
       return quoted(`An example ${field.name.replaceAll('_', ' ')}.`)
     case 'integer':
@@ -304,23 +304,21 @@ function textKind(field: Field): TextKind {
 
 /** A version-4 UUID, the example of a `uuid` column (a row's own replace its last digits). */
 const EXAMPLE_UUID = '3b241101-e2bb-4255-8caf-4136c566a962'
-const RENAMED_UUID = '9c5b94b1-35ad-49bb-b118-8e8fc24abf80'
 
 /** `bookmark`, `blog-post`: a label in an address. */
 function slugOf(label: string): string {
   return label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'row'
 }
 
-/** The example (or changed) value of an email, URL or UUID column; undefined for plain text. */
-function formatted(field: Field, label: string, which: 'example' | 'renamed'): string | undefined {
-  const slug = slugOf(label)
+/** The example value of an email, URL or UUID column; undefined for plain text. */
+function formatted(field: Field, label: string): string | undefined {
   switch (textKind(field)) {
     case 'email':
-      return which === 'example' ? `${slug}@example.com` : `${slug}.renamed@example.com`
+      return `${slugOf(label)}@example.com`
     case 'url':
-      return which === 'example' ? `https://example.com/${slug}` : `https://example.com/${slug}-renamed`
+      return `https://example.com/${slugOf(label)}`
     case 'uuid':
-      return which === 'example' ? EXAMPLE_UUID : RENAMED_UUID
+      return EXAMPLE_UUID
     case 'plain':
       return undefined
   }
@@ -330,7 +328,7 @@ function formatted(field: Field, label: string, which: 'example' | 'renamed'): s
 export function changedValue(field: Field, label: string): string {
   switch (field.type) {
     case 'string':
-      return quoted(formatted(field, label, 'renamed') ?? `${label} renamed`)
+      return quoted(`${label} renamed`)
     case 'text':
       return quoted('A changed text.')
     case 'integer':

@@ -1,7 +1,8 @@
 /**
  * The tests make:crud writes, once the app tightens its request schema with
  * valibot's common actions (`v.url()`, `v.email()`, `v.uuid()`, a `v.regex`,
- * a `v.maxLength`) and puts unique indexes on those columns: they still pass.
+ * a `v.maxLength`) and puts unique indexes on those columns: they still pass
+ * (the update's change of the first column, `code` here, included).
  * The rows they create used to append ` 1` to every string, which none of
  * those accept, and an email or URL column's example was `Link example`.
  * Then `variedRow` itself, in process: each column gets a spelling the
@@ -21,7 +22,7 @@ describe('make:crud tests after the app tightens its request', () => {
   beforeAll(async () => {
     app = generatorApp()
     app.write('.env', `APP_ENV=test\nAPP_DEBUG=false\nJWT_SECRET=${SECRET}\nPASSWORD_HASH_MEMORY_KIB=64\nPASSWORD_HASH_ITERATIONS=1\n`)
-    const made = await runSvc(['make:crud', 'Link', '--fields=title:string,url:string,contact_email:string?,ref_uuid:string,code:string,note:text?'], { cwd: app.dir })
+    const made = await runSvc(['make:crud', 'Link', '--fields=code:string,title:string,url:string,contact_email:string?,ref_uuid:string,note:text?'], { cwd: app.dir })
     expect(made.exitCode, made.stderr).toBe(0)
   })
   afterAll(() => app?.remove())
