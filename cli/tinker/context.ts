@@ -1,7 +1,8 @@
 /**
  * What `svc tinker` puts in scope: the app and what it is built from, and
  * the app's models (every export of the files in app/models/, when the app
- * has that folder).
+ * has that folder); and the import that `import('./app/...ts')` is
+ * rewritten to (imports.ts).
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
@@ -10,6 +11,7 @@ import { createTestClient } from '../../framework/testing/index.ts'
 import { importWithJiti } from '../project/import-file.ts'
 import type { LoadedApp } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
+import { TINKER_IMPORT, tinkerImport } from './imports.ts'
 
 export interface TinkerScope {
   /** Name -> value, as the REPL's globals. */
@@ -37,6 +39,8 @@ export async function tinkerScope(project: Project, loaded: LoadedApp): Promise<
     if (name in values) continue
     add(name, value, 'model (app/models)')
   }
+  // What each line's import(...) calls (imports.ts): not listed, the user writes import().
+  values[TINKER_IMPORT] = tinkerImport(project.appDir)
   return { values, described }
 }
 

@@ -11,10 +11,11 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createInterface } from 'node:readline'
-import { start, type REPLServer } from 'node:repl'
+import { start, type REPLEval, type REPLServer } from 'node:repl'
 import { PassThrough, Writable } from 'node:stream'
 import type { CommandIO } from '../output/io.ts'
 import type { TinkerScope } from './context.ts'
+import { rewriteImports } from './imports.ts'
 
 const PROMPT = 'svc> '
 
@@ -32,6 +33,11 @@ export async function runRepl(io: CommandIO, options: TinkerOptions): Promise<vo
   // On a terminal the prompt shows once the history is loaded, so that Up finds it.
   const server = start({ prompt: terminal ? '' : PROMPT, input, output, terminal, useColors: options.colors, ignoreUndefined: true, preview: terminal })
   Object.assign(server.context, options.scope.values)
+  // import('./app/models/post.ts') through jiti, as the CLI loads the app: Node's own loader refuses .ts (imports.ts).
+  const evaluate = server.eval
+  ;(server as { eval: REPLEval }).eval = function (code, context, file, callback) {
+    evaluate.call(this, rewriteImports(code), context, file, callback)
+  }
   let closed = false
   const exited = new Promise<void>((resolve) =>
     server.once('exit', () => {

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rewriteImports, TINKER_IMPORT } from '../../cli/tinker/imports.ts'
 import { tempDir } from '../helpers/app.ts'
 import { assertBuilt, copyExampleApp, linkRepoModules, SVC_BIN, type AppCopy } from '../helpers/cli.ts'
 import { runSvc } from '../helpers/run-svc.ts'
@@ -58,6 +59,32 @@ describe('svc tinker', () => {
     expect(result.stderr).toMatch(/^ {2}PostComment +model \(app\/models\)/m)
     // Piped: no history written.
     expect(existsSync(app.path('storage', 'tinker_history'))).toBe(false)
+  })
+})
+
+describe('svc tinker: import() of the app\'s files', () => {
+  it('loads a .ts file with jiti, relative to the app, as the same module the scope has; a package name through Node', async () => {
+    const input = [
+      "const models = await import('./app/models/post.ts')",
+      'models.Post === Post',
+      "const file = './app/models/' + 'post-comment.ts'",
+      '(await import(file)).default.kind',
+      "typeof (await import('node:path')).join",
+      "'import(\\'./kept-as-text.ts\\')'",
+    ].join('\n')
+    const result = await runSvc(['tinker'], { cwd: app.dir, stdin: `${input}\n` })
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).not.toContain('ERR_UNKNOWN_FILE_EXTENSION')
+    expect(result.stdout).not.toContain('Uncaught')
+    const values = result.stdout.split('svc> ').map((chunk) => chunk.trim()).filter((chunk) => chunk !== '')
+    expect(values).toEqual(["true", "'comment model'", "'function'", "\"import('./kept-as-text.ts')\""])
+  })
+
+  it('rewrites import() calls, not package names, member calls or text', () => {
+    expect(rewriteImports("await import('./app/models/post.ts')")).toBe(`await ${TINKER_IMPORT}('./app/models/post.ts')`)
+    expect(rewriteImports('await import(name)')).toBe(`await ${TINKER_IMPORT}(name)`)
+    expect(rewriteImports("await import('valibot'); jiti.import('./x.ts'); 'import(\"./y.ts\")'")).toBe("await import('valibot'); jiti.import('./x.ts'); 'import(\"./y.ts\")'")
+    expect(rewriteImports('function f() {')).toBe('function f() {') // a statement still being typed
   })
 })
 
