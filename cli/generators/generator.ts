@@ -99,7 +99,9 @@ export class Generator {
   async repository(input: string, options: { fields?: string }): Promise<Plan> {
     const names = deriveNames(input, 'Repository')
     const fields = this.fieldsOf(names, options.fields)
-    return { files: [await this.render('repository', names, { fields }), ...(await this.missingModel(names, fields))] }
+    const steps = this.missingTableSteps(names, fields)
+    const files = [await this.render('repository', names, { fields }), ...(await this.missingModel(names, fields))]
+    return steps.length === 0 ? { files } : { files, next: steps }
   }
 
   async resource(input: string, options: { fields?: string }): Promise<Plan> {
@@ -217,7 +219,10 @@ export class Generator {
     // make:auth's users are stored as registration stores them (the password hashed): a factory read from a model could not.
     if (options.fields === undefined && this.isAuthUsers(names)) return { files: [await this.render('factory', names, { fields: [], authUsers: true })] }
     const fields = this.fieldsOf(names, options.fields)
-    return { files: [await this.render('factory', names, { fields }), ...(await this.parentFactories(names, fields)), ...(await this.missingModel(names, fields))] }
+    const files = [await this.render('factory', names, { fields }), ...(await this.parentFactories(names, fields)), ...(await this.missingModel(names, fields))]
+    // Rows need their table: without a migration creating it, the seeder's db:seed would fail (no such table), as make:model says.
+    const steps = this.missingTableSteps(names, fields)
+    return steps.length === 0 ? { files } : { files, next: [...steps, `svc make:seeder ${input}`] }
   }
 
   /**

@@ -92,6 +92,20 @@ describe('the next step', () => {
     expect((await runSvc(['make:model', 'Gadget', '--force'], { cwd: app.dir })).stderr).toContain('Next: svc migrate.')
   })
 
+  // make:factory and make:repository write the model when the app lacks it too: their Next said only `svc make:seeder Gizmo`
+  // (or nothing), and db:seed then failed on the missing table.
+  it('make:factory and make:repository name the migration the model\'s table needs', async () => {
+    const factory = await runSvc(['make:factory', 'Gizmo', '--fields=label:string'], { cwd: app.dir })
+    expect(factory.exitCode, factory.stderr).toBe(0)
+    expect(factory.stdout).toContain('Created app/models/gizmo.ts')
+    expect(factory.stderr).toContain('Next: svc make:migration create_gizmos_table --fields=label:string (no migration creates gizmos), then svc migrate, then svc make:seeder Gizmo.')
+    const repository = await runSvc(['make:repository', 'Gizmo'], { cwd: app.dir })
+    expect(repository.stderr).toContain('Next: svc make:migration create_gizmos_table --fields=label:string (no migration creates gizmos), then svc migrate.')
+    // A table a migration creates: the seeder is next.
+    expect((await runSvc(['make:model', 'Doohickey', '-m', '--fields=label:string'], { cwd: app.dir })).exitCode).toBe(0)
+    expect((await runSvc(['make:factory', 'Doohickey'], { cwd: app.dir })).stderr).toContain('Next: svc make:seeder Doohickey.')
+  })
+
   // make:controller --resource writes the model when the app lacks it: its handlers then failed at their first
   // request (no such table) after a Next that said only to attach them.
   it('make:controller --resource that writes the model names the migration its table needs, then the routes', async () => {
