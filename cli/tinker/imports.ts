@@ -36,7 +36,7 @@ function isPath(specifier: string): boolean {
 export function rewriteImports(code: string): string {
   let program: Node
   try {
-    program = parse(code, { sourceType: 'module', allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true, allowUndeclaredExports: true }).program as unknown as Node
+    program = parse(code, { sourceType: 'script', allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true }).program as unknown as Node
   } catch {
     return code
   }

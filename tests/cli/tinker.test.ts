@@ -85,6 +85,7 @@ describe('svc tinker: import() of the app\'s files', () => {
     expect(rewriteImports('await import(name)')).toBe(`await ${TINKER_IMPORT}(name)`)
     expect(rewriteImports("await import('valibot'); jiti.import('./x.ts'); 'import(\"./y.ts\")'")).toBe("await import('valibot'); jiti.import('./x.ts'); 'import(\"./y.ts\")'")
     expect(rewriteImports('function f() {')).toBe('function f() {') // a statement still being typed
+    expect(rewriteImports("var x = 010; with (Math) await import('./a.ts')")).toBe(`var x = 010; with (Math) await ${TINKER_IMPORT}('./a.ts')`) // the REPL's sloppy mode
   })
 })
 
