@@ -12,6 +12,7 @@ import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineRoutes, HttpError } from 'svc'
 import { startServer, type RunningServer } from '../helpers/server.ts'
+import { bodyText } from '../../cli/trace/view.ts'
 import { tracedApp, type TracedApp } from './helpers.ts'
 
 const api = defineRoutes((r) => {
@@ -45,6 +46,7 @@ function receiver(socket: Socket) {
   const statuses = () => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
   return {
     statuses,
+    traceIds: () => [...text.matchAll(/x-service-trace-id: (\S+)/gi)].map((m) => m[1]!),
     async until(count: number): Promise<number[]> {
       while (statuses().length < count && !closed) await new Promise<void>((resolve) => waiters.push(resolve))
       return statuses()
@@ -56,7 +58,7 @@ function receiver(socket: Socket) {
  * Sends a POST whose head and `first` bytes of body go at once; once the answer to it
  * arrived, the rest of the body, then a GET on the same connection.
  */
-async function earlyAnsweredThenReused(port: number, path: string, size: number, chunked: boolean, first = 65_536): Promise<number[]> {
+async function earlyAnsweredThenReused(port: number, path: string, size: number, chunked: boolean, first = 65_536): Promise<{ statuses: number[]; traceIds: string[] }> {
   const socket = connect(port, '127.0.0.1')
   await new Promise<void>((resolve) => socket.once('connect', resolve))
   const got = receiver(socket)
@@ -71,20 +73,56 @@ async function earlyAnsweredThenReused(port: number, path: string, size: number,
   socket.write('GET /api/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
   const statuses = await got.until(2)
   socket.destroy()
-  return statuses
+  return { statuses, traceIds: got.traceIds() }
 }
 
 describe('answers sent before the body is read', () => {
   it('a 401 to a 500 kB body arrives, and the connection answers its next request', async () => {
     traced = await tracedApp({ api })
     server = await startServer(traced.app)
-    expect(await earlyAnsweredThenReused(server.port, '/api/guarded', 500_000, false)).toEqual([401, 200])
-    expect(await earlyAnsweredThenReused(server.port, '/api/guarded', 500_000, true)).toEqual([401, 200])
+    expect((await earlyAnsweredThenReused(server.port, '/api/guarded', 500_000, false)).statuses).toEqual([401, 200])
+    expect((await earlyAnsweredThenReused(server.port, '/api/guarded', 500_000, true)).statuses).toEqual([401, 200])
   })
 
   it('a 413 counted on the bytes of a chunked body arrives, and the connection answers its next request', async () => {
     traced = await tracedApp({ api, vars: { BODY_LIMIT: '100000' } })
     server = await startServer(traced.app)
-    expect(await earlyAnsweredThenReused(server.port, '/api/reads', 500_000, true, 150_000)).toEqual([413, 200])
+    expect((await earlyAnsweredThenReused(server.port, '/api/reads', 500_000, true, 150_000)).statuses).toEqual([413, 200])
+  })
+
+  it("the trace of a 413 counted on a chunked body says every byte the client sent, the rest drained after the answer included", async () => {
+    traced = await tracedApp({ api, vars: { BODY_LIMIT: '100000' } })
+    server = await startServer(traced.app)
+    const { statuses, traceIds } = await earlyAnsweredThenReused(server.port, '/api/reads', 500_000, true, 150_000)
+    expect(statuses).toEqual([413, 200])
+    await traced.tracer.flush()
+    const record = (await traced.store.get(traceIds[0]!))!
+    expect(record.response.status).toBe(413)
+    // It said the bytes read up to the limit (100,000 and the rest of the chunk that crossed it).
+    expect(record.body).toEqual({ content: null, size: Buffer.byteLength(JSON.stringify({ note: 'x'.repeat(500_000) })), truncated: true, incomplete: false })
+  })
+
+  it('a 413 whose chunked body goes on past 64 MiB is counted to there and marked capped', async () => {
+    traced = await tracedApp({ api, vars: { BODY_LIMIT: '100000' } })
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20)
+    let sent = 0
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += chunk.byteLength
+        controller.enqueue(chunk)
+      },
+    })
+    const response = await traced.app.fetch(
+      new Request('http://localhost/api/reads', { method: 'POST', body: endless, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit),
+    )
+    expect(response.status).toBe(413)
+    await traced.tracer.flush()
+    const record = (await traced.store.get(response.headers.get('x-service-trace-id')!))!
+    expect(record.body).toMatchObject({ content: null, truncated: true, incomplete: false, capped: true })
+    // Counted to the cap (and the chunk that crossed it), no further: the rest was cancelled there.
+    expect(record.body.size).toBeGreaterThan(64 * 1024 * 1024)
+    expect(record.body.size).toBeLessThanOrEqual(64 * 1024 * 1024 + chunk.byteLength)
+    expect(sent).toBeLessThan(64 * 1024 * 1024 + 4 * chunk.byteLength)
+    expect(bodyText(record.body)).toBe(`(not kept)\n… [capped: svc stopped counting at 64 MiB; ${record.body.size} bytes read, the body was at least that]`)
   })
 })
