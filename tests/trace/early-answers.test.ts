@@ -9,10 +9,11 @@
  * Real sockets against svc's Node server, traced as `svc serve` traces.
  */
 import { connect, type Socket } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineRoutes, HttpError } from 'svc'
 import { startServer, type RunningServer } from '../helpers/server.ts'
 import { bodyText } from '../../cli/trace/view.ts'
+import { serve as serveOnDeno } from '../../framework/deno/index.ts'
 import { tracedApp, type TracedApp } from './helpers.ts'
 
 const api = defineRoutes((r) => {
@@ -26,6 +27,7 @@ const api = defineRoutes((r) => {
 let traced: TracedApp | undefined
 let server: RunningServer | undefined
 afterEach(async () => {
+  vi.unstubAllGlobals()
   await server?.close()
   await traced?.close()
   server = undefined
@@ -124,5 +126,34 @@ describe('answers sent before the body is read', () => {
     expect(record.body.size).toBeLessThanOrEqual(64 * 1024 * 1024 + chunk.byteLength)
     expect(sent).toBeLessThan(64 * 1024 * 1024 + 4 * chunk.byteLength)
     expect(bodyText(record.body)).toBe(`(not kept)\n… [capped: svc stopped counting at 64 MiB; ${record.body.size} bytes read, the body was at least that]`)
+  })
+
+  it('on Deno, a body answered early is counted whole: Deno delivers the rest after the response completed, and the trace reads it', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '1000' } })
+    // Deno.serve as svc's adapter uses it: the handler, and `info.completed` settling once the answer was sent.
+    let handler!: (request: Request, info: { remoteAddr: { hostname: string }; completed: Promise<void> }) => Response | Promise<Response>
+    vi.stubGlobal('Deno', {
+      serve: (_options: unknown, serving: typeof handler) => ((handler = serving), { addr: { hostname: '127.0.0.1', port: 1 }, shutdown: async () => {} }),
+    })
+    const running = serveOnDeno(traced.app, { signals: false })
+    const body = new TextEncoder().encode(JSON.stringify({ note: 'x'.repeat(200_000) }))
+    let sending!: ReadableStreamDefaultController<Uint8Array>
+    const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (sending = controller) })
+    sending.enqueue(body.subarray(0, 65_536))
+    let completed!: () => void
+    const info = { remoteAddr: { hostname: '127.0.0.1' }, completed: new Promise<void>((resolve) => (completed = resolve)) }
+    const request = new Request('http://127.0.0.1/api/guarded', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
+    const response = await handler(request, info)
+    expect(response.status).toBe(401)
+    completed()
+    // The rest comes once the answer is out (a macrotask later: every reaction to `completed` has run by then).
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    sending.enqueue(body.subarray(65_536))
+    sending.close()
+    await traced.tracer.flush()
+    const record = (await traced.store.get(response.headers.get('x-service-trace-id')!))!
+    // It said 65,536 bytes, incomplete: the count stopped when the response completed.
+    expect(record.body).toMatchObject({ size: body.byteLength, truncated: true, incomplete: false })
+    await running.close()
   })
 })
