@@ -116,7 +116,7 @@ export interface PendingTrace {
   /** Stops the tracer's own body reads at once (what arrived is kept, marked incomplete): the writer is closing. */
   abandon: (() => void) | null
   /** When to stop counting the drained rest of a body refused for its size (413): the response done, or the writer closing. */
-  restDeadline?: Promise<void>
+  restDeadline?: Promise<void> | undefined
 }
 
 /**
@@ -211,7 +211,7 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
     requestBodyParsed: parsed !== undefined,
     responseBody,
     abandon: deadline?.stop ?? null,
-    ...(parsed !== undefined && deadline !== undefined ? { restDeadline: deadline.reached } : {}),
+    restDeadline: parsed === undefined ? undefined : deadline?.reached,
   }
 }
 
