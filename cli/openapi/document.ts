@@ -12,7 +12,7 @@
  * - Security: `bearerAuth` (JWT) for `auth`, `apiKeyAuth` for `apikey`;
  *   requirement scopes stay empty (3.0.3), roles go in `x-roles`.
  */
-import { IDEMPOTENT_REPLAYED_HEADER } from '../../framework/idempotency/index.ts'
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER, MAX_IDEMPOTENCY_HEADER_LENGTH } from '../../framework/idempotency/index.ts'
 import { parseSegments } from '../../framework/router/path-grammar.ts'
 import type { RouteDescription, RouteMethod } from '../../framework/router/types.ts'
 import type { OpenApiWarningJson } from '../contract/api-docs.ts'
@@ -194,7 +194,8 @@ function idempotencyParams(access: RouteAccess): JsonObject[] {
       in: 'header',
       required: access.idempotency === 'required',
       description: 'A unique key per intended request (a UUID): a retry with the same key and body gets the first answer again, with Idempotent-Replayed: true.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      // The grammar the middleware checks (framework/idempotency/key.ts): a quoted key of 255 characters is 257 long, more with escapes.
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_HEADER_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
     },
   ]
 }

@@ -100,6 +100,7 @@ export function bodyText(body: CapturedBody): string {
   if (body.content === null && body.size === 0 && body.incomplete !== true) return '(empty)'
   const text = body.content === null ? '(not kept)' : typeof body.content === 'string' ? body.content : JSON.stringify(body.content, null, 2)
   // The record keeps the start of a body and counts all of it, read after an early answer included.
+  if (body.capped === true) return `${text}\n… [capped: svc stopped counting at 64 MiB; ${body.size} bytes read, the body was at least that]`
   if (body.incomplete === true) return `${text}\n… [incomplete: the body never ended; ${body.size} bytes came before the connection closed or the trace stopped reading; the start is kept above]`
   return body.truncated ? `${text}\n… [truncated: ${body.size} bytes in all; the start is kept above]` : text
 }

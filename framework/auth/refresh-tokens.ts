@@ -69,6 +69,33 @@ export async function rotateRefreshToken(
   return claimed?.rows.length === 1 ? String(claimed.rows[0]!.family_id) : undefined
 }
 
+/**
+ * The reuse grace (`JWT_REFRESH_REUSE_GRACE`): a token rotated at or after
+ * `rotatedSince`, presented again, gets a sibling in its family instead of
+ * revoking it, as Auth0's reuse interval and Okta's grace period do. One
+ * statement: the sibling is inserted only if the token was rotated (not
+ * revoked otherwise: logout, reuse, a password reset), within the grace,
+ * is not expired, and its family still has a live token (a family revoked
+ * for reuse stays revoked). Returns the family id, or undefined when the
+ * grace does not apply.
+ */
+export async function regrantWithinGrace(
+  db: Database,
+  tokenHash: string,
+  rotatedSince: string,
+  next: Omit<NewRefreshToken, 'familyId'>,
+): Promise<string | undefined> {
+  const result = await db.execute(
+    `insert into refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at)
+     select ?, ?, presented.family_id, ?, ?, ? from refresh_tokens presented
+     where presented.token_hash = ? and presented.revoked_reason = 'rotated' and presented.revoked_at >= ? and presented.expires_at > ?
+       and exists (select 1 from refresh_tokens live where live.family_id = presented.family_id and live.revoked_at is null)
+     returning family_id`,
+    [next.id, next.userId, next.tokenHash, next.expiresAt, next.now, tokenHash, rotatedSince, next.now],
+  )
+  return result.rows.length === 1 ? String(result.rows[0]!.family_id) : undefined
+}
+
 export async function findRefreshToken(db: Database, tokenHash: string): Promise<RefreshTokenRecord | undefined> {
   const result = await db.execute(
     'select id, user_id, family_id, expires_at, revoked_at, revoked_reason from refresh_tokens where token_hash = ?',

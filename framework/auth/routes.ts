@@ -21,6 +21,7 @@ import {
   familyRevoke,
   liveInFamily,
   revokeUserRefreshTokens,
+  regrantWithinGrace,
   rotateRefreshToken,
   userRefreshTokensRevoke,
   type NewRefreshToken,
@@ -248,7 +249,13 @@ export function authRoutes(core: AuthCore): RouteDefinition {
       expiresAt: isoAt(next.expiresAt),
       now,
     })
-    if (familyId === undefined) {
+    // Rotated a moment ago (another tab's refresh of the same token won the race): a sibling, not a revocation.
+    const graceMs = settings.refreshReuseGraceSeconds * 1000
+    const regranted =
+      familyId === undefined && graceMs > 0
+        ? await regrantWithinGrace(db, tokenHash, isoAt(clock.now() - graceMs), { id: next.jti, userId: user.id, tokenHash: nextHash, expiresAt: isoAt(next.expiresAt), now })
+        : undefined
+    if (familyId === undefined && regranted === undefined) {
       const record = await findRefreshToken(db, tokenHash)
       if (record?.revoked_reason === 'rotated') {
         // One batch: the family revoked, the token version moved on (the access tokens already handed out stop

@@ -38,7 +38,17 @@ export interface AuthSettings {
   throttleStore: 'memory' | 'database'
   /** Verified access tokens remembered per process (`JWT_VERIFY_CACHE_SIZE`, 0 turns it off). */
   verifyCacheSize: number
+  /**
+   * How long after its rotation a refresh token presented again still gets a
+   * new pair instead of revoking its family (`JWT_REFRESH_REUSE_GRACE`,
+   * seconds; 0: strict). Two tabs of one SPA refreshing at once present the
+   * same token; the loser used to log the user out.
+   */
+  refreshReuseGraceSeconds: number
 }
+
+/** Default reuse grace: long enough for concurrent refreshes on a slow network, short enough to leave a stolen token little room (Okta allows 0 to 60 s). */
+export const DEFAULT_REFRESH_REUSE_GRACE_SECONDS = 10
 
 /** OWASP's first argon2id configuration: m=19 MiB, t=2, p=1. */
 export const OWASP_ARGON2ID: PasswordHashParams = { memoryKib: 19_456, iterations: 2, parallelism: 1 }
@@ -68,6 +78,7 @@ export function resolveAuthSettings(config: AppConfig): AuthSettings {
     resetPasswordUrl: text(vars, 'AUTH_RESET_PASSWORD_URL') ?? `${appUrl}/reset-password?token={token}&email={email}`,
     throttleStore: storeKind(vars),
     verifyCacheSize: int(vars, 'JWT_VERIFY_CACHE_SIZE', 10_000, 0, 1_000_000),
+    refreshReuseGraceSeconds: int(vars, 'JWT_REFRESH_REUSE_GRACE', DEFAULT_REFRESH_REUSE_GRACE_SECONDS, 0, 300),
   }
 }
 

@@ -14,18 +14,34 @@
 /** Beyond this many bytes the rest is cancelled after all: as @hono/node-server's own drain, 64 MiB. */
 export const MAX_DISCARDED_BYTES = 64 * 1024 * 1024
 
-/** Reads what is left of `reader`'s stream and drops it, in the background; a failed read (the client gone) ends it. */
-export function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, budget = MAX_DISCARDED_BYTES): void {
-  void (async () => {
-    let left = budget
+/** How a drain ended: the body's end, the budget (the rest cancelled), or a failed read (the client gone). */
+export type DrainEnd = 'ended' | 'capped' | 'failed'
+
+/** A rest being read and dropped: what it counted so far, and how it ends. */
+export interface DrainedRest {
+  /** Bytes read and dropped so far: the tracer counts them into the body's size. */
+  readonly bytes: number
+  /** The end once it came; undefined while the drain is still reading. */
+  readonly end: DrainEnd | undefined
+  /** Settles (never rejects) when the drain stops. */
+  readonly done: Promise<DrainEnd>
+}
+
+/** Reads what is left of `reader`'s stream and drops it, in the background, counting it; a failed read (the client gone) ends it. */
+export function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, budget = MAX_DISCARDED_BYTES): DrainedRest {
+  const rest: { bytes: number; end: DrainEnd | undefined; done: Promise<DrainEnd> } = { bytes: 0, end: undefined, done: undefined! }
+  rest.done = (async (): Promise<DrainEnd> => {
     for (;;) {
       const { done, value } = await reader.read()
-      if (done) return
-      left -= value.byteLength
-      if (left < 0) {
+      if (done) return 'ended'
+      rest.bytes += value.byteLength
+      if (rest.bytes > budget) {
         await reader.cancel()
-        return
+        return 'capped'
       }
     }
-  })().catch(() => {})
+  })()
+    .catch((): DrainEnd => (rest.bytes > budget ? 'capped' : 'failed'))
+    .then((end) => (rest.end = end))
+  return rest
 }

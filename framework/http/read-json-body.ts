@@ -8,7 +8,7 @@
  * tracer (`rejectedBodyOf`), which stores it redacted so that a replay
  * resends what was sent.
  */
-import { discardRest } from './discard-body.ts'
+import { discardRest, MAX_DISCARDED_BYTES, type DrainedRest } from './discard-body.ts'
 import { HttpError } from './http-error.ts'
 import { jsonSyntaxErrorAt } from './json-syntax.ts'
 
@@ -20,6 +20,8 @@ export interface RejectedBody {
   size: number
   /** The body stopped before its end: the client closed the connection mid-body. */
   incomplete: boolean
+  /** A 413 counted on the bytes (chunked): the rest after the limit, read and dropped after the answer (the tracer adds it to `size`). */
+  rest?: DrainedRest
 }
 
 const REJECTED_BODY = Symbol('svc.rejectedBody')
@@ -303,9 +305,9 @@ async function readBytesWithin(stream: ReadableStream<Uint8Array>, limit: number
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      // Not cancelled: the client, still sending, must be able to finish and read its 413 (discard-body.ts).
-      discardRest(reader)
-      throw tooLarge(limit, size)
+      // Not cancelled: the client, still sending, must be able to finish and read its 413 (discard-body.ts). The
+      // rest is counted for the trace, and the drain stops where the whole body would pass the cap.
+      throw tooLarge(limit, size, discardRest(reader, Math.max(0, MAX_DISCARDED_BYTES - size)))
     }
     chunks.push(value)
   }
@@ -322,11 +324,12 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return bytes
 }
 
-function tooLarge(limit: number, size: number): HttpError {
-  return refused(new HttpError(413, `Payload Too Large: the body limit is ${limit} bytes`), null, size)
+function tooLarge(limit: number, size: number, rest?: DrainedRest): HttpError {
+  return refused(new HttpError(413, `Payload Too Large: the body limit is ${limit} bytes`), null, size, false, rest)
 }
 
-function refused(error: HttpError, text: string | null, size: number, incomplete = false): HttpError {
-  Object.defineProperty(error, REJECTED_BODY, { value: { text, size, incomplete } satisfies RejectedBody, enumerable: false })
+function refused(error: HttpError, text: string | null, size: number, incomplete = false, rest?: DrainedRest): HttpError {
+  const body: RejectedBody = rest === undefined ? { text, size, incomplete } : { text, size, incomplete, rest }
+  Object.defineProperty(error, REJECTED_BODY, { value: body, enumerable: false })
   return error
 }

@@ -27,6 +27,7 @@ import type { Middleware } from '../router/types.ts'
 import { sha256Hex } from '../auth/digest.ts'
 import { rawBodyOf } from '../context/context.ts'
 import { claimKey, completeKey, findKey, reclaimExpired, releaseKey, takeOverStale, type Claim, type KeyScope, type StoredKey } from './store.ts'
+import { idempotencyKeyOf, MAX_IDEMPOTENCY_KEY_LENGTH } from './key.ts'
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
@@ -45,7 +46,6 @@ export interface IdempotencyOptions {
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 3_600_000
 export const DEFAULT_IDEMPOTENCY_LOCK_MS = 60_000
 const METHODS = new Set(['POST', 'PATCH'])
-const MAX_KEY_LENGTH = 255
 
 /** @example r.post('/orders', createOrder).middleware('auth', idempotent({ ttlMs: 3_600_000 })) */
 export function idempotent(options: IdempotencyOptions = {}): Middleware {
@@ -154,24 +154,13 @@ function callerScope(c: Context): string {
   return `ip:${c.ip ?? 'unknown'}`
 }
 
-/**
- * The header's value. The draft makes it a structured-field string (RFC 8941
- * 3.3.3: `"8e03978e-..."`, printable ASCII, spaces allowed, `"` and `\` only
- * escaped as `\"` and `\\`); a bare key is accepted too, as visible ASCII
- * without quotes or backslashes, so it cannot be half of a string. Either way
- * 1 to 255 characters once unquoted.
- */
-const QUOTED_KEY = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/
-const BARE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]+$/
-
+/** The key of a header value (key.ts), or the 400 that says both forms. */
 function parseKey(header: string): string {
-  const value = header.trim()
-  const quoted = QUOTED_KEY.exec(value)
-  const key = quoted !== null ? quoted[1]!.replace(/\\(["\\])/g, '$1') : BARE_KEY.test(value) ? value : undefined
-  if (key === undefined || key === '' || key.length > MAX_KEY_LENGTH) {
+  const key = idempotencyKeyOf(header)
+  if (key === undefined) {
     throw new HttpError(
       400,
-      `The ${IDEMPOTENCY_KEY_HEADER} header must be a quoted string of 1 to ${MAX_KEY_LENGTH} printable ASCII characters ("8e03978e-40d5", with \\" and \\\\ escaped), or the key bare: visible ASCII with no spaces, quotes or backslashes`,
+      `The ${IDEMPOTENCY_KEY_HEADER} header must be a quoted string of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters ("8e03978e-40d5", with \\" and \\\\ escaped), or the key bare: visible ASCII with no spaces, quotes or backslashes`,
     )
   }
   return key
@@ -220,4 +209,5 @@ function isBodyless(status: number): boolean {
 }
 
 export { pruneIdempotencyKeys } from './store.ts'
+export { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_HEADER_LENGTH } from './key.ts'
 export { idempotencyMigration, IDEMPOTENCY_MIGRATION_SOURCE } from './schema.ts'

@@ -7,7 +7,7 @@
 import type { ConnInfo } from '../app/conn-info.ts'
 import type { Context } from '../context/context.ts'
 import type { QueryRecord } from '../database/database.ts'
-import { discardRest, MAX_DISCARDED_BYTES } from '../http/discard-body.ts'
+import { discardRest, MAX_DISCARDED_BYTES, type DrainedRest } from '../http/discard-body.ts'
 import { isHttpError } from '../http/http-error.ts'
 import { rejectedBodyOf } from '../http/read-json-body.ts'
 import { knownResponseHeaders, knownResponseText } from '../http/response.ts'
@@ -98,6 +98,8 @@ export interface BodyRead {
   truncated: boolean
   /** The body never completed: the response was sent or the connection closed first. */
   incomplete?: boolean
+  /** Counting stopped at MAX_DISCARDED_BYTES: `size` is what was read, the body was at least that. */
+  capped?: boolean
 }
 
 /**
@@ -113,6 +115,8 @@ export interface PendingTrace {
   responseBody: Promise<BodyRead> | null
   /** Stops the tracer's own body reads at once (what arrived is kept, marked incomplete): the writer is closing. */
   abandon: (() => void) | null
+  /** When to stop counting the drained rest of a body refused for its size (413): the response done, or the writer closing. */
+  restDeadline?: Promise<void> | undefined
 }
 
 /**
@@ -150,8 +154,13 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
   const parsed = c.parsedBodyIfRead
   let requestBody: PendingTrace['requestBody'] = parsed ?? null
   let deadline: ReadDeadline | undefined
-  if (parsed !== undefined) parsed.catch(() => {})
-  else if (mayHaveBody(c.method, requestHeaders) && !request.bodyUsed && request.body !== null) {
+  if (parsed !== undefined) {
+    parsed.catch(() => {})
+    // A chunked body refused for its size (413): its rest is read and dropped after the answer, and counted, until
+    // the response is done (the body ended or its connection closed). Only a 413 the app answered: one it caught
+    // and answered otherwise is counted to the limit.
+    if (rejectedBodyOf(c.error)?.rest !== undefined) deadline = new ReadDeadline(request, c.connInfo)
+  } else if (mayHaveBody(c.method, requestHeaders) && !request.bodyUsed && request.body !== null) {
     // Only now is `body` touched: on the Node adapter that builds the full Request, which a GET must not pay for.
     deadline = new ReadDeadline(request, c.connInfo)
     const declared = requestHeaders['content-length']
@@ -202,6 +211,7 @@ export function snapshot(c: Context, response: Response, capture: RequestCapture
     requestBodyParsed: parsed !== undefined,
     responseBody,
     abandon: deadline?.stop ?? null,
+    restDeadline: parsed === undefined ? undefined : deadline?.reached,
   }
 }
 
@@ -269,6 +279,7 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, sto
   let kept = 0
   let truncated = false
   let incomplete = false
+  let capped = false
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), stopped])
@@ -297,6 +308,7 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, sto
       if (size > MAX_DISCARDED_BYTES) {
         void reader.cancel().catch(() => {})
         incomplete = true
+        capped = true
         break
       }
     }
@@ -311,14 +323,16 @@ async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, sto
     bytes.set(chunk, offset)
     offset += chunk.byteLength
   }
-  return incomplete ? { text: new TextDecoder().decode(bytes), size, truncated, incomplete } : { text: new TextDecoder().decode(bytes), size, truncated }
+  const text = new TextDecoder().decode(bytes)
+  if (capped) return { text, size, truncated, incomplete, capped }
+  return incomplete ? { text, size, truncated, incomplete } : { text, size, truncated }
 }
 
 /** A request body as extracted: parsed JSON from `c.body()`, text read by the tracer, or nothing. */
 export type RawBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; size: number }
-  | { kind: 'failed'; size: number }
+  | { kind: 'failed'; size: number; incomplete?: boolean; capped?: boolean }
   | { kind: 'text'; text: string; size: number; truncated: boolean; incomplete?: boolean; refused?: boolean }
 
 /**
@@ -377,9 +391,26 @@ async function rawRequestBody(pending: PendingTrace, headers: Record<string, str
     // a body the client stopped sending is kept as far as it came: incomplete, and so not whole.
     const rejected = rejectedBodyOf(error)
     if (rejected === undefined) return { kind: 'failed', size: declared }
-    if (rejected.text === null) return { kind: 'failed', size: rejected.size }
+    if (rejected.text === null) return rejected.rest === undefined ? { kind: 'failed', size: rejected.size } : await tooLargeBody(rejected.size, rejected.rest, pending.restDeadline)
     return { kind: 'text', text: rejected.text, size: rejected.size, truncated: rejected.incomplete, incomplete: rejected.incomplete, refused: true }
   }
+}
+
+/**
+ * A body refused for its size whose rest was drained (a chunked 413): its size
+ * is what the client sent, the bytes read to the limit and the rest, as for a
+ * body answered early (readCapped). Counted until the drain ends, or the
+ * response is done: the body has then ended (or its connection closed), and
+ * what it still holds is read in a moment; a drain still reading after that
+ * (the writer closing) is incomplete. Past MAX_DISCARDED_BYTES it is capped.
+ */
+async function tooLargeBody(readToLimit: number, rest: DrainedRest, deadline: Promise<void> | undefined): Promise<RawBody> {
+  if (deadline !== undefined) await Promise.race([rest.done, deadline])
+  if (rest.end === undefined) await new Promise((resolve) => setTimeout(resolve, 0))
+  const size = readToLimit + rest.bytes
+  if (rest.end === 'capped') return { kind: 'failed', size, capped: true }
+  if (rest.end === undefined || rest.end === 'failed') return { kind: 'failed', size, incomplete: true }
+  return { kind: 'failed', size }
 }
 
 /** The query string of a URL, without parsing it (`c.url` would build a URL object for every traced request). */

@@ -143,14 +143,17 @@ function sameResponseBody(a: RawTrace, b: RawTrace): boolean {
 }
 
 function sameRead(x: BodyRead, y: BodyRead): boolean {
-  return x.text === y.text && x.size === y.size && x.truncated === y.truncated && x.incomplete === y.incomplete
+  return x.text === y.text && x.size === y.size && x.truncated === y.truncated && x.incomplete === y.incomplete && x.capped === y.capped
 }
 
 function requestBody(raw: RawTrace, redactor: Redactor, limit: number): CapturedBody {
   const source = raw.request_body
   if (source.kind === 'none') return emptyBody()
-  // A body refused for its size (413): only how many bytes came.
-  if (source.kind === 'failed') return { content: null, size: source.size, truncated: source.size > 0, incomplete: false }
+  // A body refused for its size (413): only how many bytes came (its drained rest included), and whether counting stopped at the cap.
+  if (source.kind === 'failed') {
+    const body: CapturedBody = { content: null, size: source.size, truncated: source.size > 0, incomplete: source.incomplete === true }
+    return source.capped === true ? { ...body, capped: true } : body
+  }
   // A body body() refused is kept as the text it was, never parsed and written back: JSON it refused may still parse
   // (a duplicate key, 1e400, an inexact integer), and written back it is another body, which replay would send.
   if (source.kind === 'text') return capturedText(source, source.refused === true ? null : raw.request_type, redactor, limit, false)
@@ -182,7 +185,8 @@ function capturedText(read: BodyRead | null, type: string | null, redactor: Reda
       // not JSON after all: kept as text
     }
   }
-  return { content: redactor.text(text), size, truncated: cut, incomplete }
+  const body: CapturedBody = { content: redactor.text(text), size, truncated: cut, incomplete }
+  return read.capped === true ? { ...body, capped: true } : body
 }
 
 /** Whether `text` is what `size` bytes of UTF-8 decode to without a replacement character (so re-encoding it sends them). */

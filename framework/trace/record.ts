@@ -107,6 +107,12 @@ export interface CapturedBody {
   truncated: boolean
   /** The body never completed: the response was sent, or the connection closed, before it all arrived. */
   incomplete: boolean
+  /**
+   * Present (true) when svc stopped counting the body at 64 MiB (the most it
+   * reads and drops: `MAX_DISCARDED_BYTES`): `size` is what was read, and the
+   * body was at least that. Absent otherwise.
+   */
+  capped?: boolean
 }
 
 export interface TraceResponse {

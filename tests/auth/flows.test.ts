@@ -293,6 +293,8 @@ describe('POST /api/auth/refresh', () => {
     // Before the reuse, every access token works.
     for (const token of [second.body.data.token, other.body.data.token]) expect((await t.client.get('/api/auth/me', { token })).status).toBe(200)
 
+    // Past the reuse grace (JWT_REFRESH_REUSE_GRACE, 10 s by default): a reuse, no longer a concurrent refresh.
+    t.clock.advance(10_001)
     const reuse = await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })
     expect(reuse.status).toBe(401)
     expect(reuse.body.error).toMatch(/reuse detected/)
@@ -315,17 +317,34 @@ describe('POST /api/auth/refresh', () => {
     expect(JSON.parse(String(events[0]!.details))).toMatchObject({ revoked: 1, family_id: expect.any(String) })
   })
 
-  it('two concurrent refreshes of one token: exactly one succeeds', async () => {
+  it('concurrent refreshes of one token (SPA tabs) all succeed within the reuse grace, each with a token of its own, and nothing is revoked', async () => {
     for (let round = 0; round < 3; round++) {
-      const { refreshToken } = await registerUser(t.client)
+      const { refreshToken, id, token } = await registerUser(t.client)
+      // Four refreshes in flight at once through app.fetch: one rotates, the others find it rotated a moment ago.
       const results = await Promise.all(
         Array.from({ length: 4 }, () => t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })),
       )
-      expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401, 401])
-      // The losers presented a rotated token: reuse, so the winner's replacement is revoked with its family.
-      const winner = results.find((r) => r.status === 200)!
-      expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: winner.body.data.refresh_token } })).status).toBe(401)
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200])
+      const issued = results.map((r) => r.body.data.refresh_token as string)
+      expect(new Set(issued).size).toBe(4)
+      // The user is still logged in: the first access token works, and every tab's new refresh token rotates.
+      expect((await t.client.get('/api/auth/me', { token })).status).toBe(200)
+      for (const next of issued) expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: next } })).status).toBe(200)
+      expect(await t.db.first("select count(*) as events from security_events where type = 'refresh_token_reuse' and user_id = ?", [id])).toEqual({ events: 0 })
+      // Presented again after the grace, the first token is a reuse: the family goes, with every tab's token.
+      t.clock.advance(10_001)
+      const late = await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })
+      expect(late.status).toBe(401)
+      expect(late.body.error).toBe('Refresh token reuse detected: this session has been revoked, log in again')
+      expect(await t.db.first('select count(*) as live from refresh_tokens where user_id = ? and revoked_at is null', [id])).toEqual({ live: 0 })
     }
+  })
+
+  it('a token rotated within the grace but revoked since (logout) gets no new pair', async () => {
+    const { refreshToken, token } = await registerUser(t.client)
+    expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })).status).toBe(200)
+    expect((await t.client.post('/api/auth/logout', { token })).status).toBe(200)
+    expect((await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })).status).toBe(401)
   })
 
   it('does not need a bearer header, and ignores one', async () => {

@@ -25,6 +25,8 @@ import {
   type Middleware,
 } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
+import { Ajv } from 'ajv'
+import { buildOpenApi, type JsonObject } from '../../cli/openapi/document.ts'
 
 let dir: string
 let db: Database
@@ -226,6 +228,22 @@ describe('idempotent', () => {
     }
     expect(created - before).toBe(3)
     expect((await db.all("select idempotency_key from idempotency_keys where idempotency_key in ('order 1', 'say \"hi\" \\o/')")).length).toBe(2)
+  })
+
+  it("the OpenAPI document's Idempotency-Key schema accepts exactly the keys the server takes", async () => {
+    const parameter = ((buildOpenApi(app.routes(), new Map(), { title: 'test', version: '1' }).document.paths as Record<string, Record<string, JsonObject>>)['/api/notes']!.post!
+      .parameters as JsonObject[]).find((p) => p.name === 'Idempotency-Key')!
+    const schemaAccepts = new Ajv({ strict: false }).compile(parameter.schema as object)
+    // It had no pattern (a space, a quote, `"a";x=1` passed it) and maxLength 255, which a quoted key of 254 or 255 exceeds.
+    const keys = [
+      'plain-1', '"quoted 2"', `b${'x'.repeat(254)}`, `"q${'x'.repeat(254)}"`, `"${'\\\\'.repeat(255)}"`, '"say \\"hi\\""', '"~!#$%&()*+,-./:;<=>?@[]^_`{|}"', '!#$%~',
+      '', '""', '"', `c${'x'.repeat(255)}`, `"r${'x'.repeat(255)}"`, 'two words', 'a"b', 'a\\b', '"unclosed', '"a"b"', '"a\\x"', '"tab\there"', 'clé', '"clé"', '"a";x=1', 'nbsp\u00a0', '\u00a0nbsp',
+    ]
+    for (const [index, key] of keys.entries()) {
+      const status = (await post('/notes', { title: `table ${index}` }, { 'idempotency-key': key })).status
+      expect([201, 400], key).toContain(status)
+      expect(schemaAccepts(key), `${JSON.stringify(key)}: the server answered ${status}`).toBe(status === 201)
+    }
   })
 
   it('a failed request (4xx or 5xx) frees the key: the client can fix it and retry with the same key', async () => {
