@@ -21,17 +21,21 @@ function headersTable(headers: Record<string, string>): HTMLElement {
   return h('table', { class: 'headers' }, ...names.map((name) => h('tr', {}, h('th', {}, name), h('td', {}, headers[name]!))))
 }
 
-function bodyBlock(body: { content: unknown; size: number; truncated: boolean; incomplete?: boolean }): HTMLElement {
-  if (body.content === null || body.content === '') return h('p', { class: 'muted' }, 'No body')
+/** A body as the record keeps it: the start of its text (or none), and the size of all of it (as `svc log:trace` says it). */
+function bodyBlock(body: TraceRecordJson['body']): HTMLElement {
+  if (body.content === null && body.size === 0 && body.incomplete !== true) return h('p', { class: 'muted' }, 'No body')
+  const content = body.content === null || body.content === '' ? h('p', { class: 'muted' }, `Not kept: the trace has only its size (${body.size} bytes)`) : h('pre', { class: 'body' }, pretty(body.content))
   return h(
     'div',
     {},
-    h('pre', { class: 'body' }, pretty(body.content)),
-    body.incomplete === true
-      ? h('p', { class: 'muted' }, `Incomplete: the client sent ${body.size} bytes before the response was sent or the connection closed`)
-      : body.truncated
-        ? h('p', { class: 'muted' }, `Truncated (${body.size} bytes in all)`)
-        : null,
+    content,
+    body.capped === true
+      ? h('p', { class: 'muted' }, `Capped: svc stopped counting at 64 MiB; ${body.size} bytes read, the body was at least that`)
+      : body.incomplete === true
+        ? h('p', { class: 'muted' }, `Incomplete: the client sent ${body.size} bytes before the response was sent or the connection closed`)
+        : body.truncated
+          ? h('p', { class: 'muted' }, `Truncated (${body.size} bytes in all)`)
+          : null,
   )
 }
 

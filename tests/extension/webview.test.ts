@@ -170,6 +170,26 @@ describe('trace detail page', () => {
     }
   })
 
+  it('says what the record kept of a body: none, only its size, capped at 64 MiB, incomplete or truncated', async () => {
+    const bodies = await openPage('trace-detail')
+    const requestBody = async (body: Record<string, unknown>) => {
+      await deliver(bodies, traceMessage({ trace: { ...trace, body: { content: null, size: 0, truncated: false, ...body } } }))
+      return bodies.textContent('#request')
+    }
+    try {
+      expect(await requestBody({})).toContain('No body')
+      // A 413's body: its size counted, its text not kept. It used to read "No body".
+      const refused = await requestBody({ size: 500011 })
+      expect(refused).toContain('Not kept: the trace has only its size (500011 bytes)')
+      expect(refused).not.toContain('No body')
+      expect(await requestBody({ size: 67108865, capped: true })).toContain('Capped: svc stopped counting at 64 MiB; 67108865 bytes read, the body was at least that')
+      expect(await requestBody({ content: '{"title":', size: 65536, incomplete: true })).toContain('Incomplete: the client sent 65536 bytes')
+      expect(await requestBody({ content: 'abc', size: 9000, truncated: true })).toContain('Truncated (9000 bytes in all)')
+    } finally {
+      await bodies.close()
+    }
+  })
+
   it('links the trace to the code: route, handler, the line of each statement, the N+1 with its line', async () => {
     expect(await page.textContent('#code-links')).toBe('Route POST /api/v1/posts → handler posts.createPost')
     expect(await page.locator('#sql li.query .from a').allTextContents()).toEqual([
