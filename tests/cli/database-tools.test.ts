@@ -37,10 +37,11 @@ async function sql(statement: string): Promise<Array<Record<string, unknown>>> {
 const count = async (table: string) => Number((await sql(`select count(*) as n from ${table}`))[0]!.n)
 
 describe('before there is a database', () => {
-  it('db:show, db:seed, user:role, queue:* (queue:work too) and rate:status say to migrate, and create no database file', async () => {
+  it('db:show, db:seed, user:role, migrate:rollback, queue:* (queue:work too) and rate:status say to migrate, and create no database file', async () => {
     // queue:status and rate:status made an empty file, then sent the user to svc make:queue-table / make:auth,
     // migrations the app already has.
-    const readers = [['queue:status'], ['queue:flush'], ['queue:retry', 'all'], ['queue:work', '--stop-when-empty'], ['rate:status']]
+    // migrate:rollback made an empty file and said "Nothing to roll back." (a mistyped DATABASE_URL looked fine).
+    const readers = [['queue:status'], ['queue:flush'], ['queue:retry', 'all'], ['queue:work', '--stop-when-empty'], ['rate:status'], ['migrate:rollback']]
     for (const args of [['db:show'], ['db:show', 'users'], ['db:seed'], ['user:role', 'a@example.com', 'admin'], ...readers]) {
       const { exitCode, stderr } = await svc(...args)
       expect(exitCode, args.join(' ')).toBe(1)
