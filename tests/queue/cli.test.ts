@@ -232,7 +232,7 @@ describe('make:queue-table', () => {
       const missing = await runSvc(['queue:status'], { cwd: bare.dir })
       expect(missing.exitCode).toBe(1)
       expect(missing.stderr).toContain('error [E_QUEUE_TABLE]')
-      expect(missing.stderr).toContain('fix: run svc make:queue-table, then svc migrate')
+      expect(missing.stderr).toContain("and none creates it: it is one of svc's own tables, whose migration svc make:queue-table writes; run it, then svc migrate")
       expect((await runSvc(['queue:work'], { cwd: bare.dir })).stderr).toContain('error [E_QUEUE_TABLE]')
 
       const applied = readdirSync(bare.path('database/migrations')).filter((name) => /^\d{14}_/.test(name)).sort()
@@ -247,6 +247,27 @@ describe('make:queue-table', () => {
       expect((await svcJson(['queue:status'], { cwd: bare.dir })).queues).toEqual([])
     } finally {
       bare.remove()
+    }
+  })
+
+  it('on a database never migrated, the fix is what works there: svc migrate when the app has the migration, make:queue-table first when not', async () => {
+    // It said "run svc make:queue-table" there too, a migration the blog already has.
+    const fresh = copyExampleApp('blog')
+    try {
+      fresh.write('.env', 'JWT_SECRET=test-secret-that-is-at-least-32-characters-long\n')
+      fresh.write('storage/database.sqlite', '') // an empty file is an empty SQLite database
+      for (const args of [['queue:status'], ['queue:work', '--stop-when-empty']]) {
+        const answer = await runSvc(args, { cwd: fresh.dir })
+        expect(answer.exitCode, args.join(' ')).toBe(1)
+        expect(answer.stderr).toContain('error [E_QUEUE_TABLE]')
+        expect(answer.stderr).toMatch(/fix: 8 migration\(s\) have not run on the database storage\/database\.sqlite \(no migration has run on it.*; run svc migrate \(or svc serve --migrate\)\n/)
+        expect(answer.stderr).not.toContain('make:queue-table')
+      }
+      rmSync(fresh.path('database/migrations/20260101000700_create_jobs_table.ts'))
+      const without = await runSvc(['queue:status'], { cwd: fresh.dir })
+      expect(without.stderr).toMatch(/fix: 7 migration\(s\) have not run .*, and none in database\/migrations creates jobs, one of svc's own tables: run svc make:queue-table \(which writes its migration\), then svc migrate\n/)
+    } finally {
+      fresh.remove()
     }
   })
 })

@@ -71,7 +71,7 @@ export default defineCommand({
     const checked = await loadApp(project, { trace: false })
     let connection: string
     try {
-      await readyDriver(checked, timeoutMs)
+      await readyDriver(project, checked, timeoutMs)
       connection = checked.queue!.driver.name
     } finally {
       await checked.close()
