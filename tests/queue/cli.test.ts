@@ -3,12 +3,13 @@
  * in-process on a copy of the blog app with the database driver (the worker
  * processes, the race and the crash are in race.test.ts).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createQueue, databaseQueueDriver, defineJob, type Database } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
+import { DAEMON_PID_FILE_ENV } from '../../cli/queue/daemon.ts'
 import { queueApp } from './fixture.ts'
 
 let app: AppCopy
@@ -269,5 +270,59 @@ describe('make:queue-table', () => {
     } finally {
       fresh.remove()
     }
+  })
+})
+
+describe('queue:work --daemon', () => {
+  const pidFile = () => app.path('storage', 'queue-worker.pid')
+  const log = () => app.path('storage', 'logs', 'queue.log')
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  /** Polls until `done()`: what a daemon does happens in its own time. */
+  async function until(done: () => boolean, what: string): Promise<void> {
+    for (let i = 0; i < 600 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    if (!done()) throw new Error(`still waiting for ${what}`)
+  }
+
+  it('the daemon removes its pid file when stopped (SIGTERM, SIGINT); a stale file (a pid now another program\'s) does not block the next start', async () => {
+    // A pid file left behind whose pid is alive but no queue worker (this test's own process): not a running daemon.
+    writeFileSync(pidFile(), `${process.pid}\n`)
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      rmSync(log(), { force: true })
+      const started = await runSvc(['queue:work', '--daemon'], { cwd: app.dir })
+      expect(started.stderr, signal).not.toContain('error')
+      expect(started.exitCode).toBe(0)
+      const pid = Number(/pid (\d+)/.exec(started.stdout)![1])
+      expect(readFileSync(pidFile(), 'utf8').trim()).toBe(String(pid))
+      try {
+        await until(() => existsSync(log()) && readFileSync(log(), 'utf8').includes('Processing default'), 'the daemon to start')
+        process.kill(pid, signal)
+        await until(() => !alive(pid), `the daemon to stop on ${signal}`)
+        expect(readFileSync(log(), 'utf8')).toContain('stopped: asked to stop')
+        // It used to stay, and only the command that started the daemon (long gone) would have removed it.
+        expect(existsSync(pidFile()), signal).toBe(false)
+      } finally {
+        if (alive(pid)) process.kill(pid, 'SIGKILL')
+      }
+    }
+  })
+
+  it('a daemon failing at start-up removes its pid file too, and leaves a newer daemon\'s alone', async () => {
+    const env = { [DAEMON_PID_FILE_ENV]: pidFile() }
+    writeFileSync(pidFile(), `${process.pid}\n`)
+    // A timeout past the lease: refused before any job is taken (E_QUEUE_TIMEOUT), as the daemon would be.
+    const failed = await runSvc(['queue:work', '--timeout', '100000'], { cwd: app.dir, env })
+    expect(failed.stderr).toContain('error [E_QUEUE_TIMEOUT]')
+    expect(existsSync(pidFile())).toBe(false)
+    writeFileSync(pidFile(), '999999999\n')
+    await runSvc(['queue:work', '--timeout', '100000'], { cwd: app.dir, env })
+    expect(readFileSync(pidFile(), 'utf8')).toBe('999999999\n')
+    rmSync(pidFile())
   })
 })
