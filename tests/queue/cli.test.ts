@@ -85,6 +85,29 @@ describe('queue:work', () => {
     expect(other.stderr).toContain('Ran 0 job(s), 0 failed for good; stopped: the queue is empty.')
   })
 
+  it('prints the control characters of an error message escaped (a NUL, an escape sequence, a line break); --json keeps them exact', async () => {
+    // The FAIL line used to carry them raw: a NUL cut the line for grep and log viewers, ESC [2J cleared the terminal.
+    const message = 'odd\u0000text\u001b[2J\nnext\u202e'
+    app.write('app/jobs/odd.ts', `import { defineJob } from 'svc'\nexport const odd = defineJob('odd', { attempts: 1, handle() { throw new Error(${JSON.stringify(message)}) } })\n`)
+    try {
+      await createQueue(databaseQueueDriver(db)).dispatch(defineJob('odd', { attempts: 1, handle() {} }), {})
+      const result = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
+      const escaped = 'odd\\u0000text\\u001b[2J\\nnext\\u202e'
+      expect(result.stdout).toMatch(/odd #\d+ \(default\) FAIL \d+ ms: /)
+      expect(result.stdout).toContain(`: ${escaped}\n`)
+      expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/)
+      const human = await runSvc(['queue:status'], { cwd: app.dir })
+      // Its first line, as the table shows an error.
+      expect(human.stdout).toContain('odd\\u0000text\\u001b[2J\n')
+      expect(human.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/)
+      // The stored error as it is (a NUL is stored as the six characters \u0000: docs/queues.md).
+      const status = await svcJson(['queue:status'], { cwd: app.dir })
+      expect(status.failed_jobs[0]).toMatchObject({ name: 'odd', error: 'odd\\u0000text\u001b[2J\nnext\u202e' })
+    } finally {
+      rmSync(app.path('app/jobs/odd.ts'))
+    }
+  })
+
   it('retries, then keeps the failed job with its error and stack; queue:retry runs it again', async () => {
     await dispatch({ key: 'flaky', fail: 'once' })
     await dispatch({ key: 'broken', fail: 'always' })
