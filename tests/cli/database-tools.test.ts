@@ -50,6 +50,17 @@ describe('before there is a database', () => {
     }
     expect(existsSync(database())).toBe(false)
   })
+
+  it('schedule:run and schedule:work say to migrate, and create no database file', async () => {
+    // Both made an empty file (schedule:run then said "No task is due" and exited 0, every minute from cron).
+    const stopped = AbortSignal.abort()
+    for (const args of [['schedule:run'], ['schedule:run', '--task', 'svc:prune-traces'], ['schedule:work']]) {
+      const { exitCode, stderr } = await runSvc(args, { cwd: app.dir, signal: stopped })
+      expect(exitCode, args.join(' ')).toBe(1)
+      expect(stderr, args.join(' ')).toContain('error [E_NO_DATABASE]: No database yet at')
+    }
+    expect(existsSync(database())).toBe(false)
+  })
 })
 
 describe('svc db:show', () => {
