@@ -211,6 +211,21 @@ describe('svc db:seed', () => {
     }
   })
 
+  it('a seeder that does not load is E_SEEDER with the fix: the package to install, or the file', async () => {
+    // It was the loader's words alone, with no code and no fix: `error: Cannot find module 'svc'` before npm install.
+    app.write('database/seeders/zz_package.ts', "import { pad } from 'no-such-pad-package'\nexport async function run() { pad() }\n")
+    try {
+      const { exitCode, stderr } = await svc('db:seed', '--class=zz_package')
+      expect(exitCode).toBe(1)
+      expect(stderr).toContain("error [E_SEEDER]: Seeder zz_package does not load: Cannot find module 'no-such-pad-package'\n")
+      expect(stderr).toContain('  fix: the package no-such-pad-package is not installed: npm install no-such-pad-package (or fix the import if the name is wrong); it seeded nothing\n')
+      const json = await runSvc(['db:seed', '--class=zz_package', '--json'], { cwd: app.dir })
+      expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'E_SEEDER', exit_code: 1 })
+    } finally {
+      rmSync(app.path('database', 'seeders', 'zz_package.ts'))
+    }
+  })
+
   it('a failing seeder names itself and the seeders that ran before it, whose rows stay', async () => {
     expect((await svc('migrate:fresh')).exitCode).toBe(0)
     app.write('database/seeders/zz_broken.ts', "import type { Database } from 'svc'\nexport async function run(db: Database) {\n  await db.execute(\"insert into posts (title, slug) values ('half', 'half')\")\n  throw new Error('out of ideas')\n}\n")

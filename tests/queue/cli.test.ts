@@ -85,6 +85,18 @@ describe('queue:work', () => {
     expect(other.stderr).toContain('Ran 0 job(s), 0 failed for good; stopped: the queue is empty.')
   })
 
+  it('a job file that does not load is E_APP_LOAD with the fix: the package to install', async () => {
+    app.write('app/jobs/zz_package.ts', "import { pad } from 'no-such-pad-package'\nexport const padded = pad\n")
+    try {
+      const result = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
+      expect(result.exitCode).toBe(1)
+      expect(result.stderr).toContain('error [E_APP_LOAD]: Cannot load the job file ')
+      expect(result.stderr).toContain('  fix: the package no-such-pad-package is not installed: npm install no-such-pad-package (or fix the import if the name is wrong)\n')
+    } finally {
+      rmSync(app.path('app/jobs/zz_package.ts'))
+    }
+  })
+
   it('prints the control characters of an error message escaped (a NUL, an escape sequence, a line break); --json keeps them exact', async () => {
     // The FAIL line used to carry them raw: a NUL cut the line for grep and log viewers, ESC [2J cleared the terminal.
     const message = 'odd\u0000text\u001b[2J\nnext\u202e'
