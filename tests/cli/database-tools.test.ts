@@ -182,6 +182,12 @@ describe('svc db:seed', () => {
     expect(missing.stderr).toContain('error [E_NO_SEEDER]: No seeder Comments')
     expect(missing.stderr).toContain('seeders: posts, users')
     expect((await svc('db:seed', '--class=pots')).stderr).toContain('did you mean posts?')
+    // An empty name is no name: it said "No seeder  in ..." (and queue:status --queue= "No jobs in .").
+    for (const args of [['db:seed', '--class='], ['queue:status', '--queue='], ['queue:flush', '--queue=']]) {
+      const empty = await svc(...args)
+      expect(empty.exitCode, args.join(' ')).toBe(1)
+      expect(empty.stderr, args.join(' ')).toMatch(/^error \[E_BAD_OPTION\]: --(class|queue) needs a value, got ""\n/)
+    }
   })
 
   it("run again, the example's seeders add nothing and succeed: fixed sample rows are inserted once", async () => {

@@ -21,7 +21,7 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    queue: { type: 'string', description: 'Only this queue', valueHint: 'name' },
+    queue: { type: 'string', description: 'Only this queue', valueHint: 'name', nonEmpty: true },
     limit: { type: 'number', description: 'Failed jobs to list (default 20)', valueHint: 'n', integer: true, min: 0, default: 20 },
   },
   async run({ args, io, json }) {
