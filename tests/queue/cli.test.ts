@@ -85,6 +85,21 @@ describe('queue:work', () => {
     expect(other.stderr).toContain('Ran 0 job(s), 0 failed for good; stopped: the queue is empty.')
   })
 
+  it('--workers with --stop-when-empty says the delayed jobs left too, as one worker does', async () => {
+    // It said only "Ran 1 job(s), 0 failed for good; 0 worker restart(s).", as if the queue were done.
+    await dispatch({ key: 'now' })
+    await dispatch({ key: 'later' }, { delay: 3_600_000 })
+    const result = await runSvc(['queue:work', '--workers', '2', '--stop-when-empty'], { cwd: app.dir })
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain(
+      "Ran 1 job(s), 0 failed for good; 0 worker restart(s); stopped: no job is due, but 1 delayed job(s) wait for their time (a dispatch delay or a retry's backoff): " +
+        'run svc queue:work again later, or without --stop-when-empty.',
+    )
+    await db.execute('delete from jobs')
+    const empty = await runSvc(['queue:work', '--workers', '2', '--stop-when-empty'], { cwd: app.dir })
+    expect(empty.stderr).toContain('Ran 0 job(s), 0 failed for good; 0 worker restart(s).\n')
+  })
+
   it('a job file that does not load is E_APP_LOAD with the fix: the package to install', async () => {
     app.write('app/jobs/zz_package.ts', "import { pad } from 'no-such-pad-package'\nexport const padded = pad\n")
     try {

@@ -95,7 +95,8 @@ export default defineCommand({
       )
       if (args.workers !== undefined) {
         const summary = await supervise({ workers: args.workers, childArgs, io })
-        printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; ${summary.restarted} worker restart(s).`)
+        const left = summary.delayed > 0 ? `; stopped: ${delayedJobsLeft(summary.delayed)}` : ''
+        printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; ${summary.restarted} worker restart(s)${left}.`)
         return
       }
 
@@ -111,10 +112,7 @@ export default defineCommand({
         },
       })
       const left = summary.delayed ?? 0
-      const stopped =
-        left === 0
-          ? STOPPED[summary.reason]
-          : `no job is due, but ${left} delayed job(s) wait for their time (a dispatch delay or a retry's backoff): run svc queue:work again later, or without --stop-when-empty`
+      const stopped = left === 0 ? STOPPED[summary.reason] : delayedJobsLeft(left)
       printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; stopped: ${stopped}.`)
       if (summary.reason === 'timeout') {
         // The timed-out job's code may still be running: only ending the process is sure to stop it.
@@ -127,6 +125,11 @@ export default defineCommand({
     }
   },
 })
+
+/** Why --stop-when-empty stopped with jobs left: a retry's backoff or a dispatch delay is not an empty queue (said for one worker and for --workers alike). */
+function delayedJobsLeft(count: number): string {
+  return `no job is due, but ${count} delayed job(s) wait for their time (a dispatch delay or a retry's backoff): run svc queue:work again later, or without --stop-when-empty`
+}
 
 /** QUEUE_CONNECTION as resolved; undefined when it is invalid, which loading the app then reports (E_CONFIG). */
 function queueConnection(config: AppConfig): string | undefined {
