@@ -166,13 +166,16 @@ export async function rollback(db: Database, migrations: Migration[], steps = 1)
   return rolledBack
 }
 
-/** Drops every table, then migrates from scratch. */
+/**
+ * Drops every view and table (their indexes and triggers go with them), then migrates from scratch. Views
+ * first: one left behind made the migration that creates it fail with `view ... already exists`.
+ */
 export async function migrateFresh(db: Database, migrations: Migration[], events: MigrationEvents = {}): Promise<string[]> {
-  const tables = await db.execute(
-    "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_litestream%'",
+  const objects = await db.execute(
+    "select type, name from sqlite_master where type in ('view', 'table') and name not like 'sqlite_%' and name not like '_litestream%' order by type = 'table'",
   )
   await db.execute('pragma foreign_keys = off')
-  for (const row of tables.rows) await db.execute(`drop table if exists "${String(row.name).replaceAll('"', '""')}"`)
+  for (const row of objects.rows) await db.execute(`drop ${row.type === 'view' ? 'view' : 'table'} if exists "${String(row.name).replaceAll('"', '""')}"`)
   await db.execute('pragma foreign_keys = on')
   return migrate(db, migrations, events)
 }

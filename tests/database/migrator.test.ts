@@ -196,4 +196,15 @@ describe('migrateFresh', () => {
     await migrateFresh(db, [users])
     expect(await tableNames(db)).toEqual(['migrations', 'users'])
   })
+
+  it('drops the views too, so that a migration creating one runs again', async () => {
+    // Only tables were dropped: the view stayed, and its migration then failed with "view ... already exists".
+    const withView: Migration = {
+      name: '20260105000000_create_user_names_view',
+      up: async (db) => void (await db.execute('create view user_names as select name from users')),
+    }
+    await migrate(db, [users, withView])
+    expect(await migrateFresh(db, [users, withView])).toEqual([users.name, withView.name])
+    expect(await db.all("select name from sqlite_master where type = 'view'")).toEqual([{ name: 'user_names' }])
+  })
 })
