@@ -72,6 +72,8 @@ export interface StringArg extends ArgBase {
   default?: string
   /** May be given several times; the value is then every one, in order. */
   multiple?: boolean
+  /** A name that cannot be empty: `--queue=` is refused (E_BAD_OPTION), not read as a queue named "". */
+  nonEmpty?: boolean
 }
 
 export interface NumberArg extends ArgBase {

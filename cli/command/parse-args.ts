@@ -177,6 +177,9 @@ function isNumber(text: string): boolean {
 }
 
 function checkValue(name: string, def: Exclude<OptionArg, { type: 'boolean' }>, text: string): void {
+  if (def.type === 'string' && def.nonEmpty === true && text.trim() === '') {
+    throw new CliError('E_BAD_OPTION', `--${name} needs a value, got "${text}"`, { hint: `--${name}=<${valueHint(def)}>` })
+  }
   if (def.type === 'enum' && !def.options.includes(text)) throw new CliError('E_BAD_OPTION', `--${name} takes ${oneOf(def.options)}, got "${text}"`)
   if (def.type !== 'number') return
   const value = Number(text)

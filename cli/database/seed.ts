@@ -15,6 +15,7 @@ import { CliError } from '../output/cli-error.ts'
 import type { CommandIO } from '../output/io.ts'
 import { withConsoleOnStderr } from '../output/print.ts'
 import { forgetAppModules, importWithJiti, moduleCacheDir, useModuleCache, type ImportFile } from '../project/import-file.ts'
+import { missingPackageHint } from '../project/load-app.ts'
 import { explainMissingTable, missingTableIn } from '../project/missing-table.ts'
 import type { Project } from '../project/project.ts'
 import { listTables } from './inspect.ts'
@@ -77,7 +78,7 @@ export async function runSeeders(
   }
   const files = new Map(readdirSync(dir).filter((file) => SEEDER_FILE.test(file)).map((file) => [basename(file, extname(file)), file]))
   for (const name of names) {
-    const module = await importFile(join(dir, files.get(name)!))
+    const module = await importSeeder(project, importFile, join(dir, files.get(name)!), name, result.seeded)
     const run = (module.run ?? module.default) as unknown
     if (typeof run !== 'function') throw new CliError('E_BAD_SEEDER', `${files.get(name)} exports no run(db) function`, { hint: 'export async function run(db: Database) { ... }' })
     const before = await rowCounts(db)
@@ -129,4 +130,20 @@ function changedRows(seeder: string, before: Map<string, number>, after: Map<str
   return [...after]
     .map(([table, rows]) => ({ seeder, table, added: rows - (before.get(table) ?? 0) }))
     .filter((row) => row.added !== 0)
+}
+
+/**
+ * A seeder's module, or E_SEEDER saying it does not load, with the fix: `npm install` for a package not installed
+ * (a new project seeded before it), else the file. It was the loader's words alone (`error: Cannot find module 'svc'`).
+ */
+async function importSeeder(project: Project, importFile: ImportFile, path: string, name: string, before: readonly string[]): Promise<Record<string, unknown>> {
+  try {
+    return await importFile(path)
+  } catch (error) {
+    const ran = before.length > 0 ? ` (the seeders before it ran: ${before.join(', ')})` : ''
+    throw new CliError('E_SEEDER', `Seeder ${name} does not load: ${(error as Error).message.split('\n')[0]}`, {
+      hint: `${missingPackageHint(project, error) ?? `fix database/seeders/${basename(path)}`}; it seeded nothing${ran}`,
+      cause: error,
+    })
+  }
 }

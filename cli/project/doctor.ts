@@ -8,11 +8,12 @@
  * message is the finding), so one broken part never hides the others.
  */
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { migrationStatus, type AppConfig } from '../../framework/index.ts'
 import { readJwtKeyFiles, readMaintenanceFile } from '../../framework/node/index.ts'
 import type { DoctorCheckJson } from '../contract/operations.ts'
-import { openProjectTraceStore, projectTraceConfig } from '../trace/open-store.ts'
+import { missingDatabaseFile } from '../database/open.ts'
+import { noTracesYet, openProjectTraceStore, projectTraceConfig, traceStoreFile } from '../trace/open-store.ts'
 import { readConfigCache, realEnvironment } from './config-cache.ts'
 import { readEnvCache, splitEnvironment } from './env-cache.ts'
 import { checkEnvironment } from './env-check.ts'
@@ -129,8 +130,16 @@ function debugMode({ production, config }: DoctorContext): Finding {
   return ok(`APP_DEBUG ${config.debug ? 'on' : 'off'} (${config.env})`)
 }
 
-async function database({ project, config }: DoctorContext): Promise<Finding> {
+/**
+ * The checks only look: a database or trace store that does not exist yet is a finding, never a new empty
+ * file (which would also hide a mistyped DATABASE_URL behind "reachable").
+ */
+async function database({ project, production, config }: DoctorContext): Promise<Finding> {
   if (config === undefined) return warn('the settings do not resolve', 'see env_file')
+  const missing = missingDatabaseFile(project, config)
+  const blocker = missing === undefined ? undefined : notAFolderAbove(missing)
+  if (blocker !== undefined) return fail(`no database at ${missing}, and svc migrate cannot create it: ${blocker} is not a folder`, 'check DATABASE_URL')
+  if (missing !== undefined) return serious(production)(`no database yet at ${missing}`, production ? 'svc migrate --force creates it (or check DATABASE_URL)' : 'svc migrate creates it (or check DATABASE_URL)')
   const db = await openProjectDatabase(project, config)
   try {
     await db.execute('select 1')
@@ -140,19 +149,31 @@ async function database({ project, config }: DoctorContext): Promise<Finding> {
   }
 }
 
+/** The nearest existing path above `file` when it is not a folder (so the file cannot be created there). */
+function notAFolderAbove(file: string): string | undefined {
+  let dir = dirname(file)
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir)
+  return existsSync(dir) && !statSync(dir).isDirectory() ? dir : undefined
+}
+
 async function migrations({ project, production, config }: DoctorContext): Promise<Finding> {
   if (config === undefined) return warn('the settings do not resolve', 'see env_file')
+  if (missingDatabaseFile(project, config) !== undefined) return pendingFinding(production, (await loadMigrations(project)).map((migration) => ({ name: migration.name, batch: null })))
   const db = await openProjectDatabase(project, config)
   try {
-    const statuses = await migrationStatus(db, await loadMigrations(project))
-    const pending = statuses.filter((status) => status.batch === null)
-    if (pending.length === 0) return ok(`${statuses.length} migrations, none pending`)
-    const names = pending.map((status) => status.name)
-    const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ')
-    return serious(production)(`${pending.length} pending: ${shown}`, production ? 'svc migrate --force' : 'svc migrate')
+    return pendingFinding(production, await migrationStatus(db, await loadMigrations(project)))
   } finally {
     db.close()
   }
+}
+
+/** Which migrations are pending (all of them before the database exists). */
+function pendingFinding(production: boolean, statuses: ReadonlyArray<{ name: string; batch: number | null }>): Finding {
+  const pending = statuses.filter((status) => status.batch === null)
+  if (pending.length === 0) return ok(`${statuses.length} migrations, none pending`)
+  const names = pending.map((status) => status.name)
+  const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ')
+  return serious(production)(`${pending.length} pending: ${shown}`, production ? 'svc migrate --force' : 'svc migrate')
 }
 
 function storageWritable({ project }: DoctorContext): Finding {
@@ -198,15 +219,22 @@ async function traces({ project, production, config }: DoctorContext): Promise<F
   if (config === undefined) return warn('the settings do not resolve', 'see env_file')
   const settings = projectTraceConfig(project, config)
   if (settings.modes.has('off')) return ok('tracing is off (TRACE_MODE=off)')
-  const store = await openProjectTraceStore(project, config)
+  const stored = await storedTraces(project, config)
+  const summary = `${stored.summary}, kept ${settings.retentionDays} days, at most ${settings.maxTraces}`
+  if (stored.dropped > 0) return warn(`${summary}; ${stored.dropped} dropped because the buffer was full`, 'raise TRACE_BUFFER_SIZE, or record less (TRACE_MODE=errors,slow)')
+  if (production && settings.modes.has('all')) return warn(`${summary}; every request is recorded in production`, 'TRACE_MODE=errors,slow (or sample with TRACE_SAMPLE_RATE)')
+  return ok(summary)
+}
+
+/** What the trace store holds, read without creating it: before the first recorded request there is no file. */
+async function storedTraces(project: Project, config: AppConfig): Promise<{ summary: string; dropped: number }> {
+  const file = traceStoreFile(project, config)
+  if (file !== null && !existsSync(file)) return { summary: noTracesYet(project, config).replace(/\.$/, ''), dropped: 0 }
+  const store = await openProjectTraceStore(project, config, { create: false })
   try {
     const [count, dropped] = await Promise.all([store.count(), store.droppedCount()])
-    const file = settings.databaseUrl === undefined ? join(project.storageDir, 'traces.sqlite') : undefined
-    const size = file !== undefined && existsSync(file) ? ` (${(statSync(file).size / 1024 / 1024).toFixed(1)} MB)` : ''
-    const summary = `${count} traces${size}, kept ${settings.retentionDays} days, at most ${settings.maxTraces}`
-    if (dropped > 0) return warn(`${summary}; ${dropped} dropped because the buffer was full`, 'raise TRACE_BUFFER_SIZE, or record less (TRACE_MODE=errors,slow)')
-    if (production && settings.modes.has('all')) return warn(`${summary}; every request is recorded in production`, 'TRACE_MODE=errors,slow (or sample with TRACE_SAMPLE_RATE)')
-    return ok(summary)
+    const size = file !== null ? ` (${(statSync(file).size / 1024 / 1024).toFixed(1)} MB)` : ''
+    return { summary: `${count} traces${size}`, dropped }
   } finally {
     store.close()
   }

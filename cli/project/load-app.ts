@@ -283,7 +283,7 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
  * A package the app imports that is not installed (`svc new` then a command before `npm install`): the fix is to
  * install it, not to edit the routes the generic hint points at.
  */
-function missingPackageHint(project: Project, error: unknown): string | undefined {
+export function missingPackageHint(project: Project, error: unknown): string | undefined {
   const named = /Cannot find (?:module|package) '([^']+)'/.exec(error instanceof Error ? error.message : '')?.[1]
   if (named === undefined || named.startsWith('.') || named.startsWith('/') || /^[A-Za-z]:[\\/]/.test(named)) return undefined
   const parts = named.split('/')

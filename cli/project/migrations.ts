@@ -40,7 +40,9 @@ export async function loadMigrations(project: Project, importFile: ImportFile = 
     const up = module.up
     const down = module.down
     if (typeof up !== 'function') {
-      throw new CliError('E_BAD_MIGRATION', `${file} does not export an up(db) function`)
+      throw new CliError('E_BAD_MIGRATION', `${file} does not export an up(db) function`, {
+        hint: `export async function up(db: Database) { ... } (and down(db) to undo it) from database/migrations/${file}; nothing ran: every migration loads before the first one runs`,
+      })
     }
     migrations.push({
       name: basename(file, extname(file)),

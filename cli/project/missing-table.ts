@@ -47,18 +47,22 @@ export async function explainMissingTable(project: Project, database: Database, 
   const files = migrationNames(project)
   const applied = await appliedNames(database)
   const pending = files.filter((name) => !applied.has(name))
-  if (pending.length > 0) {
-    const shown = pending.length > 3 ? `${pending.slice(0, 3).join(', ')} and ${pending.length - 3} more` : pending.join(', ')
-    const fresh = applied.size === 0 ? ' (no migration has run on it: a new or emptied database, as after deleting storage/)' : ''
-    return `${pending.length} migration(s) have not run on the database ${where}${fresh}: ${shown}; run svc migrate (or svc serve --migrate)`
-  }
   const dir = relative(project.root, migrationsDir(project)) || '.'
   const name = table.replace(/^main\./, '')
   const creating = files.find((file) => tablesCreatedBy(migrationText(project, file)).includes(name))
+  const command = frameworkTableCommand(name)
+  if (pending.length > 0) {
+    const shown = pending.length > 3 ? `${pending.slice(0, 3).join(', ')} and ${pending.length - 3} more` : pending.join(', ')
+    const fresh = applied.size === 0 ? ' (no migration has run on it: a new or emptied database, as after deleting storage/)' : ''
+    const notRun = `${pending.length} migration(s) have not run on the database ${where}${fresh}: ${shown}`
+    if (creating !== undefined) return `${notRun}; run svc migrate (or svc serve --migrate)`
+    // svc migrate alone would leave the table missing: say what writes its migration first.
+    if (command !== undefined) return `${notRun}, and none in ${dir} creates ${name}, one of svc's own tables: run svc ${command} (which writes its migration), then svc migrate`
+    return `${notRun}, and none in ${dir} creates ${name}: add one (svc make:migration) or check the table's name, then svc migrate`
+  }
   if (creating !== undefined) {
     return `every migration in ${dir} has run on the database ${where}, ${creating} among them, which creates it: the table was dropped since (by hand, or by a later migration); add a migration that creates it again, or, on a development database, svc migrate:fresh (which drops every table)`
   }
-  const command = frameworkTableCommand(name)
   if (command !== undefined) {
     return `every migration in ${dir} has run on the database ${where}, and none creates it: it is one of svc's own tables, whose migration svc ${command} writes; run it, then svc migrate`
   }

@@ -4,12 +4,12 @@
  * over the IPC channel: every worker event, then why it stopped. It prints no
  * progress itself; the parent does, for all its children.
  */
-import type { WorkerSummary } from '../../framework/index.ts'
 import type { WireEvent } from './progress.ts'
+import type { WorkSummary } from './worker.ts'
 
 export const CHILD_ENV = 'SVC_QUEUE_CHILD'
 
-export type ChildMessage = { type: 'event'; event: WireEvent } | { type: 'stopped'; summary: WorkerSummary }
+export type ChildMessage = { type: 'event'; event: WireEvent } | { type: 'stopped'; summary: WorkSummary }
 
 /** True in a process the supervisor forked (it has an IPC channel to the parent). */
 export function isWorkerChild(env: Readonly<Record<string, string | undefined>>): boolean {

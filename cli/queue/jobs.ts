@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { isJobDefinition, jobRegistry, listenerJob, sendMailJob, type JobDefinition, type JobRegistry } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import { importWithJiti, type ImportFile } from '../project/import-file.ts'
+import { missingPackageHint } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 
 export const JOB_FOLDERS = ['app/jobs'] as const
@@ -24,7 +25,7 @@ export async function loadJobs(project: Project, importFile: ImportFile = import
       try {
         module = await importFile(file)
       } catch (error) {
-        throw new CliError('E_APP_LOAD', `Cannot load the job file ${file}: ${(error as Error).message}`, { cause: error })
+        throw new CliError('E_APP_LOAD', `Cannot load the job file ${file}: ${(error as Error).message}`, { hint: missingPackageHint(project, error) ?? `fix ${file}`, cause: error })
       }
       for (const value of Object.values(module)) if (isJobDefinition(value)) found.push(value)
     }

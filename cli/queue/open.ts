@@ -5,7 +5,7 @@ import { CliError } from '../output/cli-error.ts'
 import { openExistingDatabase } from '../database/open.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-import { checkReachable } from './worker.ts'
+import { checkReachable, queueDatabase } from './worker.ts'
 
 export interface ProjectQueue {
   driver: QueueDriver
@@ -24,7 +24,7 @@ export async function withProjectQueue<T>(project: Project, work: (queue: Projec
   const database = settings.connection === 'database' ? await openExistingDatabase(project, config) : undefined
   const driver = await openQueueDriver(settings, database)
   try {
-    await checkReachable(driver, settings.connection)
+    await checkReachable(driver, settings.connection, queueDatabase(project, config, database))
     return await work({ driver, settings, config })
   } finally {
     await driver.close()

@@ -5,6 +5,7 @@
  */
 import type { JobInfo, WorkerEvent } from '../../framework/index.ts'
 import type { Colors } from '../output/print.ts'
+import { terminalText } from '../output/terminal-text.ts'
 
 /** A worker event as it crosses a process boundary (errors reduced to their message). */
 export type WireEvent =
@@ -32,16 +33,18 @@ const LABEL = { done: 'DONE', retry: 'RETRY', failed: 'FAIL', lost: 'LOST' } as 
 export function progressLine(event: WireEvent, color: Colors, at: Date, worker?: number): string | undefined {
   const stamp = color.dim(at.toISOString().replace('T', ' ').slice(0, 19))
   const who = worker === undefined ? '' : `${color.dim(`[worker ${worker}]`)} `
-  if (event.type === 'error') return `${stamp} ${who}${color.yellow('WAIT')} the queue failed: ${event.error} (trying again)`
+  // What the job and its error say is the app's text (a message may hold a NUL or an escape sequence): escaped, so that it stays one inert line.
+  if (event.type === 'error') return `${stamp} ${who}${color.yellow('WAIT')} the queue failed: ${terminalText(event.error)} (trying again)`
   if (event.type === 'started') return undefined
   const { job, outcome } = event
   const label = LABEL[outcome]
   const painted = outcome === 'done' ? color.green(label) : outcome === 'retry' ? color.yellow(label) : color.red(label)
   const attempt = job.maxAttempts > 1 ? ` attempt ${job.attempt}/${job.maxAttempts}` : ''
-  const base = `${stamp} ${who}${color.bold(job.name)}${job.subject === undefined ? '' : ` ${color.bold(job.subject)}`} #${job.id} ${color.dim(`(${job.queue}${attempt})`)} ${painted} ${formatMs(event.durationMs)}`
+  const subject = job.subject === undefined ? '' : ` ${color.bold(terminalText(job.subject))}`
+  const base = `${stamp} ${who}${color.bold(terminalText(job.name))}${subject} #${job.id} ${color.dim(`(${terminalText(job.queue)}${attempt})`)} ${painted} ${formatMs(event.durationMs)}`
   if (outcome === 'done') return base
   const retry = event.retryInMs === undefined ? '' : `, next run in ${formatMs(event.retryInMs)}`
-  return `${base}: ${event.error ?? ''}${retry}`
+  return `${base}: ${terminalText(event.error ?? '')}${retry}`
 }
 
 function formatMs(ms: number): string {

@@ -29,6 +29,8 @@ export interface SuperviseSummary {
   restarted: number
   processed: number
   failed: number
+  /** With --stop-when-empty: the delayed jobs the last worker to find no due job saw still waiting for their time. */
+  delayed: number
 }
 
 interface Slot {
@@ -54,7 +56,7 @@ export function supervise(options: SuperviseOptions): Promise<SuperviseSummary> 
   const color = colors(io)
   const entry = childEntry()
   const grace = options.killGraceMs ?? ((timeoutMs: number) => 5000 + timeoutMs / 10)
-  const summary: SuperviseSummary = { started: 0, restarted: 0, processed: 0, failed: 0 }
+  const summary: SuperviseSummary = { started: 0, restarted: 0, processed: 0, failed: 0, delayed: 0 }
   const slots: Slot[] = Array.from({ length: options.workers }, (_, i) => ({ index: i + 1, child: undefined, startedAt: 0, crashes: 0, killTimer: undefined }))
   const pending = new Set<ReturnType<typeof setTimeout>>()
   let stopping = io.signal.aborted
@@ -82,6 +84,8 @@ export function supervise(options: SuperviseOptions): Promise<SuperviseSummary> 
       child.on('message', (message: ChildMessage) => {
         if (message.type === 'stopped') {
           stoppedFor = message.summary.reason
+          // The last worker to stop for want of a due job counted last: its count is the one left.
+          if (stoppedFor === 'empty') summary.delayed = message.summary.delayed ?? 0
           return
         }
         const event = message.event

@@ -5,9 +5,10 @@
  * directly, or in each child process of `--workers=N`.
  */
 import { hostname } from 'node:os'
-import { checkTimeout, resolveQueueSettings, runWorker, type QueueDriver, type WorkerEvent, type WorkerSummary } from '../../framework/index.ts'
+import { checkTimeout, resolveQueueSettings, runWorker, type AppConfig, type Database, type QueueDriver, type WorkerEvent, type WorkerSummary } from '../../framework/index.ts'
 import { CliError } from '../output/cli-error.ts'
-import { loadApp, type LoadedApp } from '../project/load-app.ts'
+import { databaseWhere, loadApp, type LoadedApp } from '../project/load-app.ts'
+import { explainMissingTable, missingTableIn } from '../project/missing-table.ts'
 import type { Project } from '../project/project.ts'
 import { loadJobs } from './jobs.ts'
 
@@ -29,7 +30,7 @@ export type WorkSummary = WorkerSummary & { delayed?: number }
 export async function workInProcess(project: Project, options: WorkOptions): Promise<WorkSummary> {
   const loaded = await loadApp(project, { trace: false })
   try {
-    const driver = await readyDriver(loaded, options.timeoutMs)
+    const driver = await readyDriver(project, loaded, options.timeoutMs)
     const jobs = await loadJobs(project)
     const summary = await runWorker({
       driver,
@@ -56,7 +57,7 @@ export async function workInProcess(project: Project, options: WorkOptions): Pro
 }
 
 /** The app's queue driver, checked before any job is taken: the timeout fits the lease, and the queue answers. */
-export async function readyDriver(loaded: Pick<LoadedApp, 'queue' | 'config'>, timeoutMs: number): Promise<QueueDriver> {
+export async function readyDriver(project: Project, loaded: Pick<LoadedApp, 'queue' | 'config' | 'database'>, timeoutMs: number): Promise<QueueDriver> {
   const settings = resolveQueueSettings(loaded.config)
   try {
     checkTimeout(timeoutMs, settings.leaseMs)
@@ -72,18 +73,36 @@ export async function readyDriver(loaded: Pick<LoadedApp, 'queue' | 'config'>, t
       hint: 'set QUEUE_CONNECTION=database (or redis) in .env',
     })
   }
-  await checkReachable(driver, settings.connection)
+  await checkReachable(driver, settings.connection, queueDatabase(project, loaded.config, loaded.database))
   return driver
 }
 
-/** Asks the driver for its counts: a missing table or an unreachable Redis says so now, with the fix. */
-export async function checkReachable(driver: QueueDriver, connection: string): Promise<void> {
+/** The database a queue's missing table is explained on (what its fix is depends on what ran there). */
+export interface QueueDatabase {
+  project: Project
+  database: Database
+  /** Where the database is, as the explanation names it. */
+  where: string
+}
+
+export function queueDatabase(project: Project, config: AppConfig, database: Database | undefined): QueueDatabase | undefined {
+  return database === undefined ? undefined : { project, database, where: databaseWhere(project, config) }
+}
+
+/**
+ * Asks the driver for its counts: a missing table or an unreachable Redis says so now, with the fix. The fix
+ * for a missing table is read from the database: svc migrate when the app has the queue's migration but it
+ * has not run (a database never migrated), svc make:queue-table first when the app has none.
+ */
+export async function checkReachable(driver: QueueDriver, connection: string, on?: QueueDatabase): Promise<void> {
   try {
     await driver.counts()
   } catch (error) {
     const message = (error as Error).message
-    if (/no such table/i.test(message)) {
-      throw new CliError('E_QUEUE_TABLE', `The queue tables do not exist: ${message}`, { hint: 'run svc make:queue-table, then svc migrate' })
+    const table = missingTableIn(message)
+    if (table !== undefined) {
+      const explained = on === undefined ? undefined : await explainMissingTable(on.project, on.database, on.where, table).catch(() => undefined)
+      throw new CliError('E_QUEUE_TABLE', `The queue tables do not exist: ${message}`, { hint: explained ?? 'run svc make:queue-table, then svc migrate' })
     }
     throw new CliError('E_QUEUE_UNREACHABLE', `The ${connection} queue does not answer: ${message}`, {
       hint: connection === 'redis' ? 'check REDIS_URL and that redis-server runs' : 'check DATABASE_URL',

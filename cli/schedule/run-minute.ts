@@ -4,6 +4,7 @@ import { minuteOf, runSchedule, type ScheduledTask } from '../../framework/sched
 import type { ScheduleRunJson } from '../contract/index.ts'
 import type { CommandIO } from '../output/io.ts'
 import { colors, printLine } from '../output/print.ts'
+import { terminalText } from '../output/terminal-text.ts'
 import type { LoadedApp } from '../project/load-app.ts'
 
 const SKIPPED = {
@@ -58,7 +59,8 @@ export function printScheduleRun(io: CommandIO, document: ScheduleRunJson, prefi
   if (document.results.length === 0) return printLine(io, `${prefix}No task is due at ${document.minute}.`)
   for (const result of document.results) {
     if (result.status === 'ran') printLine(io, `${prefix}${color.green('ran')}     ${result.task} (${result.duration_ms} ms)`)
-    else if (result.status === 'failed') printLine(io, `${prefix}${color.red('failed')}  ${result.task} (${result.duration_ms} ms): ${result.error}`)
+    // The task's error is the app's text: escaped, so that a NUL or an escape sequence in it stays one inert line (--json keeps it exact).
+    else if (result.status === 'failed') printLine(io, `${prefix}${color.red('failed')}  ${result.task} (${result.duration_ms} ms): ${terminalText(result.error ?? '')}`)
     else printLine(io, `${prefix}${color.dim('skipped')} ${result.task}: ${SKIPPED[result.reason!]}${holder(result.held_by)}`)
   }
 }

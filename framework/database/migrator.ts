@@ -10,6 +10,7 @@
  */
 import type { Database } from './database.ts'
 import { collectWrites } from './collect-writes.ts'
+import { hasTable } from './has-table.ts'
 import { ServiceBusyError } from '../http/service-busy.ts'
 
 export interface Migration {
@@ -51,9 +52,9 @@ const CREATE_TABLE = `create table if not exists migrations (
   ran_at text not null
 )`
 
+/** Which migrations ran. It only reads: a database without the migrations table has every migration pending. */
 export async function migrationStatus(db: Database, migrations: Migration[]): Promise<MigrationStatus[]> {
-  await db.execute(CREATE_TABLE)
-  const applied = await appliedMigrations(db)
+  const applied = (await hasTable(db, 'migrations')) ? await appliedMigrations(db) : []
   const known = new Map(applied.map((row) => [row.name, row]))
   const names = new Set([...migrations.map((m) => m.name), ...applied.map((row) => row.name)])
   return [...names].sort().map((name) => known.get(name) ?? { name, batch: null, ran_at: null })
@@ -139,7 +140,8 @@ async function waitingForTheLock<T>(write: () => Promise<T>): Promise<T> {
 
 /** Rolls back the last `steps` batches (default: the last one); returns the names rolled back. */
 export async function rollback(db: Database, migrations: Migration[], steps = 1): Promise<string[]> {
-  await db.execute(CREATE_TABLE)
+  // Nothing ever ran: nothing to roll back, and nothing written (no migrations table made).
+  if (!(await hasTable(db, 'migrations'))) return []
   const byMigrationName = new Map(migrations.map((m) => [m.name, m]))
   const top = await lastBatch(db)
   const applied = (await appliedMigrations(db))
@@ -164,13 +166,16 @@ export async function rollback(db: Database, migrations: Migration[], steps = 1)
   return rolledBack
 }
 
-/** Drops every table, then migrates from scratch. */
+/**
+ * Drops every view and table (their indexes and triggers go with them), then migrates from scratch. Views
+ * first: one left behind made the migration that creates it fail with `view ... already exists`.
+ */
 export async function migrateFresh(db: Database, migrations: Migration[], events: MigrationEvents = {}): Promise<string[]> {
-  const tables = await db.execute(
-    "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_litestream%'",
+  const objects = await db.execute(
+    "select type, name from sqlite_master where type in ('view', 'table') and name not like 'sqlite_%' and name not like '_litestream%' order by type = 'table'",
   )
   await db.execute('pragma foreign_keys = off')
-  for (const row of tables.rows) await db.execute(`drop table if exists "${String(row.name).replaceAll('"', '""')}"`)
+  for (const row of objects.rows) await db.execute(`drop ${row.type === 'view' ? 'view' : 'table'} if exists "${String(row.name).replaceAll('"', '""')}"`)
   await db.execute('pragma foreign_keys = on')
   return migrate(db, migrations, events)
 }

@@ -5,13 +5,9 @@
  * A task whose table the app does not have does nothing. They prune as of
  * the real time, not the minute they run for (`schedule:run --at`).
  */
-import type { Database } from '../database/database.ts'
+import { hasTable } from '../database/has-table.ts'
 import { pruneIdempotencyKeys } from '../idempotency/store.ts'
 import { builtinTask, type ScheduledTask } from './schedule.ts'
-
-async function hasTable(db: Database, table: string): Promise<boolean> {
-  return (await db.first("select 1 from sqlite_master where type = 'table' and name = ?", [table])) !== undefined
-}
 
 export const pruneIdempotencyKeysTask: ScheduledTask = builtinTask(
   '0 * * * *',

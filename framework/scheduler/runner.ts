@@ -8,6 +8,7 @@
  */
 import type { Database } from '../database/database.ts'
 import { storableText } from '../database/argument-check.ts'
+import { hasTable } from '../database/has-table.ts'
 import { servicesOrStandIns, type JobServices } from '../queue/job.ts'
 import { isDue, minuteOf } from './due.ts'
 import type { ScheduledTask } from './schedule.ts'
@@ -109,9 +110,12 @@ async function runTask(task: ScheduledTask, options: RunScheduleOptions & { now:
   return error === undefined ? { task: task.name, status: 'ran', durationMs } : { task: task.name, status: 'failed', durationMs, error }
 }
 
-/** The last run of each task, as the lock rows remember it (for `schedule:list`). */
+/**
+ * The last run of each task, as the lock rows remember it (for `schedule:list`).
+ * It only reads: before the first `schedule:run` there is no lock table, and no task has run.
+ */
 export async function lastRuns(db: Database): Promise<Map<string, { startedAt: number; finishedAt: number | null; status: string | null; error: string | null; running: boolean }>> {
-  await db.execute(SCHEDULE_LOCKS_TABLE)
+  if (!(await hasTable(db, 'schedule_locks'))) return new Map()
   const rows = await db.all<{ task: string; started_at: number; finished_at: number | null; last_status: string | null; last_error: string | null; locked_until: number }>(
     'select task, started_at, finished_at, last_status, last_error, locked_until from schedule_locks',
   )

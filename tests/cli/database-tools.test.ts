@@ -37,15 +37,27 @@ async function sql(statement: string): Promise<Array<Record<string, unknown>>> {
 const count = async (table: string) => Number((await sql(`select count(*) as n from ${table}`))[0]!.n)
 
 describe('before there is a database', () => {
-  it('db:show, db:seed, user:role, queue:* (queue:work too) and rate:status say to migrate, and create no database file', async () => {
+  it('db:show, db:seed, user:role, migrate:rollback, queue:* (queue:work too) and rate:status say to migrate, and create no database file', async () => {
     // queue:status and rate:status made an empty file, then sent the user to svc make:queue-table / make:auth,
     // migrations the app already has.
-    const readers = [['queue:status'], ['queue:flush'], ['queue:retry', 'all'], ['queue:work', '--stop-when-empty'], ['rate:status']]
+    // migrate:rollback made an empty file and said "Nothing to roll back." (a mistyped DATABASE_URL looked fine).
+    const readers = [['queue:status'], ['queue:flush'], ['queue:retry', 'all'], ['queue:work', '--stop-when-empty'], ['rate:status'], ['migrate:rollback']]
     for (const args of [['db:show'], ['db:show', 'users'], ['db:seed'], ['user:role', 'a@example.com', 'admin'], ...readers]) {
       const { exitCode, stderr } = await svc(...args)
       expect(exitCode, args.join(' ')).toBe(1)
       expect(stderr, args.join(' ')).toContain('error [E_NO_DATABASE]: No database yet at')
       expect(stderr).toContain('svc migrate creates it')
+    }
+    expect(existsSync(database())).toBe(false)
+  })
+
+  it('schedule:run and schedule:work say to migrate, and create no database file', async () => {
+    // Both made an empty file (schedule:run then said "No task is due" and exited 0, every minute from cron).
+    const stopped = AbortSignal.abort()
+    for (const args of [['schedule:run'], ['schedule:run', '--task', 'svc:prune-traces'], ['schedule:work']]) {
+      const { exitCode, stderr } = await runSvc(args, { cwd: app.dir, signal: stopped })
+      expect(exitCode, args.join(' ')).toBe(1)
+      expect(stderr, args.join(' ')).toContain('error [E_NO_DATABASE]: No database yet at')
     }
     expect(existsSync(database())).toBe(false)
   })
@@ -170,15 +182,23 @@ describe('svc db:seed', () => {
     expect(missing.stderr).toContain('error [E_NO_SEEDER]: No seeder Comments')
     expect(missing.stderr).toContain('seeders: posts, users')
     expect((await svc('db:seed', '--class=pots')).stderr).toContain('did you mean posts?')
+    // An empty name is no name: it said "No seeder  in ..." (and queue:status --queue= "No jobs in .").
+    for (const args of [['db:seed', '--class='], ['queue:status', '--queue='], ['queue:flush', '--queue=']]) {
+      const empty = await svc(...args)
+      expect(empty.exitCode, args.join(' ')).toBe(1)
+      expect(empty.stderr, args.join(' ')).toMatch(/^error \[E_BAD_OPTION\]: --(class|queue) needs a value, got ""\n/)
+    }
   })
 
-  it("a seeder that fails keeps none of its rows (the example's posts seeder, run twice, meets its unique slugs)", async () => {
-    const before = await count('posts')
-    const { exitCode, stderr } = await svc('db:seed', '--class=posts')
-    expect(exitCode).toBe(1)
-    expect(stderr).toContain('error [E_SEEDER]: Seeder posts failed: ')
-    expect(stderr).toContain('UNIQUE constraint failed: posts.slug')
-    expect(await count('posts')).toBe(before)
+  it("run again, the example's seeders add nothing and succeed: fixed sample rows are inserted once", async () => {
+    // The posts seeder used to fail the second time on its own slugs (E_SEEDER, UNIQUE constraint failed: posts.slug).
+    const before = { posts: await count('posts'), users: await count('users') }
+    const again = await runSvc(['db:seed', '--json'], { cwd: app.dir })
+    expect(again.stderr).toBe('')
+    expect(again.exitCode).toBe(0)
+    expect(JSON.parse(again.stdout)).toEqual({ seeded: ['posts', 'users'], seeded_rows: [] })
+    expect(await svc('db:seed', '--class=posts')).toMatchObject({ exitCode: 0, stdout: 'Seeded posts (no rows changed)\n' })
+    expect({ posts: await count('posts'), users: await count('users') }).toEqual(before)
   })
 
   it("a seeder whose model write meets a unique index says which field, not only that the data was invalid", async () => {
@@ -194,6 +214,21 @@ describe('svc db:seed', () => {
       expect(stderr).toContain('error [E_SEEDER]: Seeder zz_model failed: The given data was invalid. The slug has already been taken.')
     } finally {
       rmSync(app.path('database', 'seeders', 'zz_model.ts'))
+    }
+  })
+
+  it('a seeder that does not load is E_SEEDER with the fix: the package to install, or the file', async () => {
+    // It was the loader's words alone, with no code and no fix: `error: Cannot find module 'svc'` before npm install.
+    app.write('database/seeders/zz_package.ts', "import { pad } from 'no-such-pad-package'\nexport async function run() { pad() }\n")
+    try {
+      const { exitCode, stderr } = await svc('db:seed', '--class=zz_package')
+      expect(exitCode).toBe(1)
+      expect(stderr).toContain("error [E_SEEDER]: Seeder zz_package does not load: Cannot find module 'no-such-pad-package'\n")
+      expect(stderr).toContain('  fix: the package no-such-pad-package is not installed: npm install no-such-pad-package (or fix the import if the name is wrong); it seeded nothing\n')
+      const json = await runSvc(['db:seed', '--class=zz_package', '--json'], { cwd: app.dir })
+      expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'E_SEEDER', exit_code: 1 })
+    } finally {
+      rmSync(app.path('database', 'seeders', 'zz_package.ts'))
     }
   })
 

@@ -3,13 +3,33 @@
  * ok/warn/fail with a fix, the exit code is 1 on a failure, `--prod` holds
  * production to production's rules, and `--json` is the contract's document.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { nodeVersion, secretQuality } from '../../cli/project/doctor.ts'
 import { copyExampleApp } from '../helpers/cli.ts'
 import { expectContract, runSvc, svcJson } from '../helpers/run-svc.ts'
 
 const GOOD_SECRET = 'xK9-mQ2_vL7.pR4~wN8+zT3*bY6^cF1%'
+
+describe('svc doctor before the database exists', () => {
+  const app = copyExampleApp()
+  afterAll(() => app.remove())
+
+  it('says so, with every migration pending, and creates neither the database nor the trace store', async () => {
+    // It used to open both, so it made two empty files and called the database "reachable".
+    app.write('.env', `APP_ENV=development\nJWT_SECRET=${GOOD_SECRET}\n`)
+    const report = await svcJson(['doctor'], { cwd: app.dir })
+    const by = Object.fromEntries(report.checks.map((check: any) => [check.name, check]))
+    expect(by.database).toMatchObject({ status: 'warn', fix: 'svc migrate creates it (or check DATABASE_URL)' })
+    expect(by.database.message).toMatch(/^no database yet at .*storage\/database\.sqlite$/)
+    expect(by.migrations).toMatchObject({ status: 'warn', fix: 'svc migrate' })
+    expect(by.migrations.message).toMatch(/^8 pending: /)
+    expect(by.traces).toMatchObject({ status: 'ok' })
+    expect(by.traces.message).toContain('No traces yet')
+    expect(existsSync(app.path('storage', 'database.sqlite'))).toBe(false)
+    expect(existsSync(app.path('storage', 'traces.sqlite'))).toBe(false)
+  })
+})
 
 describe('svc doctor', () => {
   const app = copyExampleApp()

@@ -472,7 +472,9 @@ describe('svc migrate:fresh', () => {
     app.write(`database/migrations/${BROKEN}.ts`, 'export const nothing = 1\n')
     const { exitCode, stdout, stderr } = await svc('migrate:fresh')
     expect(exitCode).toBe(1)
-    expect(stderr).toContain('error [E_BAD_MIGRATION]')
+    expect(stderr).toContain(`error [E_BAD_MIGRATION]: ${BROKEN}.ts does not export an up(db) function\n`)
+    // It had no fix line.
+    expect(stderr).toContain(`  fix: export async function up(db: Database) { ... } (and down(db) to undo it) from database/migrations/${BROKEN}.ts; nothing ran`)
     expect(stdout).toBe('')
     expect((await query("select count(*) as n from posts where slug = 'kept'"))[0]!.n).toBe(1)
   })

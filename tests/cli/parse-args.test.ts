@@ -13,6 +13,7 @@ const args = {
   format: { type: 'enum', description: 'Format', options: ['curl', 'httpie'] },
   set: { type: 'string', description: 'Field', multiple: true },
   port: { type: 'number', description: 'Port', alias: 'p', integer: true },
+  queue: { type: 'string', description: 'Queue', valueHint: 'name', nonEmpty: true },
 } as const satisfies ArgsDef
 
 const parse = (...argv: string[]) => parseCommandLine(argv, args, 'test')
@@ -27,7 +28,16 @@ const failure = (...argv: string[]) => {
 
 describe('parseCommandLine', () => {
   it('fills defaults: switches false (or their default), lists empty, the rest undefined', () => {
-    expect(parse()).toEqual({ id: undefined, json: false, follow: true, method: undefined, slow: undefined, limit: 50, format: undefined, set: [], port: undefined })
+    expect(parse()).toEqual({ id: undefined, json: false, follow: true, method: undefined, slow: undefined, limit: 50, format: undefined, set: [], port: undefined, queue: undefined })
+  })
+
+  it('refuses an empty value for a name that cannot be empty (--queue=), and keeps an empty one elsewhere', () => {
+    // queue:status --queue= printed "No jobs in ."; db:seed --class= "No seeder  in ...".
+    for (const argv of [['--queue='], ['--queue', ''], ['--queue=  ']]) {
+      expect(failure(...argv), argv.join(' ')).toMatchObject({ code: 'E_BAD_OPTION', message: expect.stringMatching(/^--queue needs a value, got "\s*"$/), hint: '--queue=<name>' })
+    }
+    expect(parse('--queue=mail').queue).toBe('mail')
+    expect(parse('--method=').method).toBe('')
   })
 
   it('reads --name=value, --name value, -p value, --no-switch and repeated options', () => {

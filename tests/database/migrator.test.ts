@@ -98,8 +98,33 @@ describe('migrationStatus', () => {
     expect(status[2]!.ran_at).toBeNull()
   })
 
-  it('works on an empty database (creates the migrations table)', async () => {
+  it('works on an empty database, and writes nothing there (no migrations table made)', async () => {
     expect(await migrationStatus(db, [users])).toEqual([{ name: users.name, batch: null, ran_at: null }])
+    expect(await tableNames(db)).toEqual([])
+  })
+
+  it('only reads on a migrated database: no statement but select (a libsql:// replica refuses even a create table that would do nothing)', async () => {
+    await migrate(db, [users])
+    const sent: string[] = []
+    const watched = db.withObserver((query) => sent.push(query.sql))
+    expect((await migrationStatus(watched, [users, posts])).map(({ name, batch }) => ({ name, batch }))).toEqual([
+      { name: users.name, batch: 1 },
+      { name: posts.name, batch: null },
+    ])
+    expect(sent.length).toBeGreaterThan(0)
+    expect(sent.filter((sql) => !/^\s*select\b/i.test(sql))).toEqual([])
+  })
+
+  it('only reads on a database never migrated too', async () => {
+    await db.execute('pragma query_only = 1')
+    expect(await migrationStatus(db, [users])).toEqual([{ name: users.name, batch: null, ran_at: null }])
+  })
+})
+
+describe('rollback on a database never migrated', () => {
+  it('has nothing to roll back, and writes nothing (no migrations table made)', async () => {
+    expect(await rollback(db, [users])).toEqual([])
+    expect(await tableNames(db)).toEqual([])
   })
 })
 
@@ -170,5 +195,16 @@ describe('migrateFresh', () => {
     await db.execute('insert into children (parent_id) values (1)')
     await migrateFresh(db, [users])
     expect(await tableNames(db)).toEqual(['migrations', 'users'])
+  })
+
+  it('drops the views too, so that a migration creating one runs again', async () => {
+    // Only tables were dropped: the view stayed, and its migration then failed with "view ... already exists".
+    const withView: Migration = {
+      name: '20260105000000_create_user_names_view',
+      up: async (db) => void (await db.execute('create view user_names as select name from users')),
+    }
+    await migrate(db, [users, withView])
+    expect(await migrateFresh(db, [users, withView])).toEqual([users.name, withView.name])
+    expect(await db.all("select name from sqlite_master where type = 'view'")).toEqual([{ name: 'user_names' }])
   })
 })

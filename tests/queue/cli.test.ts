@@ -3,12 +3,13 @@
  * in-process on a copy of the blog app with the database driver (the worker
  * processes, the race and the crash are in race.test.ts).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createQueue, databaseQueueDriver, defineJob, type Database } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
+import { DAEMON_PID_FILE_ENV } from '../../cli/queue/daemon.ts'
 import { queueApp } from './fixture.ts'
 
 let app: AppCopy
@@ -82,6 +83,56 @@ describe('queue:work', () => {
     // A delayed job of a queue the worker does not take is not counted; with none left, the queue is empty.
     const other = await runSvc(['queue:work', '--queue', 'high', '--stop-when-empty'], { cwd: app.dir })
     expect(other.stderr).toContain('Ran 0 job(s), 0 failed for good; stopped: the queue is empty.')
+  })
+
+  it('--workers with --stop-when-empty says the delayed jobs left too, as one worker does', async () => {
+    // It said only "Ran 1 job(s), 0 failed for good; 0 worker restart(s).", as if the queue were done.
+    await dispatch({ key: 'now' })
+    await dispatch({ key: 'later' }, { delay: 3_600_000 })
+    const result = await runSvc(['queue:work', '--workers', '2', '--stop-when-empty'], { cwd: app.dir })
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain(
+      "Ran 1 job(s), 0 failed for good; 0 worker restart(s); stopped: no job is due, but 1 delayed job(s) wait for their time (a dispatch delay or a retry's backoff): " +
+        'run svc queue:work again later, or without --stop-when-empty.',
+    )
+    await db.execute('delete from jobs')
+    const empty = await runSvc(['queue:work', '--workers', '2', '--stop-when-empty'], { cwd: app.dir })
+    expect(empty.stderr).toContain('Ran 0 job(s), 0 failed for good; 0 worker restart(s).\n')
+  })
+
+  it('a job file that does not load is E_APP_LOAD with the fix: the package to install', async () => {
+    app.write('app/jobs/zz_package.ts', "import { pad } from 'no-such-pad-package'\nexport const padded = pad\n")
+    try {
+      const result = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
+      expect(result.exitCode).toBe(1)
+      expect(result.stderr).toContain('error [E_APP_LOAD]: Cannot load the job file ')
+      expect(result.stderr).toContain('  fix: the package no-such-pad-package is not installed: npm install no-such-pad-package (or fix the import if the name is wrong)\n')
+    } finally {
+      rmSync(app.path('app/jobs/zz_package.ts'))
+    }
+  })
+
+  it('prints the control characters of an error message escaped (a NUL, an escape sequence, a line break); --json keeps them exact', async () => {
+    // The FAIL line used to carry them raw: a NUL cut the line for grep and log viewers, ESC [2J cleared the terminal.
+    const message = 'odd\u0000text\u001b[2J\nnext\u202e'
+    app.write('app/jobs/odd.ts', `import { defineJob } from 'svc'\nexport const odd = defineJob('odd', { attempts: 1, handle() { throw new Error(${JSON.stringify(message)}) } })\n`)
+    try {
+      await createQueue(databaseQueueDriver(db)).dispatch(defineJob('odd', { attempts: 1, handle() {} }), {})
+      const result = await runSvc(['queue:work', '--stop-when-empty'], { cwd: app.dir })
+      const escaped = 'odd\\u0000text\\u001b[2J\\nnext\\u202e'
+      expect(result.stdout).toMatch(/odd #\d+ \(default\) FAIL \d+ ms: /)
+      expect(result.stdout).toContain(`: ${escaped}\n`)
+      expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/)
+      const human = await runSvc(['queue:status'], { cwd: app.dir })
+      // Its first line, as the table shows an error.
+      expect(human.stdout).toContain('odd\\u0000text\\u001b[2J\n')
+      expect(human.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/)
+      // The stored error as it is (a NUL is stored as the six characters \u0000: docs/queues.md).
+      const status = await svcJson(['queue:status'], { cwd: app.dir })
+      expect(status.failed_jobs[0]).toMatchObject({ name: 'odd', error: 'odd\\u0000text\u001b[2J\nnext\u202e' })
+    } finally {
+      rmSync(app.path('app/jobs/odd.ts'))
+    }
   })
 
   it('retries, then keeps the failed job with its error and stack; queue:retry runs it again', async () => {
@@ -232,7 +283,7 @@ describe('make:queue-table', () => {
       const missing = await runSvc(['queue:status'], { cwd: bare.dir })
       expect(missing.exitCode).toBe(1)
       expect(missing.stderr).toContain('error [E_QUEUE_TABLE]')
-      expect(missing.stderr).toContain('fix: run svc make:queue-table, then svc migrate')
+      expect(missing.stderr).toContain("and none creates it: it is one of svc's own tables, whose migration svc make:queue-table writes; run it, then svc migrate")
       expect((await runSvc(['queue:work'], { cwd: bare.dir })).stderr).toContain('error [E_QUEUE_TABLE]')
 
       const applied = readdirSync(bare.path('database/migrations')).filter((name) => /^\d{14}_/.test(name)).sort()
@@ -248,5 +299,80 @@ describe('make:queue-table', () => {
     } finally {
       bare.remove()
     }
+  })
+
+  it('on a database never migrated, the fix is what works there: svc migrate when the app has the migration, make:queue-table first when not', async () => {
+    // It said "run svc make:queue-table" there too, a migration the blog already has.
+    const fresh = copyExampleApp('blog')
+    try {
+      fresh.write('.env', 'JWT_SECRET=test-secret-that-is-at-least-32-characters-long\n')
+      fresh.write('storage/database.sqlite', '') // an empty file is an empty SQLite database
+      for (const args of [['queue:status'], ['queue:work', '--stop-when-empty']]) {
+        const answer = await runSvc(args, { cwd: fresh.dir })
+        expect(answer.exitCode, args.join(' ')).toBe(1)
+        expect(answer.stderr).toContain('error [E_QUEUE_TABLE]')
+        expect(answer.stderr).toMatch(/fix: 8 migration\(s\) have not run on the database storage\/database\.sqlite \(no migration has run on it.*; run svc migrate \(or svc serve --migrate\)\n/)
+        expect(answer.stderr).not.toContain('make:queue-table')
+      }
+      rmSync(fresh.path('database/migrations/20260101000700_create_jobs_table.ts'))
+      const without = await runSvc(['queue:status'], { cwd: fresh.dir })
+      expect(without.stderr).toMatch(/fix: 7 migration\(s\) have not run .*, and none in database\/migrations creates jobs, one of svc's own tables: run svc make:queue-table \(which writes its migration\), then svc migrate\n/)
+    } finally {
+      fresh.remove()
+    }
+  })
+})
+
+describe('queue:work --daemon', () => {
+  const pidFile = () => app.path('storage', 'queue-worker.pid')
+  const log = () => app.path('storage', 'logs', 'queue.log')
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  /** Polls until `done()`: what a daemon does happens in its own time. */
+  async function until(done: () => boolean, what: string): Promise<void> {
+    for (let i = 0; i < 600 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    if (!done()) throw new Error(`still waiting for ${what}`)
+  }
+
+  it('the daemon removes its pid file when stopped (SIGTERM, SIGINT); a stale file (a pid now another program\'s) does not block the next start', async () => {
+    // A pid file left behind whose pid is alive but no queue worker (this test's own process): not a running daemon.
+    writeFileSync(pidFile(), `${process.pid}\n`)
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      rmSync(log(), { force: true })
+      const started = await runSvc(['queue:work', '--daemon'], { cwd: app.dir })
+      expect(started.stderr, signal).not.toContain('error')
+      expect(started.exitCode).toBe(0)
+      const pid = Number(/pid (\d+)/.exec(started.stdout)![1])
+      expect(readFileSync(pidFile(), 'utf8').trim()).toBe(String(pid))
+      try {
+        await until(() => existsSync(log()) && readFileSync(log(), 'utf8').includes('Processing default'), 'the daemon to start')
+        process.kill(pid, signal)
+        await until(() => !alive(pid), `the daemon to stop on ${signal}`)
+        expect(readFileSync(log(), 'utf8')).toContain('stopped: asked to stop')
+        // It used to stay, and only the command that started the daemon (long gone) would have removed it.
+        expect(existsSync(pidFile()), signal).toBe(false)
+      } finally {
+        if (alive(pid)) process.kill(pid, 'SIGKILL')
+      }
+    }
+  })
+
+  it('a daemon failing at start-up removes its pid file too, and leaves a newer daemon\'s alone', async () => {
+    const env = { [DAEMON_PID_FILE_ENV]: pidFile() }
+    writeFileSync(pidFile(), `${process.pid}\n`)
+    // A timeout past the lease: refused before any job is taken (E_QUEUE_TIMEOUT), as the daemon would be.
+    const failed = await runSvc(['queue:work', '--timeout', '100000'], { cwd: app.dir, env })
+    expect(failed.stderr).toContain('error [E_QUEUE_TIMEOUT]')
+    expect(existsSync(pidFile())).toBe(false)
+    writeFileSync(pidFile(), '999999999\n')
+    await runSvc(['queue:work', '--timeout', '100000'], { cwd: app.dir, env })
+    expect(readFileSync(pidFile(), 'utf8')).toBe('999999999\n')
+    rmSync(pidFile())
   })
 })

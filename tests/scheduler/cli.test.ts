@@ -25,6 +25,7 @@ export default defineSchedule([
     await db!.execute('update stamps set finished_at = ? where id = ?', [Date.now(), row!.id])
   }),
   dailyAt('02:00', async function nightly({ config }) {
+    if (config?.vars.NIGHTLY_FAILS === 'oddly') throw new Error('the report\\u0000server\\u001b[2J\\nis down')
     if (config?.vars.NIGHTLY_FAILS) throw new Error('the report server is down')
   }, { timezone: 'Europe/Paris', description: 'Nightly report' }),
 ])
@@ -104,6 +105,15 @@ describe('schedule:run', () => {
     const result = await runSvc(['schedule:run', '--at', '2026-01-15T01:00:00Z'], { cwd: app.dir, env: { NIGHTLY_FAILS: '1' } })
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toMatch(/failed {2}nightly \(\d+ ms\): the report server is down/)
+  })
+
+  it("prints a failed task's error with its control characters escaped; --json keeps it exact", async () => {
+    // It printed the NUL and the escape sequence raw (ESC [2J clears the terminal).
+    const result = await runSvc(['schedule:run', '--task', 'nightly'], { cwd: app.dir, env: { NIGHTLY_FAILS: 'oddly' } })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/^failed {2}nightly \(\d+ ms\): the report\\u0000server\\u001b\[2J\\nis down\n$/)
+    const json = await runSvc(['schedule:run', '--task', 'nightly', '--json'], { cwd: app.dir, env: { NIGHTLY_FAILS: 'oddly' } })
+    expect(JSON.parse(json.stdout).results[0].error).toBe('the report\u0000server\u001b[2J\nis down')
   })
 
   it('runs a built-in prune by name: expired idempotency keys go', async () => {

@@ -22,6 +22,7 @@ import {
   type Database,
 } from '../../framework/index.ts'
 import { openDatabase } from '../../framework/node/index.ts'
+import { lastRuns } from '../../framework/scheduler/index.ts'
 
 describe('schedule helpers', () => {
   it('turn into cron expressions named after the function', () => {
@@ -142,5 +143,16 @@ describe('runSchedule', () => {
     expect((await runSchedule({ tasks, db, services: {}, now: new Date(at.getTime() + 60_000) }))[0]).toMatchObject({ status: 'failed' })
     const row = await db.first<{ locked_until: number; last_status: string; last_error: string }>("select * from schedule_locks where task = 'broken'")
     expect(row).toMatchObject({ locked_until: 0, last_status: 'failed', last_error: 'no network' })
+  })
+
+  it('lastRuns only reads: before any run it answers no runs and makes no lock table; after one, no statement but select', async () => {
+    const sent: string[] = []
+    const watched = db.withObserver((query) => sent.push(query.sql))
+    expect(await lastRuns(watched)).toEqual(new Map())
+    expect(await db.first("select 1 from sqlite_master where name = 'schedule_locks'")).toBeUndefined()
+    await runSchedule({ tasks: [everyMinute(async function once() {})], db, services: {}, now: at })
+    sent.length = 0
+    expect([...(await lastRuns(watched)).keys()]).toEqual(['once'])
+    expect(sent.filter((sql) => !/^\s*select\b/i.test(sql))).toEqual([])
   })
 })

@@ -11,7 +11,7 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    class: { type: 'string', description: 'Run only this seeder (its file name; UserSeeder finds users.ts too)', valueHint: 'Name' },
+    class: { type: 'string', description: 'Run only this seeder (its file name; UserSeeder finds users.ts too)', valueHint: 'Name', nonEmpty: true },
     ...forceArg,
   },
   async run({ args, io, json }) {

@@ -9,7 +9,7 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    queue: { type: 'string', description: 'Only the failed jobs of this queue', valueHint: 'name' },
+    queue: { type: 'string', description: 'Only the failed jobs of this queue', valueHint: 'name', nonEmpty: true },
   },
   async run({ args, io, json }) {
     const result = await withProjectQueue(projectFor(io, args.cwd), async ({ driver, settings }) => ({

@@ -4,6 +4,7 @@ import { defineCommand } from '../../command/define.ts'
 import type { FailedJobJson, QueueStatusJson } from '../../contract/index.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, table } from '../../output/print.ts'
+import { terminalText } from '../../output/terminal-text.ts'
 import { projectFor } from '../../project/project.ts'
 import { runningDaemon } from '../../queue/daemon.ts'
 import { withProjectQueue } from '../../queue/open.ts'
@@ -20,7 +21,7 @@ export default defineCommand({
   args: {
     ...cwdArg,
     ...jsonArg,
-    queue: { type: 'string', description: 'Only this queue', valueHint: 'name' },
+    queue: { type: 'string', description: 'Only this queue', valueHint: 'name', nonEmpty: true },
     limit: { type: 'number', description: 'Failed jobs to list (default 20)', valueHint: 'n', integer: true, min: 0, default: 20 },
   },
   async run({ args, io, json }) {
@@ -48,7 +49,8 @@ export default defineCommand({
       printLine(
         io,
         table(
-          status.failed_jobs.map((job) => [job.id, job.queue, jobLabel(job), String(job.attempts), job.failed_at, firstLine(job.error)]),
+          // The app's text (an error may hold a NUL or an escape sequence) escaped for the terminal; --json keeps it exact.
+          status.failed_jobs.map((job) => [job.id, terminalText(job.queue), terminalText(jobLabel(job)), String(job.attempts), job.failed_at, firstLine(job.error)]),
           ['ID', 'QUEUE', 'JOB', 'ATTEMPTS', 'FAILED AT', 'ERROR'],
         ),
       )
@@ -77,6 +79,6 @@ function jobLabel(job: FailedJobJson): string {
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n')[0]!
+  const line = terminalText(text.split('\n')[0]!)
   return line.length > 100 ? `${line.slice(0, 99)}…` : line
 }

@@ -7,7 +7,7 @@ import { refuseMissingDatabase } from '../../database/open.ts'
 import { loadApp, loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { isWorkerChild, leaveParent, stopWhenOrphaned, tellParent } from '../../queue/child.ts'
-import { startDaemon } from '../../queue/daemon.ts'
+import { releaseDaemonPidFile, startDaemon } from '../../queue/daemon.ts'
 import { progressLine, toWire } from '../../queue/progress.ts'
 import { supervise } from '../../queue/supervisor.ts'
 import { readyDriver, workInProcess } from '../../queue/worker.ts'
@@ -63,65 +63,73 @@ export default defineCommand({
       return
     }
 
-    // Bad settings (a timeout not under the lease, no queue table, Redis down) fail here, before any process starts.
-    // A database queue with no database file yet: loading the app would make an empty one, whose missing jobs
-    // table then sent the user to make:queue-table, a migration the app may well have (svc migrate runs it).
-    const config = loadConfig(project)
-    if (queueConnection(config) === 'database') refuseMissingDatabase(project, config)
-    const checked = await loadApp(project, { trace: false })
-    let connection: string
+    // Run as a daemon, this process removes its pid file when it ends: stopped (SIGTERM, SIGINT) or failing at start.
     try {
-      await readyDriver(checked, timeoutMs)
-      connection = checked.queue!.driver.name
-    } finally {
-      await checked.close()
-    }
+      // Bad settings (a timeout not under the lease, no queue table, Redis down) fail here, before any process starts.
+      // A database queue with no database file yet: loading the app would make an empty one, whose missing jobs
+      // table then sent the user to make:queue-table, a migration the app may well have (svc migrate runs it).
+      const config = loadConfig(project)
+      if (queueConnection(config) === 'database') refuseMissingDatabase(project, config)
+      const checked = await loadApp(project, { trace: false })
+      let connection: string
+      try {
+        await readyDriver(project, checked, timeoutMs)
+        connection = checked.queue!.driver.name
+      } finally {
+        await checked.close()
+      }
 
-    if (args.daemon) {
-      const workerArgs = [...childArgs, ...(args.workers === undefined ? [] : ['--workers', String(args.workers)])]
-      const daemon = startDaemon(project, workerArgs, io)
-      printLine(io, `Queue worker running in the background (pid ${daemon.pid}).`)
-      printNote(io, `Log: ${daemon.logFile}. Stop it with: kill ${daemon.pid}`)
-      return
-    }
+      if (args.daemon) {
+        const workerArgs = [...childArgs, ...(args.workers === undefined ? [] : ['--workers', String(args.workers)])]
+        const daemon = startDaemon(project, workerArgs, io)
+        printLine(io, `Queue worker running in the background (pid ${daemon.pid}).`)
+        printNote(io, `Log: ${daemon.logFile}. Stop it with: kill ${daemon.pid}`)
+        return
+      }
 
-    const color = colors(io)
-    printNote(
-      io,
-      `Processing ${queues.join(', ')} (${connection} queue${args.workers === undefined ? '' : `, ${args.workers} workers`}); ` +
-        'Ctrl-C stops after the current job.',
-    )
-    if (args.workers !== undefined) {
-      const summary = await supervise({ workers: args.workers, childArgs, io })
-      printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; ${summary.restarted} worker restart(s).`)
-      return
-    }
+      const color = colors(io)
+      printNote(
+        io,
+        `Processing ${queues.join(', ')} (${connection} queue${args.workers === undefined ? '' : `, ${args.workers} workers`}); ` +
+          'Ctrl-C stops after the current job.',
+      )
+      if (args.workers !== undefined) {
+        const summary = await supervise({ workers: args.workers, childArgs, io })
+        const left = summary.delayed > 0 ? `; stopped: ${delayedJobsLeft(summary.delayed)}` : ''
+        printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; ${summary.restarted} worker restart(s)${left}.`)
+        return
+      }
 
-    const summary = await workInProcess(project, {
-      queues,
-      timeoutMs,
-      maxJobs: args['max-jobs'],
-      stopWhenEmpty: args['stop-when-empty'],
-      signal: io.signal,
-      onEvent: (event) => {
-        const line = progressLine(toWire(event), color, new Date())
-        if (line !== undefined) printLine(io, line)
-      },
-    })
-    const left = summary.delayed ?? 0
-    const stopped =
-      left === 0
-        ? STOPPED[summary.reason]
-        : `no job is due, but ${left} delayed job(s) wait for their time (a dispatch delay or a retry's backoff): run svc queue:work again later, or without --stop-when-empty`
-    printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; stopped: ${stopped}.`)
-    if (summary.reason === 'timeout') {
-      // The timed-out job's code may still be running: only ending the process is sure to stop it.
-      throw new CliError('E_JOB_TIMEOUT', 'A job ran past its timeout; the worker stops so that its code stops too', {
-        hint: 'run workers with --workers=N (restarted at once) or under a process supervisor',
+      const summary = await workInProcess(project, {
+        queues,
+        timeoutMs,
+        maxJobs: args['max-jobs'],
+        stopWhenEmpty: args['stop-when-empty'],
+        signal: io.signal,
+        onEvent: (event) => {
+          const line = progressLine(toWire(event), color, new Date())
+          if (line !== undefined) printLine(io, line)
+        },
       })
+      const left = summary.delayed ?? 0
+      const stopped = left === 0 ? STOPPED[summary.reason] : delayedJobsLeft(left)
+      printNote(io, `Ran ${summary.processed} job(s), ${summary.failed} failed for good; stopped: ${stopped}.`)
+      if (summary.reason === 'timeout') {
+        // The timed-out job's code may still be running: only ending the process is sure to stop it.
+        throw new CliError('E_JOB_TIMEOUT', 'A job ran past its timeout; the worker stops so that its code stops too', {
+          hint: 'run workers with --workers=N (restarted at once) or under a process supervisor',
+        })
+      }
+    } finally {
+      releaseDaemonPidFile(io.env)
     }
   },
 })
+
+/** Why --stop-when-empty stopped with jobs left: a retry's backoff or a dispatch delay is not an empty queue (said for one worker and for --workers alike). */
+function delayedJobsLeft(count: number): string {
+  return `no job is due, but ${count} delayed job(s) wait for their time (a dispatch delay or a retry's backoff): run svc queue:work again later, or without --stop-when-empty`
+}
 
 /** QUEUE_CONNECTION as resolved; undefined when it is invalid, which loading the app then reports (E_CONFIG). */
 function queueConnection(config: AppConfig): string | undefined {

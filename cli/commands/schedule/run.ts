@@ -2,7 +2,8 @@ import { defineCommand } from '../../command/define.ts'
 import type { ScheduleRunJson } from '../../contract/index.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
-import { loadApp } from '../../project/load-app.ts'
+import { refuseMissingDatabase } from '../../database/open.ts'
+import { loadApp, loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { printScheduleRun, runScheduledMinute } from '../../schedule/run-minute.ts'
 import { loadSchedule, scheduleTimezone } from '../../schedule/tasks.ts'
@@ -19,6 +20,9 @@ export default defineCommand({
     const now = args.at === undefined ? new Date() : new Date(args.at)
     if (Number.isNaN(now.getTime())) throw new CliError('E_BAD_OPTION', `--at takes an ISO 8601 time, got "${args.at}"`, { hint: '--at 2026-01-01T02:00:00Z' })
     const project = projectFor(io, args.cwd)
+    // The tasks' locks live in the app's database: with no database file yet, loading the app would make an empty
+    // one (a cron line running every minute before the first migrate, or with a mistyped DATABASE_URL, left it).
+    refuseMissingDatabase(project, loadConfig(project))
     const loaded = await loadApp(project, { trace: false })
     let document: ScheduleRunJson
     try {

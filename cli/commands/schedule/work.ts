@@ -1,7 +1,8 @@
 import { defineCommand } from '../../command/define.ts'
 import { cwdArg } from '../../output/args.ts'
 import { colors, printLine, printNote } from '../../output/print.ts'
-import { loadApp } from '../../project/load-app.ts'
+import { refuseMissingDatabase } from '../../database/open.ts'
+import { loadApp, loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { printScheduleRun, runScheduledMinute } from '../../schedule/run-minute.ts'
 import { loadSchedule, scheduleTimezone } from '../../schedule/tasks.ts'
@@ -29,6 +30,9 @@ export default defineCommand({
   args: { ...cwdArg },
   async run({ args, io }) {
     const project = projectFor(io, args.cwd)
+    // The tasks' locks live in the app's database: with no database file yet, loading the app would make an empty
+    // one (a cron line running every minute before the first migrate, or with a mistyped DATABASE_URL, left it).
+    refuseMissingDatabase(project, loadConfig(project))
     // Loaded once: app/schedule.ts and the app are read at start (restart to pick up changes).
     const loaded = await loadApp(project, { trace: false })
     try {

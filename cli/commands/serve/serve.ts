@@ -138,8 +138,9 @@ async function migrateFirst(project: Project, loaded: LoadedApp, io: CommandIO):
 
 /**
  * Pending migrations, said at start: their tables do not exist yet, so the routes that use them answer 500
- * (`no such table`) until `svc migrate`. Not in production, where reading the status would create the
- * migrations table of a database the deploy migrates; a database that cannot be read is left to the requests.
+ * (`no such table`) until `svc migrate`. Not in production, whose deploy step migrates (`svc doctor` reports
+ * pending migrations there); reading the status only reads (no migrations table is made). A database that
+ * cannot be read is left to the requests.
  */
 async function notePending(project: Project, loaded: LoadedApp, io: CommandIO): Promise<void> {
   if (loaded.database === undefined) return
