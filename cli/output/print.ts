@@ -4,6 +4,7 @@ import { isDiskFull } from '../database/disk-full.ts'
 import { commandErrorMessage, DATABASE_UNREACHABLE_FIX, isDatabaseLocked, isDatabaseUnreachable } from '../database/locked.ts'
 import type { CliErrorDetailJson, CliErrorJson } from '../contract/errors.ts'
 import { CliError } from './cli-error.ts'
+import { terminalLines } from './terminal-text.ts'
 import type { CommandIO, OutputStream } from './io.ts'
 
 /**
@@ -102,10 +103,11 @@ export function reportError(io: CommandIO, error: unknown, options: { json?: boo
   const failure = describeFailure(error)
   if (failure.code === UNEXPECTED || (io.env.SVC_DEBUG && !(error instanceof CliError))) {
     // Not foreseen, or SVC_DEBUG asks for the stack: no code or fix on stderr (the JSON document still names one).
-    io.stderr.write(`error: ${error instanceof Error && io.env.SVC_DEBUG ? error.stack : failure.message}\n`)
+    // Messages carry the app's own text (an SQL error, a seeder's throw): its control characters are escaped, not sent to the terminal.
+    io.stderr.write(`error: ${terminalLines(error instanceof Error && io.env.SVC_DEBUG ? (error.stack ?? error.message) : failure.message)}\n`)
   } else {
-    io.stderr.write(`error [${failure.code}]: ${failure.message}\n`)
-    if (failure.fix) io.stderr.write(`  fix: ${failure.fix}\n`)
+    io.stderr.write(`error [${failure.code}]: ${terminalLines(failure.message)}\n`)
+    if (failure.fix) io.stderr.write(`  fix: ${terminalLines(failure.fix)}\n`)
   }
   if (options.json) printJson(io, { error: failure } satisfies CliErrorJson)
   return failure.exit_code

@@ -14,3 +14,8 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 export function terminalText(text: string): string {
   return text.replace(UNPRINTABLE, (char) => NAMED[char] ?? `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`)
 }
+
+/** As `terminalText`, line by line: a message of several lines (a list of conflicts) keeps its line breaks. */
+export function terminalLines(text: string): string {
+  return text.split('\n').map(terminalText).join('\n')
+}

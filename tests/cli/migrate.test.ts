@@ -194,6 +194,18 @@ describe('in production, every command that changes or drops data needs --force'
     expect(await tables()).toEqual([])
   })
 
+  it('serve in production says the pending migrations at start too, with the production fix', async () => {
+    await json('migrate')
+    await query("delete from migrations where name = (select max(name) from migrations)")
+    const server = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: production })
+    try {
+      await server.waitFor(/^svc listening on /)
+      expect(server.output.stderr).toContain(`1 migration(s) pending (${migrations.at(-1)}): the routes using their tables answer 500 until you run svc migrate --force (the deploy step).`)
+    } finally {
+      expect((await server.stop()).exitCode).toBe(0)
+    }
+  })
+
   it('serve without --migrate says at start which migrations are pending (development), and nothing once none is', async () => {
     const server = startSvc(['serve', '--port', '0'], { cwd: app.dir, env: { APP_ENV: 'development' } })
     try {

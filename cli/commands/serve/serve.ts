@@ -62,7 +62,7 @@ export default defineCommand({
         )
       }
       if (args.migrate) await migrateFirst(project, loaded, io)
-      else if (loaded.config.env !== 'production') await notePending(project, loaded, io)
+      else await notePending(project, loaded, io)
       return loaded
     }
     const ready = (app: LoadedApp): Pick<App, 'fetch' | 'reject'> =>
@@ -138,9 +138,9 @@ async function migrateFirst(project: Project, loaded: LoadedApp, io: CommandIO):
 
 /**
  * Pending migrations, said at start: their tables do not exist yet, so the routes that use them answer 500
- * (`no such table`) until `svc migrate`. Not in production, whose deploy step migrates (`svc doctor` reports
- * pending migrations there); reading the status only reads (no migrations table is made). A database that
- * cannot be read is left to the requests.
+ * (`no such table`) until `svc migrate`. In production too (a deploy whose migrate step did not run is the
+ * case that costs most), with the production fix; reading the status only reads (no migrations table is made).
+ * A database that cannot be read is left to the requests.
  */
 async function notePending(project: Project, loaded: LoadedApp, io: CommandIO): Promise<void> {
   if (loaded.database === undefined) return
@@ -152,10 +152,8 @@ async function notePending(project: Project, loaded: LoadedApp, io: CommandIO): 
   }
   if (pending.length === 0) return
   const shown = pending.length > 3 ? `${pending.slice(0, 3).join(', ')} and ${pending.length - 3} more` : pending.join(', ')
-  printNote(
-    io,
-    `${pending.length} migration(s) pending (${shown}): the routes using their tables answer 500 until you run svc migrate (or serve with --migrate, as npm start does).`,
-  )
+  const fix = loaded.config.env === 'production' ? 'svc migrate --force (the deploy step)' : 'svc migrate (or serve with --migrate, as npm start does)'
+  printNote(io, `${pending.length} migration(s) pending (${shown}): the routes using their tables answer 500 until you run ${fix}.`)
 }
 
 /**
