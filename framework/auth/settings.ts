@@ -47,8 +47,13 @@ export interface AuthSettings {
   refreshReuseGraceSeconds: number
 }
 
-/** Default reuse grace: long enough for concurrent refreshes on a slow network, short enough to leave a stolen token little room (Okta allows 0 to 60 s). */
-export const DEFAULT_REFRESH_REUSE_GRACE_SECONDS = 10
+/**
+ * Default reuse grace: none. The contract says a refresh revokes the token it
+ * rotated, and a client may rely on that; an app whose clients refresh from
+ * several tabs at once sets a few seconds (10 covers a slow network and leaves a
+ * stolen token little room; Okta allows 0 to 60 s).
+ */
+export const DEFAULT_REFRESH_REUSE_GRACE_SECONDS = 0
 
 /** OWASP's first argon2id configuration: m=19 MiB, t=2, p=1. */
 export const OWASP_ARGON2ID: PasswordHashParams = { memoryKib: 19_456, iterations: 2, parallelism: 1 }

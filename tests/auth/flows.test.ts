@@ -12,7 +12,8 @@ let t: AuthTestApp
 
 beforeAll(async () => {
   t = await createAuthTestApp({
-    env: { JWT_TTL: '900', JWT_REFRESH_TTL: '86400' },
+    // A reuse grace as an app whose clients refresh from several tabs sets it (the default is none).
+    env: { JWT_TTL: '900', JWT_REFRESH_TTL: '86400', JWT_REFRESH_REUSE_GRACE: '10' },
     api: defineRoutes((r) => {
       r.get('/admin/stats', () => ({ ok: 'admin' })).middleware('auth:admin')
       r.get('/staff/queue', () => ({ ok: 'staff' })).middleware('auth:admin,moderator')
@@ -293,7 +294,7 @@ describe('POST /api/auth/refresh', () => {
     // Before the reuse, every access token works.
     for (const token of [second.body.data.token, other.body.data.token]) expect((await t.client.get('/api/auth/me', { token })).status).toBe(200)
 
-    // Past the reuse grace (JWT_REFRESH_REUSE_GRACE, 10 s by default): a reuse, no longer a concurrent refresh.
+    // Past the reuse grace (JWT_REFRESH_REUSE_GRACE, 10 s in this file): a reuse, no longer a concurrent refresh.
     t.clock.advance(10_001)
     const reuse = await t.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })
     expect(reuse.status).toBe(401)

@@ -1,5 +1,5 @@
 /**
- * JWT_REFRESH_REUSE_GRACE: 0 is strict (the loser of two concurrent
+ * JWT_REFRESH_REUSE_GRACE: 0, the default, is strict (the loser of two concurrent
  * refreshes is a reuse, and the family is revoked), a bad value is refused
  * when the app is made, and a set value is the window's length.
  */
@@ -14,8 +14,8 @@ afterEach(async () => {
 })
 
 describe('the refresh token reuse grace', () => {
-  it('0 is strict: of two refreshes in flight at once one wins, the other is a reuse that revokes the family', async () => {
-    t = await createAuthTestApp({ env: { JWT_REFRESH_REUSE_GRACE: '0' } })
+  it.each([['by default', {}], ['with 0', { JWT_REFRESH_REUSE_GRACE: '0' }]])('is none %s: of two refreshes in flight at once one wins, the other is a reuse that revokes the family', async (_, env) => {
+    t = await createAuthTestApp({ env })
     const app = t
     const { refreshToken, id } = await registerUser(app.client)
     const results = await Promise.all([0, 1].map(() => app.client.post('/api/auth/refresh', { json: { refresh_token: refreshToken } })))

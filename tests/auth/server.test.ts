@@ -9,7 +9,7 @@ let server: RunningServer
 
 beforeAll(async () => {
   t = await createAuthTestApp({
-    env: { AUTH_LOGIN_THROTTLE: '8,1' },
+    env: { AUTH_LOGIN_THROTTLE: '8,1', JWT_REFRESH_REUSE_GRACE: '10' },
     api: defineRoutes((r) => r.get('/admin', () => ({ ok: true })).middleware('auth:admin')),
   })
   server = await startServer(t.app)
