@@ -40,25 +40,29 @@ describe.skipIf(!installed && process.env.CI === undefined)('early answers on De
       }, 40_000)
       afterAll(() => stopChild(child))
 
-      /** The stored trace lines for `status`, once `count` of them were written. */
-      async function traces(status: number, count: number): Promise<Array<Record<string, unknown>>> {
-        const lines = () => [...output().matchAll(new RegExp(`^TRACE ${status} (.*)$`, 'gm'))].map((m) => JSON.parse(m[1]!) as Record<string, unknown>)
-        while (lines().length < count) await new Promise((resolve) => setTimeout(resolve, 10))
-        return lines()
+      /** The request body the trace `traceId` recorded, once written. */
+      async function tracedBody(traceId: string): Promise<Record<string, unknown>> {
+        for (;;) {
+          const line = new RegExp(`^TRACE ${traceId} (.*)$`, 'm').exec(output())
+          if (line !== null) return JSON.parse(line[1]!) as Record<string, unknown>
+          await new Promise((resolve) => setTimeout(resolve, 10))
+        }
       }
 
       it('a 401 to a 500 kB body, sent whole at once or the rest after the answer: both answers on one connection', async () => {
+        const counted: unknown[] = []
         for (const first of [Number.MAX_SAFE_INTEGER, 65_536]) {
           for (const chunked of [false, true]) {
             const got = await earlyAnsweredThenReused(port, '/api/guarded', 500_000, chunked, first)
             expect(got.statuses).toEqual([401, 200])
             // Deno said it would close the connection, and did.
             expect(got.text).not.toMatch(/connection: close/i)
+            const body = await tracedBody(got.traceIds[0]!)
+            counted.push([body.size, body.incomplete])
           }
         }
         // What arrived before the answer is counted: the whole body sent with its length; the chunked one whole too,
         // but its last chunk comes after the answer, so it is incomplete; 64 KiB of the bodies whose rest waits for it.
-        const counted = (await traces(401, 4)).map((body) => [body.size, body.incomplete])
         expect(counted).toEqual([
           [500_011, false],
           [500_011, true],
@@ -67,15 +71,25 @@ describe.skipIf(!installed && process.env.CI === undefined)('early answers on De
         ])
       }, 30_000)
 
+      it('a POST whose body has not begun when the answer is ready: both answers, and the trace says an incomplete body, not none', async () => {
+        const got = await earlyAnsweredThenReused(port, '/api/guarded', 1000, false, 0)
+        expect(got.statuses).toEqual([401, 200])
+        // It said no body at all (size 0, complete): the 401 looked like an answer to an empty POST.
+        expect(await tracedBody(got.traceIds[0]!)).toMatchObject({ size: 0, incomplete: true })
+      }, 30_000)
+
       it('a 413 counted on the bytes of a chunked body: both answers on one connection', async () => {
         const got = await earlyAnsweredThenReused(port, '/api/reads', 500_000, true, 150_000)
         expect(got.statuses).toEqual([413, 200])
         expect(got.text).not.toMatch(/connection: close/i)
       }, 30_000)
 
-      it('says nothing on stderr about the request signal (Deno warns when a legacy request.signal is read)', () => {
+      it('says nothing on stderr about the request signal (Deno warns when a legacy request.signal is read)', async () => {
+        const got = await earlyAnsweredThenReused(port, '/api/guarded', 1000, false)
+        expect(got.statuses).toEqual([401, 200])
+        await tracedBody(got.traceIds[0]!)
         expect(output()).not.toMatch(/request\.signal aborts/)
-      })
+      }, 30_000)
 
       it('fetch (keep-alive): a 401 to a 500 kB POST keeps its connection, and the next request is answered', async () => {
         const post = await fetch(`http://127.0.0.1:${port}/api/guarded`, { method: 'POST', body: JSON.stringify({ note: 'x'.repeat(500_000) }), headers: { 'content-type': 'application/json' } })
