@@ -15,6 +15,7 @@ import type { App } from '../app/create-app.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
 import { unmeasuredHeadAnswer } from '../http/response.ts'
+import { answerSettlingBody } from '../http/settle-body.ts'
 import type { MaintenanceSource } from '../middleware/maintenance/index.ts'
 import { pollMaintenanceFile, type MaintenancePollOptions } from '../middleware/maintenance/state-file.ts'
 
@@ -46,7 +47,9 @@ export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Runn
     port: options.port ?? 8080,
     hostname: options.host ?? '127.0.0.1',
     fetch: (request, server) => {
-      const answer = app.fetch(request, { [CONN_INFO]: { remoteAddress: server.requestIP(request)?.address } })
+      const remoteAddress = server.requestIP(request)?.address
+      // A read of the body after the answer fails on Bun: a body being read may end first (settle-body.ts).
+      const answer = answerSettlingBody(request, (request) => app.fetch(request, { [CONN_INFO]: { remoteAddress } }))
       // Bun would send `Content-Length: 0` for a body-less HEAD answer whose length svc does not know.
       return request.method === 'HEAD' ? unmeasuredHeadAnswer(answer) : answer
     },

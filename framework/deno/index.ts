@@ -16,6 +16,7 @@ import type { App } from '../app/create-app.ts'
 import { ConfigError } from '../config/config-error.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
 import { unmeasuredHeadAnswer } from '../http/response.ts'
+import { answerSettlingBody } from '../http/settle-body.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
 import type { MaintenanceSource } from '../middleware/maintenance/index.ts'
 import { pollMaintenanceFile, type MaintenancePollOptions } from '../middleware/maintenance/state-file.ts'
@@ -24,7 +25,7 @@ export type { MaintenancePollOptions, RunningServer, ServeOptions }
 
 interface DenoServeInfo {
   remoteAddr: { hostname: string }
-  /** Settles once the response was sent or the client went away (Deno 2). */
+  /** Settles once the response was sent, rejects when the client went away (Deno 2). */
   completed?: Promise<void>
 }
 interface DenoServer {
@@ -49,38 +50,22 @@ const deno = (): DenoRuntime => (globalThis as unknown as { Deno: DenoRuntime })
 export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): RunningServer {
   const runtime = deno()
   const server = runtime.serve({ port: options.port ?? 8080, hostname: options.host ?? '127.0.0.1', onListen: () => {} }, (request, info) => {
-    const answer = app.fetch(request, {
-      [CONN_INFO]: {
-        remoteAddress: info.remoteAddr.hostname,
-        ...(info.completed === undefined ? {} : { responseDone: () => bodyReadUntil(info.completed!) }),
-      },
-    })
+    // A body still open when the answer goes out makes Deno close the connection: settled first (settle-body.ts).
+    const answer = answerSettlingBody(request, (request) =>
+      app.fetch(request, {
+        [CONN_INFO]: {
+          remoteAddress: info.remoteAddr.hostname,
+          ...(info.completed === undefined ? {} : { responseDone: () => info.completed! }),
+        },
+      }),
+      { followSignal: false },
+    )
     // Deno would send `Content-Length: 0` for a body-less HEAD answer whose length svc does not know.
     return request.method === 'HEAD' ? unmeasuredHeadAnswer(answer) : answer
   })
   const running = runningServer(server.addr.hostname, server.addr.port, () => server.shutdown(), options.onClose)
   if (options.signals !== false) stopOnSignals(running, (signal, stop) => runtime.addSignalListener(signal, stop), (code) => runtime.exit(code))
   return running
-}
-
-/**
- * How long after its answer a request body may still be read (the tracer
- * counts a body the app answered early, a 401 to an upload, to its end).
- * Deno goes on delivering a body after the response is `completed`, but says
- * nothing when the body ends: `completed` alone stopped the count at the
- * answer (a 500 kB body after a 401 read about 65 kB "in all", as it once did
- * on Node). The wait is bounded as svc's Node adapter bounds it (@hono/node-server
- * closes a connection whose body still comes 500 ms after the answer); the
- * tracer stops sooner, as soon as the body ends.
- */
-const BODY_AFTER_RESPONSE_MS = 500
-
-/** When the tracer stops reading a body: 500 ms after the response completed, at once when the client went away (its body failed). */
-function bodyReadUntil(completed: Promise<void>): Promise<void> {
-  return completed.then(
-    () => new Promise<void>((resolve) => setTimeout(resolve, BODY_AFTER_RESPONSE_MS)),
-    () => {},
-  )
 }
 
 /** The app's libSQL database (a local file, its folder created, or a server URL) and the trace store in one of its own. */

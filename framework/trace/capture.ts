@@ -382,7 +382,8 @@ async function rawRequestBody(pending: PendingTrace, headers: Record<string, str
   const declared = Number(headers['content-length'] ?? 0)
   if (!pending.requestBodyParsed) {
     const read = await (pending.requestBody as Promise<BodyRead>)
-    return read.size === 0 ? { kind: 'none' } : { kind: 'text', ...read }
+    // Nothing read of a body that never completed is still a body (the answer or a hang-up came first), not none.
+    return read.size === 0 && read.incomplete !== true ? { kind: 'none' } : { kind: 'text', ...read }
   }
   try {
     return { kind: 'json', value: await pending.requestBody, size: declared }

@@ -8,13 +8,13 @@
  * body about half of the answers were lost ("other side closed" in fetch).
  * Real sockets against svc's Node server, traced as `svc serve` traces.
  */
-import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineRoutes, HttpError } from 'svc'
 import { startServer, type RunningServer } from '../helpers/server.ts'
 import { bodyText } from '../../cli/trace/view.ts'
 import { serve as serveOnDeno } from '../../framework/deno/index.ts'
 import { tracedApp, type TracedApp } from './helpers.ts'
+import { earlyAnsweredThenReused } from '../helpers/early-answer-socket.ts'
 
 const api = defineRoutes((r) => {
   r.post('/guarded', function guarded() {
@@ -33,50 +33,6 @@ afterEach(async () => {
   server = undefined
   traced = undefined
 })
-
-/** Collects what a socket receives; `until(n)` resolves once `n` answers (by their status lines) arrived, or the socket closed. */
-function receiver(socket: Socket) {
-  let text = ''
-  let closed = false
-  const waiters: Array<() => void> = []
-  const wake = () => waiters.splice(0).forEach((w) => w())
-  socket.setEncoding('latin1')
-  socket.on('data', (chunk: string) => ((text += chunk), wake()))
-  socket.on('close', () => ((closed = true), wake()))
-  socket.on('error', () => {})
-  // A status line follows the previous answer's body directly: not at a line start.
-  const statuses = () => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))
-  return {
-    statuses,
-    traceIds: () => [...text.matchAll(/x-service-trace-id: (\S+)/gi)].map((m) => m[1]!),
-    async until(count: number): Promise<number[]> {
-      while (statuses().length < count && !closed) await new Promise<void>((resolve) => waiters.push(resolve))
-      return statuses()
-    },
-  }
-}
-
-/**
- * Sends a POST whose head and `first` bytes of body go at once; once the answer to it
- * arrived, the rest of the body, then a GET on the same connection.
- */
-async function earlyAnsweredThenReused(port: number, path: string, size: number, chunked: boolean, first = 65_536): Promise<{ statuses: number[]; traceIds: string[] }> {
-  const socket = connect(port, '127.0.0.1')
-  await new Promise<void>((resolve) => socket.once('connect', resolve))
-  const got = receiver(socket)
-  const body = Buffer.from(JSON.stringify({ note: 'x'.repeat(size) }))
-  const framed = (part: Buffer) => (chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part)
-  const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`)
-  socket.write(framed(body.subarray(0, first)))
-  expect((await got.until(1)).length).toBe(1)
-  for (let offset = first; offset < body.length; offset += 65_536) socket.write(framed(body.subarray(offset, offset + 65_536)))
-  if (chunked) socket.write('0\r\n\r\n')
-  socket.write('GET /api/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-  const statuses = await got.until(2)
-  socket.destroy()
-  return { statuses, traceIds: got.traceIds() }
-}
 
 describe('answers sent before the body is read', () => {
   it('a 401 to a 500 kB body arrives, and the connection answers its next request', async () => {
@@ -128,32 +84,55 @@ describe('answers sent before the body is read', () => {
     expect(bodyText(record.body)).toBe(`(not kept)\n… [capped: svc stopped counting at 64 MiB; ${record.body.size} bytes read, the body was at least that]`)
   })
 
-  it('on Deno, a body answered early is counted whole: Deno delivers the rest after the response completed, and the trace reads it', async () => {
-    traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '1000' } })
-    // Deno.serve as svc's adapter uses it: the handler, and `info.completed` settling once the answer was sent.
+  // Deno.serve as svc's adapter uses it: the handler, and `info.completed` settling once the answer was sent.
+  function stubbedDeno() {
     let handler!: (request: Request, info: { remoteAddr: { hostname: string }; completed: Promise<void> }) => Response | Promise<Response>
     vi.stubGlobal('Deno', {
       serve: (_options: unknown, serving: typeof handler) => ((handler = serving), { addr: { hostname: '127.0.0.1', port: 1 }, shutdown: async () => {} }),
     })
-    const running = serveOnDeno(traced.app, { signals: false })
-    const body = new TextEncoder().encode(JSON.stringify({ note: 'x'.repeat(200_000) }))
+    return { handle: (request: Request) => handler(request, { remoteAddr: { hostname: '127.0.0.1' }, completed: new Promise<void>(() => {}) }) }
+  }
+
+  /** A request body fed by hand, that says when it was cancelled. */
+  function handFedBody() {
     let sending!: ReadableStreamDefaultController<Uint8Array>
-    const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (sending = controller) })
-    sending.enqueue(body.subarray(0, 65_536))
-    let completed!: () => void
-    const info = { remoteAddr: { hostname: '127.0.0.1' }, completed: new Promise<void>((resolve) => (completed = resolve)) }
-    const request = new Request('http://127.0.0.1/api/guarded', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
-    const response = await handler(request, info)
+    let cancelled = false
+    const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (sending = controller), cancel: () => void (cancelled = true) })
+    const post = (path: string) => new Request(`http://127.0.0.1${path}`, { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
+    return { sending, post, cancelled: () => cancelled }
+  }
+
+  it('on Deno, a body whose rest has not come when the answer is ready is cancelled before Deno gets the answer (Deno keeps the connection then), and traced as far as it came', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '1000' } })
+    const deno = stubbedDeno()
+    const running = serveOnDeno(traced.app, { signals: false })
+    const body = handFedBody()
+    body.sending.enqueue(new Uint8Array(65_536).fill(0x20))
+    const response = await deno.handle(body.post('/api/guarded'))
     expect(response.status).toBe(401)
-    completed()
-    // The rest comes once the answer is out (a macrotask later: every reaction to `completed` has run by then).
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    sending.enqueue(body.subarray(65_536))
-    sending.close()
+    // Left open, Deno answered `Connection: close` and dropped the client's next request.
+    expect(body.cancelled()).toBe(true)
     await traced.tracer.flush()
     const record = (await traced.store.get(response.headers.get('x-service-trace-id')!))!
-    // It said 65,536 bytes, incomplete: the count stopped when the response completed.
-    expect(record.body).toMatchObject({ size: body.byteLength, truncated: true, incomplete: false })
+    expect(record.body).toMatchObject({ size: 65_536, truncated: true, incomplete: true })
     await running.close()
   })
+
+  it('on Deno, a body that came whole before the answer is counted whole and not cancelled', async () => {
+    traced = await tracedApp({ api, traceVars: { TRACE_BODY_LIMIT: '1000' } })
+    const deno = stubbedDeno()
+    const running = serveOnDeno(traced.app, { signals: false })
+    const body = handFedBody()
+    const bytes = new TextEncoder().encode(JSON.stringify({ note: 'x'.repeat(200_000) }))
+    body.sending.enqueue(bytes)
+    body.sending.close()
+    const response = await deno.handle(body.post('/api/guarded'))
+    expect(response.status).toBe(401)
+    expect(body.cancelled()).toBe(false)
+    await traced.tracer.flush()
+    const record = (await traced.store.get(response.headers.get('x-service-trace-id')!))!
+    expect(record.body).toMatchObject({ size: bytes.byteLength, truncated: true, incomplete: false })
+    await running.close()
+  })
+
 })
