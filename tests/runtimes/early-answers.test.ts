@@ -63,9 +63,16 @@ describe.skipIf(!installed && process.env.CI === undefined)('early answers on De
         }
         // What arrived before the answer is counted: the whole body sent with its length; the chunked one whole too,
         // but its last chunk comes after the answer, so it is incomplete; 64 KiB of the bodies whose rest waits for it.
-        expect(counted).toEqual([
-          [500_011, false],
-          [500_011, true],
+        // The body sent whole is read within the adapter's 100 ms (about 1 ms on loopback); on a machine so loaded that
+        // it is not, it is cut there, and counted as far as it came: at least the first 64 KiB, incomplete.
+        const [whole, wholeChunked, ...waiting] = counted as Array<[number, boolean]>
+        const cutIfSlow = (got: [number, boolean], exact: [number, boolean]) => {
+          if (got[0] === exact[0]) expect(got).toEqual(exact)
+          else expect(got[1] && got[0] >= 65_536 && got[0] < exact[0], `counted ${JSON.stringify(got)}`).toBe(true)
+        }
+        cutIfSlow(whole!, [500_011, false])
+        cutIfSlow(wholeChunked!, [500_011, true])
+        expect(waiting).toEqual([
           [65_536, true],
           [65_536, true],
         ])
