@@ -250,7 +250,7 @@ function responsesOf(route: RouteDescription, access: RouteAccess, data: JsonSch
       : {
           description: STATUS_TEXT[status] ?? 'Success',
           headers: successHeaders,
-          content: { [JSON_TYPE]: { schema: envelope ? successEnvelope(declared) : declared } },
+          content: { [route.responses.contentType ?? JSON_TYPE]: { schema: envelope ? successEnvelope(declared) : declared } },
         }
   for (const error of errorCases({ ...route, params }, access)) {
     responses[String(error.status)] = {

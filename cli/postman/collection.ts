@@ -12,6 +12,10 @@
  *    example bodies from the schemas; each request tests its status and
  *    `success`.
  * 4. "Log out" last: logout, then the old token is refused.
+ *
+ * Operations whose success is not JSON (a page, `text/html`: the example's
+ * /verify-email) are left out: they are a browser's, and their tests (`success`)
+ * could not hold.
  */
 import type { JsonSchema } from '../schemas/to-json-schema.ts'
 import type { OpenApiWarningJson } from '../contract/api-docs.ts'
@@ -86,9 +90,17 @@ export function describedOperations(document: JsonObject): DescribedOperation[] 
     .flatMap((path) => METHODS.filter((method) => paths[path]![method] !== undefined).map((method) => ({ path, method, operation: paths[path]![method]! })))
 }
 
+/** Whether the operation's success answer is JSON (or has no body): a page (`text/html`) is not. */
+function answersJson({ operation }: DescribedOperation): boolean {
+  const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>
+  const success = Object.keys(responses).find((status) => status.startsWith('2') || status.startsWith('3'))
+  const content = success === undefined ? undefined : responses[success]!.content
+  return content === undefined || Object.keys(content).some((type) => type === 'application/json' || type.endsWith('+json'))
+}
+
 export function buildPostmanCollection(document: JsonObject, options: PostmanOptions): PostmanBuild {
   const components = (((document.components ?? {}) as JsonObject).schemas ?? {}) as Record<string, JsonSchema>
-  const operations = describedOperations(document)
+  const operations = describedOperations(document).filter(answersJson)
   const find = (method: string, path: string) => operations.find((candidate) => candidate.method === method && candidate.path === path)
   const requestOf = (described: DescribedOperation, overrides: RequestOverrides = {}) => buildRequest(described, components, overrides)
   const folders: PostmanFolder[] = []

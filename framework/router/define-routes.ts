@@ -96,6 +96,7 @@ export class RouteHandle<Path extends string = string, Input extends InputSchema
    * a body, which needs `{ status: 204 }`.
    * @example r.post('/posts', createPost).body(PostInput).response(Post, { status: 201 })
    * @example r.delete('/posts/{id}', deletePost).response(null, { status: 204 })
+   * @example r.get('/verify-email', verifyEmailPage).response(v.string(), { contentType: 'text/html' })
    */
   response(schema: StandardSchemaV1 | null, options: ResponseOptions = {}): this {
     const status = options.status ?? 200
@@ -106,8 +107,14 @@ export class RouteHandle<Path extends string = string, Input extends InputSchema
     if (schema === null && !NO_BODY_STATUSES.includes(status)) {
       throw new RouteDefinitionError(`${where}: a response without a body (null) has status 204, 205 or 304, got ${status}`)
     }
+    const contentType = options.contentType?.trim().toLowerCase()
+    if (contentType !== undefined && !/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(contentType)) {
+      throw new RouteDefinitionError(`${where}: contentType is a media type such as text/html, got ${JSON.stringify(options.contentType)}`)
+    }
     if (schema !== null) this.declare('response', schema)
-    this.record.responses = { ...this.record.responses, status, envelope: options.envelope ?? true }
+    // Not JSON: there is no envelope, the schema is the whole body.
+    const json = contentType === undefined || contentType === 'application/json'
+    this.record.responses = { ...this.record.responses, status, envelope: json && (options.envelope ?? true), ...(json ? {} : { contentType }) }
     return this
   }
 

@@ -56,6 +56,8 @@ export interface RouteResponses {
   envelope: boolean
   /** Error answers the handler itself gives (status => when), beside those svc knows from the middleware and schemas. */
   errors: Readonly<Record<number, string>>
+  /** The success answer's media type when it is not JSON (`text/html`: a page the handler returns as a `Response`); the schema is then the whole body. */
+  contentType?: string
 }
 
 /** The options of `.response(schema, options)`. */
@@ -64,6 +66,11 @@ export interface ResponseOptions {
   status?: number
   /** False when the handler answers the schema itself rather than the envelope's `data` (a JWKS, a file index). */
   envelope?: boolean
+  /**
+   * The media type of the success answer when it is not JSON (`text/html` for a page): the
+   * handler returns a `Response` of that type, and the schema (`v.string()`) is its whole body.
+   */
+  contentType?: string
 }
 
 /** One route as written, before the app compiles it. */

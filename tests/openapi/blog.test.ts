@@ -18,6 +18,9 @@ import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 import { documentValidator, validateWithParsers } from '../helpers/openapi.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
 
+/** The example's pages the auth mails link to (HTML; docs/authentication.md). */
+const PAGES = ['/verify-email', '/reset-password']
+
 let copy: AppCopy
 let text: string
 let document: JsonObject
@@ -35,7 +38,7 @@ afterAll(() => copy?.remove())
 describe('make:openapi on the example app', () => {
   it('writes docs/openapi.json in the app folder and says what it holds; the golden document is unchanged', async () => {
     const made = await runSvc(['make:openapi'], { cwd: copy.dir })
-    expect(made.stdout).toBe('Wrote docs/openapi.json\nOpenAPI 3.0.3: 18 paths, 22 operations, 17 schemas.\n')
+    expect(made.stdout).toBe('Wrote docs/openapi.json\nOpenAPI 3.0.3: 20 paths, 24 operations, 18 schemas.\n')
     // The one thing the blog does that OpenAPI cannot say: /posts/{slug} behind /posts/{id}.
     expect(made.stderr).toContain('warning: GET /api/v1/posts/{slug}: OpenAPI cannot tell this route from GET /api/v1/posts/{id} (showPost)')
     await expect(text).toMatchFileSnapshot('./golden/blog.openapi.json')
@@ -52,7 +55,7 @@ describe('make:openapi on the example app', () => {
 
   it('--json lists what was written, the counts and the warnings (the contract document)', async () => {
     const result = await svcJson(['make:openapi', '--json'], { cwd: copy.dir })
-    expect(result).toMatchObject({ written: ['docs/openapi.json'], openapi: '3.0.3', paths: 18, operations: 22 })
+    expect(result).toMatchObject({ written: ['docs/openapi.json'], openapi: '3.0.3', paths: 20, operations: 24 })
     expect(result.schemas).toEqual(expect.arrayContaining(['Post', 'PostInput', 'TokenPair', 'User', 'ErrorResponse']))
     expect(result.warnings).toEqual([{ method: 'GET', path: '/api/v1/posts/{slug}', part: 'path', field: '', message: expect.stringContaining('one operation') }])
   })
@@ -93,7 +96,14 @@ describe('the response contract: every operation of the example answers as docum
       const documented = (described.operation.responses as Record<string, JsonObject>)[String(response.status)]
       expect(documented, `${key} answered ${response.status}, which it does not document: ${body}`).toBeDefined()
       expect(response.headers.get('x-service-trace-id')).toMatch(traceId)
-      const schema = (documented!.content as Record<string, { schema: unknown }> | undefined)?.['application/json']?.schema
+      const content = documented!.content as Record<string, { schema: unknown }> | undefined
+      // A page (the example's /verify-email): the type it documents, a text body.
+      if (content?.['text/html'] !== undefined) {
+        expect(response.headers.get('content-type'), `${key} ${response.status}`).toMatch(/^text\/html\b/)
+        expect(body).toMatch(/^<!doctype html>/)
+        return undefined
+      }
+      const schema = content?.['application/json']?.schema
       if (schema === undefined) {
         expect(body, `${key} ${response.status} documents no body`).toBe('')
         return undefined
@@ -152,7 +162,9 @@ describe('the response contract: every operation of the example answers as docum
       const body = example && { ...example, ...pick({ email: 'contract@example.com', password, password_confirmation: password, refresh_token: session.refresh_token, token: 'not-a-mailed-token' }, Object.keys(example)) }
       // DELETE takes the second post: the first is read after it.
       const params = described.method === 'delete' ? { id: '2' } : undefined
-      const json = (await check(described, await send(described, { token, body, params }))) as { data?: { token?: string; refresh_token?: string } } | undefined
+      // The pages the mails link to take the mail's token from the query string.
+      const query = PAGES.includes(described.path) ? '?token=not-a-mailed-token' : undefined
+      const json = (await check(described, await send(described, { token, body, params, query }))) as { data?: { token?: string; refresh_token?: string } } | undefined
       if (json?.data?.refresh_token !== undefined) session = json.data as typeof session
     }
 
@@ -179,6 +191,8 @@ describe('the response contract: every operation of the example answers as docum
       'GET /health/live': [200],
       'GET /health/ready': [200],
       'GET /': [200],
+      'GET /verify-email': [200],
+      'GET /reset-password': [200],
     })
   })
 
@@ -198,6 +212,7 @@ describe('the response contract: every operation of the example answers as docum
     await check(find('delete', '/api/v1/posts/{id}'), await send(find('delete', '/api/v1/posts/{id}'), { token: user }))
     await check(find('get', '/api/v1/posts/{id}'), await send(find('get', '/api/v1/posts/{id}'), { params: { id: '999' } }))
     await check(find('get', '/api/v1/posts'), await send(find('get', '/api/v1/posts'), { query: '?page=0' }))
+    for (const page of PAGES) await check(find('get', page), await send(find('get', page)))
     const seen = new Set([...answered.values()].flat())
     expect([...seen].sort()).toEqual([400, 401, 403, 404, 413, 415, 422])
   })

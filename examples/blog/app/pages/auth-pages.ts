@@ -1,0 +1,63 @@
+/**
+ * The pages the auth mails link to (docs/authentication.md): the mail's link
+ * is `{APP_URL}/verify-email?token=...` or
+ * `{APP_URL}/reset-password?token=...&email=...`, and without these pages it
+ * answered the API's 404. Each page puts the token from its address in a form
+ * (escaped by html``, as everything from the query string) and its script
+ * posts it to the API route that does the work, showing the answer. A link
+ * without its token (cut by a mail client) is refused as any request with a
+ * bad query is: 422 in the JSON envelope, naming the field.
+ */
+import * as v from 'valibot'
+import { html, type Context } from 'svc'
+import { FORM_SCRIPT } from './form-script.ts'
+import { htmlPage } from './html-page.ts'
+
+const NO_TOKEN = 'The link has no token: open the link from the mail as it is, or ask for a new mail.'
+
+/** The query of both pages: the mail's token, and (reset) the account's address, shown on the page. */
+export const PageQuery = v.object({
+  token: v.pipe(v.string(NO_TOKEN), v.nonEmpty(NO_TOKEN)),
+  email: v.optional(v.string()),
+})
+
+/** What the pages answer, for the API description (svc make:openapi). */
+export const Page = v.string()
+
+/** GET /verify-email?token=...: posts the token to POST /api/auth/verify-email as soon as it opens. */
+export function verifyEmailPage(c: Context<'/verify-email', { query: typeof PageQuery }>): Response {
+  const { token } = c.query
+  return htmlPage({
+    title: 'Verify your email address',
+    body: html`<form data-endpoint="/api/auth/verify-email" data-submit-on-load>
+<input type="hidden" name="token" value="${token}">
+<button type="submit">Verify my email address</button>
+</form>
+<div id="outcome" role="status"></div>
+<noscript><p class="error">This page needs JavaScript to send the token.</p></noscript>`,
+    script: FORM_SCRIPT,
+  })
+}
+
+/** GET /reset-password?token=...&email=...: asks for the new password and posts it to POST /api/auth/reset-password. */
+export function resetPasswordPage(c: Context<'/reset-password', { query: typeof PageQuery }>): Response {
+  const { token, email = '' } = c.query
+  // The address is shown, and given to password managers (autocomplete="username"); it has no name, so it is not sent.
+  const account = email === '' ? html`` : html`<label for="email">Account</label>
+<input id="email" type="email" value="${email}" autocomplete="username" readonly>`
+  return htmlPage({
+    title: 'Choose a new password',
+    body: html`<form data-endpoint="/api/auth/reset-password">
+<input type="hidden" name="token" value="${token}">
+${account}
+<label for="password">New password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required>
+<label for="password_confirmation">New password, again</label>
+<input id="password_confirmation" name="password_confirmation" type="password" autocomplete="new-password" required>
+<button type="submit">Reset my password</button>
+</form>
+<div id="outcome" role="status"></div>
+<noscript><p class="error">This page needs JavaScript to send the form.</p></noscript>`,
+    script: FORM_SCRIPT,
+  })
+}
