@@ -353,6 +353,17 @@ describe('declaring responses on a route', () => {
     expect(declare((r) => r.get('/a', function a() {}).response({} as StandardSchemaV1))).toThrow(/Standard Schema/)
   })
 
+  it('a page (contentType text/html) documents its success as that type, without the envelope; errors stay JSON', () => {
+    const pages = defineRoutes((r) => r.get('/page', function page() {}).query(v.object({ token: v.string() })).response(v.string(), { contentType: 'Text/HTML' }))
+    const op = operation(describeApp(pages), 'get', '/api/page')
+    const responses = op.responses as Record<string, { content: Record<string, unknown> }>
+    expect(responses['200']!.content).toEqual({ 'text/html': { schema: { type: 'string' } } })
+    expect(Object.keys(responses['422']!.content)).toEqual(['application/json'])
+    expect(declare((r) => r.get('/a', function a() {}).response(v.string(), { contentType: 'html' }))).toThrow(/media type such as text\/html, got "html"/)
+    const json = createApp({ api: defineRoutes((r) => r.get('/a', function a() {}).response(Book, { contentType: 'application/json' })) })
+    expect(json.routes().find((candidate) => candidate.path === '/api/a')!.responses).toEqual({ status: 200, envelope: true, errors: {} })
+  })
+
   it('is in the route description (in-process), not in route:list JSON', () => {
     const app = createApp({ api: defineRoutes((r) => r.post('/a', function a() {}).response(Book, { status: 201 }).errors({ 409: 'Taken' }).errors({ 404: 'Gone' })) })
     const route = app.routes().find((candidate) => candidate.path === '/api/a')!
