@@ -13,6 +13,7 @@
  * @example
  * const t = await projectTestApp()
  * const token = await t.tokenFor({ role: 'admin' })
+ * await t.tokenFor({ email: 'ada@example.test', password: 'a passphrase' })   // Ada can log in too
  * const response = await t.client.get('/api/v1/products', { token })
  * await t.close()
  */
@@ -20,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { generateRsaKeyPair, migrate, type App, type AppConfig, type Database, type EnvRecord } from '../../framework/index.ts'
+import { createPasswordHasher, generateRsaKeyPair, migrate, resolveAuthSettings, type App, type AppConfig, type Database, type EnvRecord } from '../../framework/index.ts'
 import { generateSecret, loadEnv, readJwtKeyFiles } from '../../framework/node/index.ts'
 import { createTestClient, type TestClient } from '../../framework/testing/index.ts'
 import { runSeeders, selectSeeders } from '../database/seed.ts'
@@ -49,6 +50,12 @@ export interface TestUser {
   name?: string
   /** `user` unless given. */
   role?: string
+  /**
+   * A password the user can log in with (`POST /api/auth/login`), hashed with the app's `PASSWORD_HASH_*`
+   * settings (cheap in tests). Given for a user that exists already, it becomes their password. Without it,
+   * a new user has no password (`!`, which no password matches) and cannot log in.
+   */
+  password?: string
 }
 
 export interface ProjectTestApp {
@@ -57,7 +64,7 @@ export interface ProjectTestApp {
   db: Database
   /** Requests through `app.fetch`, without a server. */
   client: TestClient
-  /** An access token for a user of the test database, created on first use (no password: they cannot log in). */
+  /** An access token for a user of the test database, created on first use (with `password`, a user who can also log in). */
   tokenFor(user?: TestUser): Promise<string>
   /**
    * The mail log of this test app, in its temporary folder: every mail its requests send is appended there
@@ -101,8 +108,12 @@ export async function projectTestApp(options: ProjectTestAppOptions = {}): Promi
       async tokenFor(user = {}) {
         const role = user.role ?? 'user'
         const email = user.email ?? `${role}@example.test`
+        if (user.password !== undefined && user.password === '') throw new Error('tokenFor: password is empty, and login refuses an empty password: give one, or leave it out')
+        const hash = user.password === undefined ? undefined : await createPasswordHasher(resolveAuthSettings(config).password).hash(user.password)
         try {
+          // '!' is no argon2id hash, so no password matches it.
           await db.execute("insert or ignore into users (name, email, password, role) values (?, ?, '!', ?)", [user.name ?? role, email, role])
+          if (hash !== undefined) await db.execute('update users set password = ? where email = ?', [hash, email])
         } catch (error) {
           throw new Error(`tokenFor needs the users table, which the project's migrations do not create: run svc make:auth (${(error as Error).message})`, { cause: error })
         }
