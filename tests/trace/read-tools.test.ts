@@ -196,6 +196,17 @@ describe('with traces', () => {
   })
 
   describe('db:why', () => {
+    it('a table the database does not have, and no trace touched, is E_NO_TABLE naming it and the close names', async () => {
+      const typo = await svc(['db:why', 'postz', '1'])
+      expect(typo).toMatchObject({ exitCode: 1, stdout: '' })
+      expect(typo.stderr).toContain('error [E_NO_TABLE]: No table postz in the database')
+      expect(typo.stderr).toContain('did you mean posts?')
+      const unknown = await svc(['db:why', 'nosuch', '1', '--json'])
+      expect(unknown.exitCode).toBe(1)
+      expect(JSON.parse(unknown.stdout).error).toMatchObject({ code: 'E_NO_TABLE', message: 'No table nosuch in the database', exit_code: 1 })
+      expect(JSON.parse(unknown.stdout).error.fix).toContain('posts')
+    })
+
     it('says when it stopped at --limit, and how to search further', async () => {
       // The 6 newest traces that ran a statement on posts read post 2: the newest 5 hold nothing about post 1.
       const stopped = await json<DbWhyJson>(['db:why', 'posts', '1', '--limit', '5'])

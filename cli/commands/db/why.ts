@@ -1,6 +1,8 @@
 import type { TraceRecord, TraceStore } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import type { DbWhyJson } from '../../contract/traces.ts'
+import { knownTable } from '../../database/known-table.ts'
+import { withExistingDatabase } from '../../database/open.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { colors, printLine, type Colors } from '../../output/print.ts'
@@ -25,7 +27,8 @@ export default defineCommand({
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(args.table) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(args.key)) {
       throw new CliError('E_BAD_ARGUMENTS', 'The table and --key must be plain SQL identifiers')
     }
-    const store = await openTraceStoreToRead(io, projectFor(io, args.cwd))
+    const project = projectFor(io, args.cwd)
+    const store = await openTraceStoreToRead(io, project)
     let json: DbWhyJson
     try {
       const { records, limitReached } = await tracesOnTable(store, args.table, args.limit)
@@ -39,6 +42,9 @@ export default defineCommand({
     } finally {
       store.close()
     }
+    // No trace ran a statement on it: a name the database does not have either is a typo, said as one.
+    // (A table some trace touched is answered even when it has been dropped since.)
+    if (json.traces_searched === 0) await withExistingDatabase(project, (db) => knownTable(db, args.table))
     if (args.json) return print(json)
     const color = colors(io)
     const row = `${args.table} ${args.key}=${args.id}`
