@@ -273,6 +273,20 @@ describe('with traces', () => {
     })
   })
 
+  describe('api:why takes the path as users paste it', () => {
+    it('without its first slash, or as a whole URL: the same route and the same trace as /api/v1/posts/2', async () => {
+      // The router matched `api/v1/posts/2` but the trace search did not ("No trace of this request"); a URL matched no route.
+      const plain = await json<WhyJson>(['api:why', 'GET', '/api/v1/posts/2'])
+      expect(plain.trace?.trace_id).toMatch(/^svc_/)
+      for (const given of ['api/v1/posts/2', 'http://127.0.0.1:8080/api/v1/posts/2', 'http://127.0.0.1:8080/api/v1/posts/2?page=1']) {
+        const why = await json<WhyJson>(['api:why', 'GET', given])
+        expect(why.request, given).toEqual({ method: 'GET', path: '/api/v1/posts/2' })
+        expect(why.routing.outcome, given).toBe('matched')
+        expect(why.trace?.trace_id, given).toBe(plain.trace!.trace_id)
+      }
+    })
+  })
+
   describe('api:why names the layer that answered', () => {
     it('the refresh handler refusing a refresh token, not the middleware that wraps every route', async () => {
       for (const name of ['refresh', 'refreshNoStack']) {
