@@ -69,6 +69,9 @@ describe('before any request was traced', () => {
     ['db:why', 'posts', '1'],
     ['api:why', 'GET', '/api/v1/posts'],
     ['debug:last'],
+    // They read the store too (cleanup deletes from it): both used to create it, or a mistyped TRACE_DATABASE_URL's folder.
+    ['test:regression'],
+    ['log:cleanup'],
   ]
 
   it('a TRACE_DATABASE_URL file that does not exist is E_TRACE_STORE naming it and the variable; nothing is created', async () => {
