@@ -18,3 +18,13 @@ export async function knownTable(db: Database, name: string): Promise<string> {
     hint: suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? (svc db:show lists the tables)` : names.length > 0 ? `tables: ${names.join(', ')}` : 'the database has no tables yet: svc migrate',
   })
 }
+
+/** E_NO_COLUMN when `table` has no column `name` (SQLite compares names case-insensitively); the columns in the fix. */
+export async function knownColumn(db: Database, table: string, name: string): Promise<void> {
+  const columns = (await db.all<{ name: string }>('select name from pragma_table_xinfo(?) order by cid', [table])).map((column) => column.name)
+  if (columns.some((column) => column.toLowerCase() === name.toLowerCase())) return
+  const suggestions = closestNames(name, columns)
+  throw new CliError('E_NO_COLUMN', `No column ${name} in the table ${table}`, {
+    hint: `${suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : ''}columns of ${table}: ${columns.join(', ')}`,
+  })
+}

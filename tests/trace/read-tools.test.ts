@@ -210,6 +210,17 @@ describe('with traces', () => {
       expect(JSON.parse(unknown.stdout).error.fix).toContain('posts')
     })
 
+    it('a --key column the table does not have is E_NO_COLUMN with the close names and the columns; a row nothing touched is still exit 0', async () => {
+      const typo = await svc(['db:why', 'posts', '1', '--key', 'slugg'])
+      expect(typo).toMatchObject({ exitCode: 1, stdout: '' })
+      expect(typo.stderr).toContain('error [E_NO_COLUMN]: No column slugg in the table posts')
+      expect(typo.stderr).toContain('did you mean slug? columns of posts: id, title, slug')
+      const unknown = await svc(['db:why', 'posts', '1', '--key', 'nosuch', '--json'])
+      expect(JSON.parse(unknown.stdout).error).toMatchObject({ code: 'E_NO_COLUMN', exit_code: 1 })
+      const untouched = await json<DbWhyJson>(['db:why', 'posts', '424242', '--key', 'ID'])
+      expect(untouched.statements).toEqual([])
+    })
+
     it('says when it stopped at --limit, and how to search further', async () => {
       // The 6 newest traces that ran a statement on posts read post 2: the newest 5 hold nothing about post 1.
       const stopped = await json<DbWhyJson>(['db:why', 'posts', '1', '--limit', '5'])
