@@ -13,6 +13,7 @@ import { commandFolders } from '../commands/index.ts'
 import type { AnyCommand, ArgDef, ArgsDef, CommandLoaders, ContractDocumentName, SvcCommandMeta } from './define.ts'
 import { CliError } from '../output/cli-error.ts'
 import { closestNames } from './suggest.ts'
+import { traceSynonym } from './trace-synonyms.ts'
 
 export interface ManifestArg {
   name: string
@@ -114,7 +115,8 @@ export function closestCommands(manifest: CommandManifest, name: string): string
   const names = manifest.commands.flatMap((command) => [command.name, ...command.aliases])
   // A command named without its group (`openapi` for make:openapi, `seed` for db:seed) is what the user meant first.
   const ungrouped = names.filter((candidate) => candidate.slice(candidate.lastIndexOf(':') + 1) === name)
-  return [...new Set([...ungrouped, ...closestNames(name, names)])].slice(0, 3)
+  const synonym = traceSynonym(name, new Set(names))
+  return [...new Set([...(synonym === undefined ? [] : [synonym]), ...ungrouped, ...closestNames(name, names)])].slice(0, 3)
 }
 
 /** The command (or alias) of this name, or E_UNKNOWN_COMMAND with the closest names. */

@@ -7,7 +7,7 @@
  * Each check is a small function; one that throws is itself a failure (its
  * message is the finding), so one broken part never hides the others.
  */
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { migrationStatus, type AppConfig } from '../../framework/index.ts'
 import { readJwtKeyFiles, readMaintenanceFile } from '../../framework/node/index.ts'
@@ -176,15 +176,28 @@ function pendingFinding(production: boolean, statuses: ReadonlyArray<{ name: str
   return serious(production)(`${pending.length} pending: ${shown}`, production ? 'svc migrate --force' : 'svc migrate')
 }
 
+/**
+ * Whether storage/ can be written, asked of the file system (access(2)) rather than by writing: a check
+ * only reads. A missing folder is reported with what creates it; doctor used to create it.
+ */
 function storageWritable({ project }: DoctorContext): Finding {
-  const probe = join(project.storageDir, `.doctor-${process.pid}`)
+  const dir = project.storageDir
+  if (!existsSync(dir)) {
+    const parent = dirname(dir)
+    if (!writable(parent)) return fail(`${dir} does not exist, and ${parent} is not writable to create it`, `create ${dir}, writable by the user running svc`)
+    return warn(`${dir} does not exist yet`, 'svc serve (or svc migrate) creates it')
+  }
+  if (!statSync(dir).isDirectory()) return fail(`${dir} is not a folder`, `move the file away: svc keeps its database, traces, logs and caches in ${dir}/`)
+  if (!writable(dir)) return fail(`${dir} is not writable`, `give the user running svc write access to ${dir}`)
+  return ok(`${dir} is writable`)
+}
+
+function writable(path: string): boolean {
   try {
-    mkdirSync(project.storageDir, { recursive: true })
-    writeFileSync(probe, 'ok')
-    rmSync(probe)
-    return ok(`${project.storageDir} is writable`)
-  } catch (error) {
-    return fail(`${project.storageDir} is not writable: ${(error as Error).message}`, `give the user running svc write access to ${project.storageDir}`)
+    accessSync(path, constants.W_OK | constants.X_OK)
+    return true
+  } catch {
+    return false
   }
 }
 

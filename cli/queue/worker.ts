@@ -11,6 +11,7 @@ import { databaseWhere, loadApp, type LoadedApp } from '../project/load-app.ts'
 import { explainMissingTable, missingTableIn } from '../project/missing-table.ts'
 import type { Project } from '../project/project.ts'
 import { loadJobs } from './jobs.ts'
+import { QUEUE_TABLES_FIX } from '../../framework/queue/schema.ts'
 
 export interface WorkOptions {
   /** Priority order. */
@@ -102,7 +103,7 @@ export async function checkReachable(driver: QueueDriver, connection: string, on
     const table = missingTableIn(message)
     if (table !== undefined) {
       const explained = on === undefined ? undefined : await explainMissingTable(on.project, on.database, on.where, table).catch(() => undefined)
-      throw new CliError('E_QUEUE_TABLE', `The queue tables do not exist: ${message}`, { hint: explained ?? 'run svc make:queue-table, then svc migrate' })
+      throw new CliError('E_QUEUE_TABLE', `The queue tables do not exist: ${message}`, { hint: explained ?? QUEUE_TABLES_FIX })
     }
     throw new CliError('E_QUEUE_UNREACHABLE', `The ${connection} queue does not answer: ${message}`, {
       hint: connection === 'redis' ? 'check REDIS_URL and that redis-server runs' : 'check DATABASE_URL',

@@ -209,6 +209,28 @@ export function applySet(body: unknown, assignment: string): unknown {
   return root
 }
 
+/**
+ * The `--set` fields the recorded JSON body does not have: they are added, which is what `--set meta.tags.0=x`
+ * is for, but a misspelt field (`--set titel=x`) is added as well and the app ignores it, so the replay
+ * answered as recorded and nothing said why. Said on stderr, with the body's own fields.
+ */
+export function fieldsAddedBySet(body: unknown, assignments: readonly string[]): string[] {
+  if (body === null || typeof body !== 'object') return []
+  const added: string[] = []
+  for (const assignment of assignments) {
+    const equals = assignment.indexOf('=')
+    if (equals <= 0) continue
+    const field = assignment.slice(0, equals)
+    let node: unknown = body
+    for (const key of field.split('.')) {
+      node = node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined
+      if (node === undefined) break
+    }
+    if (node === undefined) added.push(field)
+  }
+  return added
+}
+
 /** Pushes the path of each `[REDACTED]` value in a JSON value (`body.password`, `body.users.0.token`). */
 export function findRedacted(value: unknown, path: string, out: string[]): void {
   if (value === REDACTED) out.push(path)

@@ -10,7 +10,7 @@ import { colors, printLine, printNote, type Colors } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
-import { commandLine, editRequest, findRedacted, prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
+import { commandLine, editRequest, fieldsAddedBySet, findRedacted, prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
 import type { RecordedCase } from './regression-api.ts'
 import { formatMs, statusColor } from './summary.ts'
 
@@ -236,6 +236,15 @@ it(${JSON.stringify(title)}, async () => {
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, source)
   return relative(project.root, file).split('\\').join('/')
+}
+
+/** On stderr: the `--set` fields the recorded body did not have, added rather than changed (a typo is one). */
+export function printSetNotes(io: CommandIO, record: TraceRecord, sets: readonly string[] | undefined): void {
+  const added = fieldsAddedBySet(record.body.content, sets ?? [])
+  if (added.length === 0) return
+  const body = record.body.content
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
+  printNote(io, `--set ${added.join(', ')}: the recorded body has no such field, so it is added${fields.length > 0 ? ` (its fields: ${fields.join(', ')})` : ''}.`)
 }
 
 /** On stderr, as every note: stdout keeps the command's output. `as`: the `--as` given, which needs no note. */

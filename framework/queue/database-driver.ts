@@ -16,6 +16,7 @@ import type { Database } from '../database/database.ts'
 import { storableText } from '../database/argument-check.ts'
 import type { FailedJob, JobError, QueueCounts, QueueDriver, Reservation } from './driver.ts'
 import type { JsonValue } from './job.ts'
+import { QUEUE_TABLES_FIX } from './schema.ts'
 
 export interface DatabaseQueueOptions {
   /** The lease (`retry_after`) in milliseconds; default 90000. */
@@ -111,7 +112,7 @@ export function databaseQueueDriver(db: Database, options: DatabaseQueueOptions 
       } catch (error) {
         // An app without the queue tables: say how to get them rather than "no such table".
         if (/no such table/i.test((error as Error).message)) {
-          throw new Error(`dispatch(${job.name}): the queue tables do not exist (run svc make:queue-table, then svc migrate): ${(error as Error).message}`, { cause: error })
+          throw new Error(`dispatch(${job.name}): the queue tables do not exist (${QUEUE_TABLES_FIX}): ${(error as Error).message}`, { cause: error })
         }
         throw error
       }

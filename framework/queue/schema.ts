@@ -7,6 +7,16 @@
 import { toMigration, type MigrationSource } from '../auth/schema.ts'
 import type { Migration } from '../database/migrator.ts'
 
+/**
+ * The fix for missing queue tables when the database at hand cannot be read
+ * for a better one (the CLI reads it: explainMissingTable): an app made by
+ * svc new has no jobs migration (make:queue-table writes it), the example
+ * and most apps have it and only need svc migrate. Saying make:queue-table
+ * alone sent users to write a migration they had.
+ */
+export const QUEUE_TABLES_FIX =
+  'svc migrate creates them when database/migrations has the jobs migration (create_jobs_table); without one, svc make:queue-table writes it first (a fetch runtime: add queueMigration to its migrations)'
+
 export const QUEUE_MIGRATION_SOURCE: MigrationSource = {
   name: '20260101000700_create_jobs_table',
   description: 'jobs and failed_jobs of the database queue driver',

@@ -8,6 +8,7 @@
 import { CONN_INFO } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 
+export { schemaOutput } from './schema-output.ts'
 export { variedRow } from './varied-row.ts'
 
 export interface TestRequestInit {

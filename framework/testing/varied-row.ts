@@ -16,18 +16,43 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
  * fixed length), letters...; a number `+ n`, or `- n`. A column no spelling
  * fits keeps its value.
  *
+ * Each value is one the schema gives back unchanged where it can be: for a
+ * transforming schema (`v.toLowerCase()`, `v.trim()`) the spelling as the
+ * schema writes it (`product example 2`, not `Product example 2`), so what a
+ * test sends is what the app stores and answers.
+ *
  * @example
  * const row = await variedRow(ProductRequest, valid, 2, ['name', 'price'])
  */
 export async function variedRow<Row extends Record<string, unknown>>(schema: StandardSchemaV1, row: Row, n: number, columns: ReadonlyArray<keyof Row & string>): Promise<Row> {
   const varied: Record<string, unknown> = { ...row }
   for (const column of columns) {
+    const own = await verdict(schema, row, column)
+    const unchanged = own.output === undefined ? row[column] : own.output.value
+    // The first spelling the schema accepts though it rewrites it: kept when no spelling is one it keeps.
+    let rewritten: { value: unknown } | undefined
+    let chosen: { value: unknown } | undefined
     for (const candidate of variationsOf(row[column], n)) {
-      if (await accepts(schema, { ...varied, [column]: candidate }, column)) {
-        varied[column] = candidate
+      const tried = await verdict(schema, { ...varied, [column]: candidate }, column)
+      if (!tried.accepted) continue
+      // Another column's issue leaves the output unknown: the schema accepting this column is all that can be told.
+      if (tried.output === undefined || Object.is(tried.output.value, candidate)) {
+        chosen = { value: candidate }
         break
       }
+      // A transforming schema: its own spelling, if it keeps that one as it is and it still differs from the row's.
+      const written = tried.output.value
+      if (!Object.is(written, unchanged)) {
+        const again = await verdict(schema, { ...varied, [column]: written }, column)
+        if (again.output !== undefined && Object.is(again.output.value, written)) {
+          chosen = { value: written }
+          break
+        }
+      }
+      rewritten ??= { value: candidate }
     }
+    const picked = chosen ?? rewritten
+    if (picked !== undefined) varied[column] = picked.value
   }
   return varied as Row
 }
@@ -80,12 +105,19 @@ function lettersOf(n: number): string {
   return letters
 }
 
-/** Whether the schema has nothing to say about `column` in `row` (other columns' issues are theirs). */
-async function accepts(schema: StandardSchemaV1, row: Record<string, unknown>, column: string): Promise<boolean> {
+/**
+ * Whether the schema has nothing to say about `column` in `row` (other columns' issues are theirs), and,
+ * when it accepts the whole row, what it makes of that column.
+ */
+async function verdict(schema: StandardSchemaV1, row: Record<string, unknown>, column: string): Promise<{ accepted: boolean; output?: { value: unknown } }> {
   const result = await schema['~standard'].validate(row)
-  if (result.issues === undefined) return true
-  return !result.issues.some((issue) => {
+  if (result.issues === undefined) {
+    const output = result.value
+    return { accepted: true, output: typeof output === 'object' && output !== null ? { value: (output as Record<string, unknown>)[column] } : undefined }
+  }
+  const accepted = !result.issues.some((issue) => {
     const first = issue.path?.[0]
     return (typeof first === 'object' && first !== null ? first.key : first) === column
   })
+  return { accepted }
 }

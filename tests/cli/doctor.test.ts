@@ -31,6 +31,32 @@ describe('svc doctor before the database exists', () => {
   })
 })
 
+describe('svc doctor without storage/', () => {
+  const app = copyExampleApp()
+  afterAll(() => app.remove())
+
+  it('reports the missing folder and what creates it, and does not create it', async () => {
+    // The storage check used to make the folder (and write a probe file in it): a check only reads.
+    app.write('.env', `APP_ENV=development\nJWT_SECRET=${GOOD_SECRET}\n`)
+    rmSync(app.path('storage'), { recursive: true, force: true })
+    const report = await svcJson(['doctor'], { cwd: app.dir })
+    const storage = report.checks.find((check: any) => check.name === 'storage')
+    expect(storage).toMatchObject({ status: 'warn', message: `${app.path('storage')} does not exist yet`, fix: 'svc serve (or svc migrate) creates it' })
+    expect(existsSync(app.path('storage'))).toBe(false)
+  })
+
+  it('a file where storage/ should be is a failure saying so', async () => {
+    app.write('.env', `APP_ENV=development\nJWT_SECRET=${GOOD_SECRET}\n`)
+    rmSync(app.path('storage'), { recursive: true, force: true })
+    writeFileSync(app.path('storage'), '')
+    const result = await runSvc(['doctor'], { cwd: app.dir })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/^fail +storage +/m)
+    expect(result.stdout).toContain(`${app.path('storage')} is not a folder`)
+    rmSync(app.path('storage'))
+  })
+})
+
 describe('svc doctor', () => {
   const app = copyExampleApp()
   afterAll(() => app.remove())

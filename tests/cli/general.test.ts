@@ -123,6 +123,23 @@ describe('svc', () => {
     expect((await svc('--frobnicate')).stderr).toContain('error [E_UNKNOWN_OPTION]')
   })
 
+  it('trace:<word> names the trace tool that does it, first (they live under log:)', async () => {
+    // Spelling alone answered trace:search with route:search, trace:diff with trace:list, trace:inspect with nothing.
+    const cases: Array<[typed: string, meant: string]> = [
+      ['trace:search', 'log:trace'],
+      ['trace:inspect', 'log:trace'],
+      ['trace:diff', 'log:replay'],
+      ['trace:tail', 'log:tail'],
+    ]
+    for (const [typed, meant] of cases) {
+      const result = await svc(typed)
+      expect(result.exitCode, typed).toBe(1)
+      expect(result.stderr, typed).toContain(`error [E_UNKNOWN_COMMAND]: Unknown command "${typed}"`)
+      expect(result.stderr, typed).toContain(`fix: did you mean ${meant}`)
+    }
+    expect((await svc('trace:bogus')).stderr).toContain('fix: svc list shows all commands')
+  })
+
   it('svc help <command> is svc <command> --help (as git, npm and artisan take it); svc help alone the overview', async () => {
     const help = await svc('help', 'make:listener')
     expect(help).toEqual(await svc('make:listener', '--help'))

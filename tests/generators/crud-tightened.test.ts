@@ -59,6 +59,38 @@ describe('make:crud tests after the app tightens its request', () => {
   }, 180_000)
 })
 
+describe('make:crud tests after the app makes its request transform (v.toLowerCase(), v.trim())', () => {
+  let app: AppCopy
+  beforeAll(async () => {
+    app = generatorApp()
+    app.write('.env', `APP_ENV=test\nAPP_DEBUG=false\nJWT_SECRET=${SECRET}\nPASSWORD_HASH_MEMORY_KIB=64\nPASSWORD_HASH_ITERATIONS=1\n`)
+    const made = await runSvc(['make:crud', 'Tag', '--fields=name:string,slug:string,weight:integer'], { cwd: app.dir })
+    expect(made.exitCode, made.stderr).toBe(0)
+  })
+  afterAll(() => app?.remove())
+
+  it('the generated test passes: it compares the answers with the schema output, not with what it sent', async () => {
+    // The created row's check compared the answer with the body sent, `Tag example`, and the update's with its
+    // varied `Tag example 5`: the app answers them lower-cased and trimmed.
+    const request = app.read('app', 'requests', 'tag-request.ts')
+    const lowered = request.replace(/^( {2}(name|slug): v\.pipe\(v\.string\(\), v\.trim\(\)), /gm, '$1, v.toLowerCase(), ')
+    expect(lowered.match(/v\.toLowerCase\(\)/g)).toHaveLength(2)
+    app.write('app/requests/tag-request.ts', lowered)
+    // What a user may well write in the test: spaces around a value the schema trims.
+    const test = app.read('tests', 'tags.test.ts')
+    expect(test).toContain("name: 'Tag example'")
+    app.write('tests/tags.test.ts', test.replace("name: 'Tag example'", "name: '  Tag Example  '"))
+    const migrations = app.path('database', 'migrations')
+    const migration = readdirSync(migrations).find((file) => file.endsWith('_create_tags_table.ts'))!
+    const text = readFileSync(`${migrations}/${migration}`, 'utf8')
+    writeFileSync(`${migrations}/${migration}`, text.replace('  )`)\n', "  )`)\n  await db.execute('create unique index \"tags_name_unique\" on \"tags\" (\"name\")')\n"))
+
+    const result = await projectTests(app, ['tests/tags.test.ts'])
+    expect(result.output).toMatch(/✓ tests\/tags\.test\.ts/)
+    expect(result.code, result.output).toBe(0)
+  }, 180_000)
+})
+
 describe('variedRow', () => {
   const schema = v.object({
     title: v.pipe(v.string(), v.maxLength(12)),
@@ -80,6 +112,17 @@ describe('variedRow', () => {
     for (const column of columns) expect(new Set([valid[column], ...rows.map((row) => row[column])]).size, column).toBe(rows.length + 1)
     expect(rows.every((row) => row.parent_id === 4)).toBe(true) // a column not named is kept
     expect(rows[0]).toMatchObject({ plain: 'Plain 1', title: 'Link exampl1', email: 'link+1@example.com', code: 'ABC-124', slug: 'linka', stock: 11 - 2 })
+  })
+
+  it('for a transforming schema, values it keeps as they are: what is sent is what it answers', async () => {
+    const lowered = v.object({ name: v.pipe(v.string(), v.trim(), v.toLowerCase()), code: v.pipe(v.string(), v.toUpperCase(), v.regex(/^[A-Z]+$/)) })
+    const sent = { name: '  Tag Example', code: 'abc' }
+    const rows = await Promise.all([1, 2, 3, 27].map((n) => variedRow(lowered, sent, n, ['name', 'code'])))
+    for (const row of rows) expect(v.parse(lowered, row)).toEqual(row)
+    expect(rows[0]).toEqual({ name: 'tag example 1', code: 'ABCA' })
+    // Still different from the valid row as the schema writes it, and from each other.
+    const written = v.parse(lowered, sent)
+    for (const column of ['name', 'code'] as const) expect(new Set([written[column], ...rows.map((row) => row[column])]).size, column).toBe(rows.length + 1)
   })
 
   it('a column no spelling fits keeps its value', async () => {

@@ -58,7 +58,7 @@ describe('the database driver without its tables', () => {
     const db = await openDatabase({ storageDir: dir, projectDir: dir })
     try {
       const mail = defineJob<{ to: string }>('mail', { handle: () => {} })
-      await expect(createQueue(databaseQueueDriver(db)).dispatch(mail, { to: 'a@example.test' })).rejects.toThrow(/dispatch\(mail\): the queue tables do not exist \(run svc make:queue-table, then svc migrate\)/)
+      await expect(createQueue(databaseQueueDriver(db)).dispatch(mail, { to: 'a@example.test' })).rejects.toThrow('dispatch(mail): the queue tables do not exist (svc migrate creates them when database/migrations has the jobs migration (create_jobs_table); without one, svc make:queue-table writes it first')
     } finally {
       db.close()
     }

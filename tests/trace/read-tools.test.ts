@@ -69,6 +69,9 @@ describe('before any request was traced', () => {
     ['db:why', 'posts', '1'],
     ['api:why', 'GET', '/api/v1/posts'],
     ['debug:last'],
+    // They read the store too (cleanup deletes from it): both used to create it, or a mistyped TRACE_DATABASE_URL's folder.
+    ['test:regression'],
+    ['log:cleanup'],
   ]
 
   it('a TRACE_DATABASE_URL file that does not exist is E_TRACE_STORE naming it and the variable; nothing is created', async () => {
@@ -196,6 +199,28 @@ describe('with traces', () => {
   })
 
   describe('db:why', () => {
+    it('a table the database does not have, and no trace touched, is E_NO_TABLE naming it and the close names', async () => {
+      const typo = await svc(['db:why', 'postz', '1'])
+      expect(typo).toMatchObject({ exitCode: 1, stdout: '' })
+      expect(typo.stderr).toContain('error [E_NO_TABLE]: No table postz in the database')
+      expect(typo.stderr).toContain('did you mean posts?')
+      const unknown = await svc(['db:why', 'nosuch', '1', '--json'])
+      expect(unknown.exitCode).toBe(1)
+      expect(JSON.parse(unknown.stdout).error).toMatchObject({ code: 'E_NO_TABLE', message: 'No table nosuch in the database', exit_code: 1 })
+      expect(JSON.parse(unknown.stdout).error.fix).toContain('posts')
+    })
+
+    it('a --key column the table does not have is E_NO_COLUMN with the close names and the columns; a row nothing touched is still exit 0', async () => {
+      const typo = await svc(['db:why', 'posts', '1', '--key', 'slugg'])
+      expect(typo).toMatchObject({ exitCode: 1, stdout: '' })
+      expect(typo.stderr).toContain('error [E_NO_COLUMN]: No column slugg in the table posts')
+      expect(typo.stderr).toContain('did you mean slug? columns of posts: id, title, slug')
+      const unknown = await svc(['db:why', 'posts', '1', '--key', 'nosuch', '--json'])
+      expect(JSON.parse(unknown.stdout).error).toMatchObject({ code: 'E_NO_COLUMN', exit_code: 1 })
+      const untouched = await json<DbWhyJson>(['db:why', 'posts', '424242', '--key', 'ID'])
+      expect(untouched.statements).toEqual([])
+    })
+
     it('says when it stopped at --limit, and how to search further', async () => {
       // The 6 newest traces that ran a statement on posts read post 2: the newest 5 hold nothing about post 1.
       const stopped = await json<DbWhyJson>(['db:why', 'posts', '1', '--limit', '5'])
@@ -259,6 +284,20 @@ describe('with traces', () => {
       expect(other.stderr).toContain(`svc api:why DELETE /api/v1/posts/1 --id ${ids.delete}`)
       const same = await json<WhyJson>(['api:why', 'delete', '/api/v1/posts/1', '--id', ids.delete!])
       expect(same.trace!.trace_id).toBe(ids.delete)
+    })
+  })
+
+  describe('api:why takes the path as users paste it', () => {
+    it('without its first slash, or as a whole URL: the same route and the same trace as /api/v1/posts/2', async () => {
+      // The router matched `api/v1/posts/2` but the trace search did not ("No trace of this request"); a URL matched no route.
+      const plain = await json<WhyJson>(['api:why', 'GET', '/api/v1/posts/2'])
+      expect(plain.trace?.trace_id).toMatch(/^svc_/)
+      for (const given of ['api/v1/posts/2', 'http://127.0.0.1:8080/api/v1/posts/2', 'http://127.0.0.1:8080/api/v1/posts/2?page=1']) {
+        const why = await json<WhyJson>(['api:why', 'GET', given])
+        expect(why.request, given).toEqual({ method: 'GET', path: '/api/v1/posts/2' })
+        expect(why.routing.outcome, given).toBe('matched')
+        expect(why.trace?.trace_id, given).toBe(plain.trace!.trace_id)
+      }
     })
   })
 

@@ -208,6 +208,14 @@ describe('--set', () => {
       expect(run.stderr).toContain('--edit')
     }
   })
+  it('a field the recorded body does not have is added, and said so on stderr with the body\'s fields (a typo was silent)', async () => {
+    const typo = await svc(['replay', ids.create!, '--set', 'titel=Changed', '--set', 'body=kept', '--json'])
+    expect(typo.code, typo.stderr).toBe(0)
+    expect(typo.stderr).toContain('--set titel: the recorded body has no such field, so it is added (its fields: title, body).')
+    expect(JSON.parse(JSON.parse(typo.stdout).request.body)).toMatchObject({ title: 'Hello', titel: 'Changed', body: 'kept' })
+    const known = await svc(['fix', ids.create!, '--set', 'title=Changed again'])
+    expect(known.stderr).not.toContain('no such field')
+  })
 })
 
 describe('--url', () => {

@@ -5,6 +5,7 @@ import { CliError } from '../../output/cli-error.ts'
 import { projectFor } from '../../project/project.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
+import { requestTarget } from '../../trace/request-target.ts'
 import { replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
@@ -27,7 +28,7 @@ export default defineCommand({
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
     const method = args.method.toUpperCase()
-    const [path, query] = args.path.split('?') as [string, string | undefined]
+    const { path, query } = requestTarget(args.path)
     const store = await openTraceStoreToRead(io, project)
     let record: TraceRecord | undefined
     try {

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../command/define.ts'
-import { closestNames } from '../../command/suggest.ts'
-import { describeTable, findTable, listTables } from '../../database/inspect.ts'
+import { describeTable, listTables } from '../../database/inspect.ts'
+import { knownTable } from '../../database/known-table.ts'
 import { withExistingDatabase } from '../../database/open.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
@@ -25,14 +25,7 @@ export default defineCommand({
         if (args.json) return json({ tables })
         return printTables(io, tables)
       }
-      const table = await findTable(db, args.table)
-      if (table === undefined) {
-        const names = (await listTables(db)).map((known) => known.name)
-        const suggestions = closestNames(args.table, names)
-        throw new CliError('E_NO_TABLE', `No table ${args.table} in the database`, {
-          hint: suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}?` : names.length > 0 ? `tables: ${names.join(', ')}` : 'the database has no tables yet: svc migrate',
-        })
-      }
+      const table = await knownTable(db, args.table)
       const described = await describeTable(db, table)
       if (args.json) return json(described)
       if (args.schema) return printLine(io, described.schema)

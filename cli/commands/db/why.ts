@@ -1,10 +1,13 @@
 import type { TraceRecord, TraceStore } from '../../../framework/trace/index.ts'
 import { defineCommand } from '../../command/define.ts'
 import type { DbWhyJson } from '../../contract/traces.ts'
+import { findTable } from '../../database/inspect.ts'
+import { knownColumn, knownTable } from '../../database/known-table.ts'
+import { missingDatabaseFile, withExistingDatabase } from '../../database/open.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { colors, printLine, type Colors } from '../../output/print.ts'
-import { projectFor } from '../../project/project.ts'
+import { projectFor, type Project } from '../../project/project.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { rowStatements, statementKind } from '../../trace/row-statements.ts'
 import { formatMs } from '../../trace/summary.ts'
@@ -25,7 +28,8 @@ export default defineCommand({
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(args.table) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(args.key)) {
       throw new CliError('E_BAD_ARGUMENTS', 'The table and --key must be plain SQL identifiers')
     }
-    const store = await openTraceStoreToRead(io, projectFor(io, args.cwd))
+    const project = projectFor(io, args.cwd)
+    const store = await openTraceStoreToRead(io, project)
     let json: DbWhyJson
     try {
       const { records, limitReached } = await tracesOnTable(store, args.table, args.limit)
@@ -39,6 +43,7 @@ export default defineCommand({
     } finally {
       store.close()
     }
+    if (json.statements.length === 0) await refuseUnknownNames(project, args.table, args.key, json.traces_searched > 0)
     if (args.json) return print(json)
     const color = colors(io)
     const row = `${args.table} ${args.key}=${args.id}`
@@ -58,6 +63,19 @@ export default defineCommand({
     if (further !== null) printLine(io, color.yellow(`\nThe search stopped: it ${further}.`))
   },
 })
+
+/**
+ * Nothing found: a table or --key column the database does not have is a typo, said as one (E_NO_TABLE,
+ * E_NO_COLUMN) rather than "No recorded statement touched". A table some trace touched is answered even when
+ * it has been dropped since (the traces are what is read), and then no database is needed to say nothing matched.
+ */
+async function refuseUnknownNames(project: Project, table: string, key: string, touched: boolean): Promise<void> {
+  if (touched && missingDatabaseFile(project) !== undefined) return
+  await withExistingDatabase(project, async (db) => {
+    if (touched && (await findTable(db, table)) === undefined) return
+    await knownColumn(db, await knownTable(db, table), key)
+  })
+}
 
 /**
  * The newest `limit` traces that ran a statement on the table (newest first),

@@ -3,7 +3,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { colors, printLine, type Colors } from '../../output/print.ts'
 import { projectFor } from '../../project/project.ts'
 import { readProjectTrace } from '../../trace/find-trace.ts'
-import { diffText, printCredentialNotes, replayArgs, runReplay } from '../../trace/run-replay.ts'
+import { diffText, printCredentialNotes, printSetNotes, replayArgs, runReplay } from '../../trace/run-replay.ts'
 import { explainFailure } from '../../trace/why.ts'
 
 const { test: _test, format: _format, diff: _diff, ...fixArgs } = replayArgs
@@ -25,6 +25,7 @@ export default defineCommand({
   async run({ args, io, json: print }) {
     const project = projectFor(io, args.cwd)
     const record = await readProjectTrace(project, args.id)
+    printSetNotes(io, record, args.set)
     const replay = await runReplay(project, record, { ...args, sets: args.set, diff: true })
     const current = replay.response?.status ?? null
     const json = {

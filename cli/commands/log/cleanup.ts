@@ -5,7 +5,7 @@ import { printLine } from '../../output/print.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { cleanupTraces } from '../../trace/cleanup.ts'
-import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
+import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
 
 export default defineCommand({
   meta: { name: 'log:cleanup', group: 'Debug and logs', description: 'Delete traces older than N days', json: ['CleanupJson'] },
@@ -28,7 +28,8 @@ export default defineCommand({
     }
     const days = args.days ?? retention
     const dryRun = args['dry-run']
-    const store = await openProjectTraceStore(project, config)
+    // A store not there yet has nothing to delete: it is not created for that (nor is a mistyped TRACE_DATABASE_URL's).
+    const store = await openTraceStoreToRead(io, project, config)
     let json
     try {
       json = await cleanupTraces(store, { days, dryRun })

@@ -2,7 +2,7 @@ import { defineCommand } from '../../command/define.ts'
 import { cwdArg, jsonArg } from '../../output/args.ts'
 import { projectFor } from '../../project/project.ts'
 import { readProjectTrace } from '../../trace/find-trace.ts'
-import { printReplay, replayArgs, runReplay } from '../../trace/run-replay.ts'
+import { printReplay, printSetNotes, replayArgs, runReplay } from '../../trace/run-replay.ts'
 
 export default defineCommand({
   meta: {
@@ -21,6 +21,7 @@ export default defineCommand({
   async run({ args, io, json }) {
     const project = projectFor(io, args.cwd)
     const record = await readProjectTrace(project, args.id)
+    printSetNotes(io, record, args.set)
     const result = await runReplay(project, record, { ...args, sets: args.set })
     if (args.json) return json(result)
     printReplay(io, result, { diff: args.diff, as: args.as })

@@ -6,7 +6,7 @@ import { createProgress } from '../../output/progress.ts'
 import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
-import { openProjectTraceStore, projectTraceConfig } from '../../trace/open-store.ts'
+import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
 import { distinctTraces, replayTraces, SAFE_METHODS } from '../../trace/regression-run.ts'
 import { diffText } from '../../trace/run-replay.ts'
 
@@ -33,7 +33,9 @@ export default defineCommand({
     const limit = args.limit
     const { filter } = parseFilters(args, projectTraceConfig(project, config).slowMs)
     delete filter.limit
-    const store = await openProjectTraceStore(project, config)
+    // It only reads traces: a store not there yet is none to replay (a note says so), and a mistyped
+    // TRACE_DATABASE_URL is E_TRACE_STORE; it used to create either and report "0 replayed".
+    const store = await openTraceStoreToRead(io, project, config)
     let traces: TraceRecord[]
     try {
       traces = distinctTraces(await store.records({ ...filter, limit: limit * 20 }), limit)
@@ -61,6 +63,7 @@ export default defineCommand({
     }
     io.exitCode = json.changed > 0 || json.errors > 0 ? 1 : 0
     if (args.json) return print(json)
+    if (json.results.length === 0) return printLine(io, 'No recorded request to replay (svc serve records them; the filters given may select none).')
     const color = colors(io)
     for (const result of json.results) {
       const label = `${result.method} ${result.path}  ${color.dim(result.trace_id)}`

@@ -65,9 +65,9 @@ describe('${names.base.words}', () => {
   const requestSchema = identifiers(names).request
   // The columns variedRow changes; the update's too (its fixed `Product renamed` was refused by a v.regex as well).
   const isVaried = (field: Field) => isSearchable(field) || field.type === 'integer' || field.type === 'number'
-  const variedImports = fields.some(isVaried)
-    ? `import { variedRow } from 'svc/testing'\nimport { ${requestSchema} } from '${importPath(testPath, appPaths.request(names))}'\n`
-    : ''
+  // What the app stores and answers is the request schema's output (schemaOutput): a schema that trims or lower-cases
+  // a field (v.trim(), v.toLowerCase()) answers `ada`, not the `Ada` sent, and the tests compared with what they sent.
+  const variedImports = `import { ${fields.some(isVaried) ? 'schemaOutput, variedRow' : 'schemaOutput'} } from 'svc/testing'\nimport { ${requestSchema} } from '${importPath(testPath, appPaths.request(names))}'\n`
   const variedRow = (n: string, set: Record<string, string> = {}) => {
     const varied = fields.filter((field) => !(field.name in set) && isVaried(field))
     const base = varied.length === 0 ? 'valid' : `await variedRow(${requestSchema}, valid, ${n}, [${varied.map((field) => `'${field.name}'`).join(', ')}])`
@@ -142,7 +142,7 @@ describe('${names.plural.words}', () => {
     const created = await t.client.post(base, { json: valid${token} })
     // The body as the message: a 409 or 422 then says why.
     expect(created.status, JSON.stringify(created.body)).toBe(201)
-    expect(created.body).toMatchObject({ success: true, data: valid })
+    expect(created.body).toMatchObject({ success: true, data: await schemaOutput(${requestSchema}, valid) })
     const id = created.body.data.id
 
     const shown = await t.client.get(\`\${base}/\${id}\`${tokenOnly})
@@ -151,7 +151,7 @@ describe('${names.plural.words}', () => {
     const changes = ${isVaried(first) ? `await variedRow(${requestSchema}, valid, 5, ['${first.name}'])` : `{ ...valid, ${first.name}: ${changedValue(first, label)} }`}
     const updated = await t.client.put(\`\${base}/\${id}\`, { json: changes${token} })
     expect(updated.status, JSON.stringify(updated.body)).toBe(200)
-    expect(updated.body.data.${first.name}).toEqual(changes.${first.name})
+    expect(updated.body.data.${first.name}).toEqual((await schemaOutput(${requestSchema}, changes)).${first.name})
 
     const deleted = await t.client.delete(\`\${base}/\${id}\`${tokenOnly})
     expect(deleted.status).toBe(204)
