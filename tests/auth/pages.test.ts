@@ -1,18 +1,22 @@
 /**
  * The pages the auth mails link to (GET /verify-email, GET /reset-password),
- * through `app.fetch`: HTML under a strict Content-Security-Policy whose nonce
+ * served by `authPlugin()` itself, through `app.fetch`: HTML under a strict Content-Security-Policy whose nonce
  * marks the page's only script and style, the token from the query string in
- * the form, escaped; a link without its token is a 422 naming the field. The browser walk (register, mail, verify; forgot, reset,
+ * the form, escaped; a link without its token is a 422 naming the field. Where they are served follows the links (`AUTH_*_URL` under
+ * `APP_URL` or elsewhere), and `pages: false` turns them off. The browser walk (register, mail, verify; forgot, reset,
  * login) is tests/mail/auth-pages-browser.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { authPlugin, createApp, resolveConfig } from 'svc'
 import { createTestClient } from 'svc/testing'
-import api from '../../routes/api.ts'
-import web from '../../routes/web.ts'
+import type { AuthPluginOptions, EnvRecord } from 'svc'
 
-const app = createApp({ config: resolveConfig({ APP_ENV: 'test' }), api, web, plugins: [authPlugin()] })
-const client = createTestClient(app)
+/** An app with auth and nothing else: the pages are the plugin's. */
+function appWith(env: EnvRecord = {}, options: AuthPluginOptions = {}) {
+  return createTestClient(createApp({ config: resolveConfig({ APP_ENV: 'test', ...env }), plugins: [authPlugin(options)] }))
+}
+
+const client = appWith()
 
 const HOSTILE = `"><script>alert(1)</script>&'`
 const HOSTILE_ESCAPED = '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;'
@@ -77,4 +81,45 @@ it('the reset page shows the address from the link, escaped, and does not send i
   expect(body).toContain(`<input id="email" type="email" value="${HOSTILE_ESCAPED}" autocomplete="username" readonly>`)
   expect(body).toContain('name="password"')
   expect(body).toContain('name="password_confirmation"')
+})
+
+describe('where the pages are served', () => {
+  const served = async (client: ReturnType<typeof appWith>, path: string) => (await client.get(`${path}?token=t`)).status
+
+  it('at the path of a link under APP_URL (the default: /verify-email, /reset-password)', async () => {
+    const custom = appWith({
+      APP_URL: 'https://api.example.com',
+      AUTH_VERIFY_EMAIL_URL: 'https://api.example.com/account/verify?token={token}',
+    })
+    expect(await served(custom, '/account/verify')).toBe(200)
+    expect(await served(custom, '/verify-email')).toBe(404)
+    expect(await served(custom, '/reset-password')).toBe(200)
+  })
+
+  it('not for a link elsewhere (your own front end), nor one whose token is in the path, nor under /api', async () => {
+    const elsewhere = appWith({
+      APP_URL: 'https://api.example.com',
+      AUTH_VERIFY_EMAIL_URL: 'https://app.example.com/verify-email?token={token}',
+      AUTH_RESET_PASSWORD_URL: 'https://api.example.com/reset/{token}',
+    })
+    expect(await served(elsewhere, '/verify-email')).toBe(404)
+    expect(await served(elsewhere, '/reset/{token}')).toBe(404)
+    const underApi = appWith({ APP_URL: 'https://api.example.com', AUTH_VERIFY_EMAIL_URL: 'https://api.example.com/api/verify?token={token}' })
+    expect(await served(underApi, '/api/verify')).toBe(404)
+    expect(await served(underApi, '/reset-password')).toBe(200)
+  })
+
+  it('below APP_URL\'s path (a proxy that strips it): the page posts to the API under that path', async () => {
+    const prefixed = appWith({ APP_URL: 'https://example.com/shop/' })
+    const { status, body } = await prefixed.get('/verify-email?token=t')
+    expect(status).toBe(200)
+    expect(body).toContain('data-endpoint="/shop/api/auth/verify-email"')
+  })
+
+  it('not at all with authPlugin({ pages: false }): the app serves its own', async () => {
+    expect(await served(appWith({}, { pages: true }), '/verify-email')).toBe(200)
+    const off = appWith({}, { pages: false })
+    expect(await served(off, '/verify-email')).toBe(404)
+    expect(await served(off, '/reset-password')).toBe(404)
+  })
 })
