@@ -7,7 +7,7 @@
  * login) is tests/mail/auth-pages-browser.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { authPlugin, createApp, resolveConfig } from 'svc'
+import { authPlugin, createApp, defineRoutes, resolveConfig } from 'svc'
 import { createTestClient } from 'svc/testing'
 import type { AuthPluginOptions, EnvRecord } from 'svc'
 
@@ -123,3 +123,15 @@ describe('where the pages are served', () => {
     expect(await served(off, '/reset-password')).toBe(404)
   })
 })
+
+it('an app that serves its own page at the same path keeps it (its route wins over the plugin\'s)', async () => {
+  const web = defineRoutes((r) => {
+    r.get('/verify-email', function ownVerifyPage() {
+      return { page: 'the app\'s own' }
+    })
+  })
+  const own = createTestClient(createApp({ config: resolveConfig({ APP_ENV: 'test' }), web, plugins: [authPlugin()] }))
+  expect((await own.get('/verify-email?token=t')).body).toMatchObject({ data: { page: 'the app\'s own' } })
+  expect((await own.get('/reset-password?token=t')).headers.get('content-type')).toBe('text/html; charset=utf-8')
+})
+
