@@ -14,9 +14,11 @@ import { linkRepoModules } from '../helpers/cli.ts'
 
 const sandbox = tempDir('svc-new-pages-')
 let t: ProjectTestApp
+let projectDir: string
 
 beforeAll(async () => {
   const project = await createProject({ folder: 'demo', cwd: sandbox.path, databaseUrl: '', jwtAlgorithm: 'HS256' })
+  projectDir = project.dir
   linkRepoModules(project.dir)
   t = await projectTestApp({ root: project.dir })
 }, 60_000)
@@ -52,6 +54,12 @@ it('the verification and reset links of a new project open its pages', async () 
 
   expect((await t.client.post('/api/auth/forgot-password', { json: { email: account.email } })).status).toBe(200)
   await expectPage(await linkInMails('/reset-password'), '/api/auth/reset-password')
+})
+
+it('its README says where the mails and their pages are', () => {
+  const readme = readFileSync(join(projectDir, 'README.md'), 'utf8')
+  expect(readme).toContain('storage/logs/mail.log')
+  expect(readme).toContain('its link opens `/verify-email`, a page svc serves')
 })
 
 it('lists them among its routes', () => {
