@@ -96,7 +96,7 @@ describe('where the pages are served', () => {
     expect(await served(custom, '/reset-password')).toBe(200)
   })
 
-  it('not for a link elsewhere (your own front end), nor one whose token is in the path, nor under /api', async () => {
+  it('not for a link elsewhere (your own front end), nor one whose token is not ?token=, nor under /api', async () => {
     const elsewhere = appWith({
       APP_URL: 'https://api.example.com',
       AUTH_VERIFY_EMAIL_URL: 'https://app.example.com/verify-email?token={token}',
@@ -106,6 +106,9 @@ describe('where the pages are served', () => {
     expect(await served(elsewhere, '/reset/{token}')).toBe(404)
     const underApi = appWith({ APP_URL: 'https://api.example.com', AUTH_VERIFY_EMAIL_URL: 'https://api.example.com/api/verify?token={token}' })
     expect(await served(underApi, '/api/verify')).toBe(404)
+    // The page reads ?token=: a link that carries it under another name would be refused by it.
+    const otherName = appWith({ APP_URL: 'https://api.example.com', AUTH_VERIFY_EMAIL_URL: 'https://api.example.com/verify?t={token}' })
+    expect(await served(otherName, '/verify')).toBe(404)
     expect(await served(underApi, '/reset-password')).toBe(200)
   })
 

@@ -3,9 +3,9 @@
  * (`AUTH_VERIFY_EMAIL_URL`, `AUTH_RESET_PASSWORD_URL`). A link under `APP_URL`
  * names a page of this app: it is served at the link's path below `APP_URL`'s
  * (`/verify-email` for the default). A link elsewhere (your own front end)
- * names a page this app does not serve. A link whose token is not in the query
- * string (`/verify/{token}`) or whose path is under /api is not served either:
- * the page reads `?token=` and the API's paths are the API's.
+ * names a page this app does not serve. A link whose token is not the query's
+ * `token` (`/verify/{token}`, `?t={token}`) or whose path is under /api is not
+ * served either: the page reads `?token=`, and the API's paths are the API's.
  */
 import { API_PREFIX } from '../../router/path-grammar.ts'
 import type { AuthSettings } from '../settings.ts'
@@ -35,7 +35,7 @@ export function authPagePaths(settings: Pick<AuthSettings, 'appUrl' | 'verifyEma
 function pathOnApp(link: string, base: URL | undefined, basePath: string): string | undefined {
   const url = parse(link)
   if (url === undefined || base === undefined || url.origin !== base.origin) return undefined
-  if (!url.search.includes('{token}') || url.pathname.includes('%7B')) return undefined
+  if (url.searchParams.get('token') !== '{token}' || url.pathname.includes('%7B')) return undefined
   if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return undefined
   const path = url.pathname.slice(basePath.length) || '/'
   if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) return undefined
