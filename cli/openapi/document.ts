@@ -453,6 +453,8 @@ const BUILTIN_TAGS: Record<string, string> = {
   auth: 'Authentication (built into svc): register, log in, refresh and revoke tokens, verify the email address, reset the password.',
   health: 'Health probes (built into svc): liveness, and readiness with every check.',
   '.well-known': 'The JSON Web Key Set that verifies RS256 tokens (built into svc).',
+  'verify-email': 'The page the verification mail links to (built into svc): it posts the token to POST /api/auth/verify-email.',
+  'reset-password': 'The page the password reset mail links to (built into svc): it posts the new password to POST /api/auth/reset-password.',
 }
 
 function compareWarnings(a: OpenApiWarning, b: OpenApiWarning): number {

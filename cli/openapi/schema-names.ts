@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module'
 import { sep } from 'node:path'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { AuthPage } from '../../framework/auth/pages/auth-pages.ts'
 import * as authResponses from '../../framework/auth/responses.ts'
 import { EmailBody, LoginBody, RefreshBody, RegisterBody, ResetPasswordBody, TokenBody } from '../../framework/auth/validation.ts'
 
@@ -20,7 +21,7 @@ export type SchemaNames = ReadonlyMap<StandardSchemaV1, string>
 export const RESERVED_SCHEMA_NAMES = ['ErrorResponse', 'ValidationErrorResponse']
 
 /** svc's own schemas, named as exported (the auth field schemas stay inline). */
-const SVC_SCHEMAS: Record<string, unknown> = { ...authResponses, EmailBody, LoginBody, RefreshBody, RegisterBody, ResetPasswordBody, TokenBody }
+const SVC_SCHEMAS: Record<string, unknown> = { ...authResponses, AuthPage, EmailBody, LoginBody, RefreshBody, RegisterBody, ResetPasswordBody, TokenBody }
 
 /**
  * Every Standard Schema exported by svc's auth modules and by the app's

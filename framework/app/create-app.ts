@@ -168,7 +168,7 @@ export function createApp(options: AppOptions = {}): App {
     { prefix: '/', definition: healthRoutes(checks), builtin: true },
     ...plugins.flatMap((plugin) => [
       ...(plugin.api ? [{ prefix: API_PREFIX, definition: plugin.api, builtin: true }] : []),
-      ...(plugin.web ? [{ prefix: '/', definition: plugin.web, builtin: true }] : []),
+      ...(plugin.web ? [{ prefix: '/', definition: yieldToApp(plugin.web, options.web), builtin: true }] : []),
     ]),
     ...(options.api ? [{ prefix: API_PREFIX, definition: options.api, builtin: false }] : []),
     ...(options.web ? [{ prefix: '/', definition: options.web, builtin: false }] : []),
@@ -340,4 +340,16 @@ export type KernelOptions = Pick<
 /** @example export default defineKernel({ middleware: [requestTimer], aliases: { apikey: apiKeyAlias } }) */
 export function defineKernel(options: KernelOptions): KernelOptions {
   return options
+}
+
+/**
+ * A plugin's page routes without the ones the app's `routes/web.ts` defines
+ * itself (same method and path): the app's own page wins. Plugin routes are
+ * matched first, so an app that served its own /verify-email (as the docs
+ * said before authPlugin served one) would otherwise lose it without a word.
+ */
+function yieldToApp(plugin: RouteDefinition, app: RouteDefinition | undefined): RouteDefinition {
+  if (app === undefined) return plugin
+  const own = new Set(app.routes.map((route) => `${route.method} ${joinPaths('/', route.path)}`))
+  return { ...plugin, routes: plugin.routes.filter((route) => !own.has(`${route.method} ${joinPaths('/', route.path)}`)) }
 }

@@ -1,5 +1,7 @@
 /**
- * `authPlugin()`: the auth routes, `GET /.well-known/jwks.json` (RS256), and
+ * `authPlugin()`: the auth routes, the pages the auth mails link to
+ * (`GET /verify-email`, `GET /reset-password`; `pages`), `GET
+ * /.well-known/jwks.json` (RS256), and
  * the aliases `auth`, `auth:<roles>`, `verified`, `throttle:<max>,<minutes>`,
  * `apikey` and `apikey:<scopes>`. Apps run by the `svc` CLI get it by default;
  * with `createApp` elsewhere, add it yourself:
@@ -24,6 +26,8 @@ import { limitHashing } from './hashing-slots.ts'
 import { createLockout } from './lockout.ts'
 import { authenticate, requireVerifiedEmail } from './middleware.ts'
 import { createPasswordHasher, portableArgon2id, type Argon2id, type PasswordHasher } from './passwords.ts'
+import { registerAuthPages } from './pages/auth-pages.ts'
+import { authPagePaths } from './pages/page-paths.ts'
 import { authRoutes } from './routes.ts'
 import { resolveAuthSettings } from './settings.ts'
 import { createTokenService } from './tokens.ts'
@@ -45,6 +49,13 @@ export interface AuthPluginOptions {
   hasher?: PasswordHasher
   /** Replaces the store chosen by `THROTTLE_STORE`. */
   throttleStore?: ThrottleStore
+  /**
+   * Serve the pages the auth mails link to (default true): each link under
+   * `APP_URL` is served at its path (`/verify-email`, `/reset-password` by
+   * default); a link set elsewhere (`AUTH_VERIFY_EMAIL_URL`) is not. False:
+   * none (the app serves its own). See docs/authentication.md.
+   */
+  pages?: boolean
 }
 
 /** The public keys that verify RS256 tokens (RFC 7517), answered as they are, without the envelope. */
@@ -117,18 +128,17 @@ export function authPlugin(options: AuthPluginOptions = {}): AppPluginSpec {
               password_hashing: async () => ({ argon2id: argon2id.name, ...hasher.stats() }),
             },
           }),
-      ...(config.jwtAlgorithm === 'RS256'
-        ? {
-            web: defineRoutes((r) => {
-              r.get('/.well-known/jwks.json', async function jwks() {
-                const { jwks } = await keys()
-                return new Response(JSON.stringify(jwks), {
-                  headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
-                })
-              }).response(JwkSet, { envelope: false })
-            }),
-          }
-        : {}),
+      web: defineRoutes((r) => {
+        if (options.pages !== false) registerAuthPages(r, authPagePaths(settings))
+        if (config.jwtAlgorithm === 'RS256') {
+          r.get('/.well-known/jwks.json', async function jwks() {
+            const { jwks } = await keys()
+            return new Response(JSON.stringify(jwks), {
+              headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
+            })
+          }).response(JwkSet, { envelope: false })
+        }
+      }),
     }
   }
   return Object.assign(build, { [AUTH_PLUGIN]: true })

@@ -99,7 +99,7 @@ describe('svc route:rules', () => {
   })
   const rulesOf = (method: string, path: string) => rules.routes.find((route) => route.method === method && route.path === path)
 
-  it('lists only the routes that declare a body or query schema, the app\'s and svc\'s auth routes', () => {
+  it('lists only the routes that declare a body or query schema, the app\'s and svc\'s auth routes and pages', () => {
     expect(rules.routes.map((route) => `${route.method} ${route.path}`)).toEqual([
       'POST /api/auth/register',
       'POST /api/auth/login',
@@ -107,6 +107,8 @@ describe('svc route:rules', () => {
       'POST /api/auth/verify-email',
       'POST /api/auth/forgot-password',
       'POST /api/auth/reset-password',
+      'GET /verify-email',
+      'GET /reset-password',
       'GET /api/v1/posts',
       'POST /api/v1/posts',
       'PUT /api/v1/posts/{id}',

@@ -90,12 +90,13 @@ describe('paths and parameters', () => {
     expect(operation(describeApp(more), 'get', '/api/b').operationId).toBe(operation(describeApp(fewer), 'get', '/api/b').operationId)
   })
 
-  it('tags follow the group or version; the auth routes are in auth, the probes in health', () => {
+  it('tags follow the group or version; the auth routes are in auth, the probes in health, each auth page in its own', () => {
     expect(operation(build, 'get', '/api/v1/books').tags).toEqual(['v1'])
     expect(operation(build, 'post', '/api/webhooks/billing').tags).toEqual(['webhooks'])
     expect(operation(build, 'post', '/api/auth/login').tags).toEqual(['auth'])
     expect(operation(build, 'get', '/health/ready').tags).toEqual(['health'])
-    expect((build.document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(['auth', 'echo', 'health', 'v1', 'webhooks'])
+    expect(operation(build, 'get', '/verify-email').tags).toEqual(['verify-email'])
+    expect((build.document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(['auth', 'echo', 'health', 'reset-password', 'v1', 'verify-email', 'webhooks'])
     for (const tag of build.document.tags as JsonObject[]) expect(tag.description).toEqual(expect.any(String))
   })
 })

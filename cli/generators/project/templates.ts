@@ -333,7 +333,7 @@ npm test                   # runs tests/ against a fresh database
 | Path | What |
 |---|---|
 | \`routes/api.ts\` | routes under \`/api\` (auth and health routes are built in: \`npx svc route:list\`) |
-| \`routes/web.ts\` | routes without a prefix |
+| \`routes/web.ts\` | routes without a prefix (the pages the auth mails link to, \`/verify-email\` and \`/reset-password\`, are built in) |
 | \`app/controllers/\`, \`app/middleware/\` | handlers and middleware |
 | \`app/kernel.ts\` | global middleware, aliases, health checks |
 | \`database/migrations/\`, \`database/seeders/\` | \`npx svc migrate\`, \`npx svc db:seed\` |
@@ -344,6 +344,7 @@ npm test                   # runs tests/ against a fresh database
 ## First steps
 
 - Register: \`curl -X POST localhost:8080/api/auth/register -H 'content-type: application/json' -d '{"name":"Ada","email":"ada@example.com","password":"a long passphrase","password_confirmation":"a long passphrase"}'\`
+- Open the verification mail (in development it is appended to \`storage/logs/mail.log\`): its link opens \`/verify-email\`, a page svc serves that verifies the address; \`forgot-password\`'s mail links to \`/reset-password\`
 - Make that user an admin: \`npx svc user:role ada@example.com admin\`
 - Add a resource: \`npx svc make:crud Post\`, then \`npx svc migrate\`
 - See a request's trace: \`npx svc trace:list\`, \`npx svc log:trace <id>\`

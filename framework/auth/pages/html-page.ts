@@ -1,13 +1,13 @@
 /**
- * A small HTML page of the example (the pages the auth mails link to), served
- * from a route as a plain `Response`. Its Content-Security-Policy allows no
+ * A small HTML page of the auth plugin (the pages the auth mails link to),
+ * answered as a plain `Response`. Its Content-Security-Policy allows no
  * script or style but the page's own, marked with a nonce fresh for each
  * answer: a value from the query string that escaped its markup could run
  * nothing. Nothing is loaded from elsewhere (`default-src 'none'`), the page
  * talks to this app only (`connect-src 'self'`), and the token in its address
  * is neither cached nor sent on as a Referer.
  */
-import { html, SafeHtml } from 'svc'
+import { html, SafeHtml } from '../../mail/html.ts'
 
 export interface HtmlPage {
   title: string
@@ -70,7 +70,7 @@ ${script}
   })
 }
 
-/** The page's own code and style (constants of this example, never user input), kept as they are. */
+/** The page's own code and style (constants of this module, never user input), kept as they are. */
 function rawScript(code: string): SafeHtml {
   return new SafeHtml(code)
 }
