@@ -4,7 +4,7 @@
  * validates a request before its handler runs, and types `await c.body()`.
  */
 import * as v from 'valibot'
-import { emit, HttpError, paginationQuery, ServiceBusyError, utcTimestamp, type Context } from 'svc'
+import { emit, HttpError, logUnexpectedError, paginationQuery, ServiceBusyError, utcTimestamp, type Context } from 'svc'
 import { PostCreated } from '../events/post-created.ts'
 
 /** A stored post, as the API returns it (declared with `.response(Post)`, for the API description). */
@@ -104,6 +104,8 @@ async function emitOrUndo(c: Context, event: PostCreated, post: Post): Promise<v
     try {
       await c.db.execute('delete from posts where id = ?', [post.id])
     } catch {
+      // An HttpError is answered, not logged: the error of the emit, the cause, goes to stderr as any other 500's would.
+      logUnexpectedError(error, c)
       // The HttpError's message is shown in production too: it says what exists, not the database's error (kept as the cause).
       throw new HttpError(500, `Post ${post.id} was created (/posts/${post.slug}), but its author could not be told: do not create it again`, { cause: error })
     }

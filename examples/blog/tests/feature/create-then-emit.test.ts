@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   authPlugin,
   createApp,
@@ -132,8 +132,11 @@ describe('creating a post whose listener cannot be queued', () => {
     await migrate(db, migrations)
     const before = await postCount()
     failing = /^\s*(insert into jobs|delete from posts)/i
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
       const response = await client.post('/api/v1/posts', { json: { title: 'Busy' }, token: writer })
+      // The 500 is an HttpError (not logged by svc): the emit's error, its cause, is on stderr all the same.
+      expect(logged.mock.calls.map((call) => String(call[0])).join('\n')).toMatch(/\[svc\] 500 POST \/api\/v1\/posts .*database is locked/)
       expect(response.status).toBe(500)
       const kept = await db.first<{ id: number; slug: string }>("select id, slug from posts where title = 'Busy'")
       expect(response.body).toMatchObject({
@@ -143,6 +146,7 @@ describe('creating a post whose listener cannot be queued', () => {
       })
     } finally {
       failing = undefined
+      logged.mockRestore()
     }
     expect(await postCount()).toBe(before + 1)
   })
