@@ -176,6 +176,24 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
     for (const observer of [...observers]) await observer[event]?.(record, db)
   }
 
+  /**
+   * A `created` observer that throws takes the row back, then the error goes on: a create that fails stored
+   * nothing, so a request answered 500 and retried stores one row, not two (outside a transaction the row stayed).
+   * Should the delete fail too, a 500 that says the row exists (an HttpError's message reaches the client).
+   */
+  const notifyOrUndoCreate = async (record: Row, db: Database): Promise<void> => {
+    try {
+      await notify('created', record, db)
+    } catch (error) {
+      try {
+        await db.execute(`delete from ${table} where "id" = ?`, [record.id] as InArgs)
+      } catch {
+        throw new HttpError(500, `${name} ${String(record.id)} was created, but an observer of it failed: do not create it again`, { cause: error })
+      }
+      throw error
+    }
+  }
+
   const model: Model<Row, Attributes> = {
     name,
     table: definition.table,
@@ -221,7 +239,7 @@ export function defineModel<Row extends { id: unknown }, Attributes = Partial<Om
           ? `insert into ${table} default values returning *`
           : `insert into ${table} (${values.map(([key]) => quote(key)).join(', ')}) values (${values.map(() => '?').join(', ')}) returning *`
       const record = hydrate((await write('create', db.first(sql, values.map(([, value]) => value) as InArgs), db, values))!)
-      await notify('created', record, db)
+      await notifyOrUndoCreate(record, db)
       return record
     },
 

@@ -131,6 +131,44 @@ describe('defineModel', () => {
     expect(seen).toEqual(['created Lamp', 'updated 12', `deleted ${created.id}`])
   })
 
+  it('a created observer that throws outside a transaction takes the row back: the create stored nothing, and a retry stores one', async () => {
+    let fail = true
+    const stop = Product.observe({
+      created: () => {
+        if (fail) throw new Error('audit failed')
+      },
+    })
+    try {
+      await expect(Product.create(db, { name: 'Lamp', price: 10 })).rejects.toThrow('audit failed')
+      expect(await Product.count(db)).toBe(0)
+      fail = false
+      await Product.create(db, { name: 'Lamp', price: 10 })
+      expect((await Product.all(db)).map((product) => product.name)).toEqual(['Lamp'])
+    } finally {
+      stop()
+    }
+  })
+
+  it('a created observer that throws when the row cannot be taken back either: a 500 that says the row exists', async () => {
+    const stop = Product.observe({
+      created: async (product, handle) => {
+        // The table gone: the observer's own write fails, and so does the delete that would undo the create.
+        await handle.execute('alter table products rename to products_kept')
+        throw new Error(`audit of ${product.id} failed`)
+      },
+    })
+    try {
+      const refused = await Product.create(db, { name: 'Lamp', price: 10 }).catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(HttpError)
+      expect(refused).toMatchObject({ status: 500, message: 'Product 1 was created, but an observer of it failed: do not create it again' })
+      expect((refused as HttpError).cause).toMatchObject({ message: 'audit of 1 failed' })
+      expect(await db.all('select id from products_kept')).toEqual([{ id: 1 }])
+    } finally {
+      stop()
+      await db.execute('drop table if exists products_kept')
+    }
+  })
+
   it('an observer that throws inside a transaction rolls the write back', async () => {
     const stop = Product.observe({ created: () => { throw new Error('audit failed') } })
     try {

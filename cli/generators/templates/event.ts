@@ -17,6 +17,9 @@ export default defineTemplate('event', ({ names }) => ({
  * context, puts the event in its trace); its listeners
  * (\`svc make:listener <Name> --event=${names.input}\`) run then. Keep its fields plain data:
  * a queued listener gets it back from JSON.
+ * Emitted after a write, it can fail when the write is done (a queued listener not handed on: the
+ * queue's tables missing, a busy database): then undo the write and rethrow, so that the 500 means
+ * nothing was stored and a retry does not store it twice (docs/events.md, "Write, then emit").
  */
 export class ${names.base.pascal} {
   constructor(readonly id: number) {}

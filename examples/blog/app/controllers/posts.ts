@@ -4,7 +4,7 @@
  * validates a request before its handler runs, and types `await c.body()`.
  */
 import * as v from 'valibot'
-import { emit, HttpError, paginationQuery, ServiceBusyError, utcTimestamp, type Context } from 'svc'
+import { emit, HttpError, logUnexpectedError, paginationQuery, ServiceBusyError, utcTimestamp, type Context } from 'svc'
 import { PostCreated } from '../events/post-created.ts'
 
 /** A stored post, as the API returns it (declared with `.response(Post)`, for the API description). */
@@ -88,8 +88,29 @@ export async function createPost(c: Context<string, { body: typeof PostInput }>)
     )
   }
   // With `c`, the event and its listeners show in this request's trace.
-  await emit(new PostCreated(post.id, c.user!.id), c)
+  await emitOrUndo(c, new PostCreated(post.id, c.user!.id), post)
   return c.json(post, { status: 201, message: 'Post created' })
+}
+
+/**
+ * Emits the event of a post just inserted; when it cannot be handed on (the queue's tables missing, the database
+ * busy), deletes the post and rethrows: a 500 then means no post was created, and a client that retries creates
+ * one post, not a duplicate (`title-2`). Should the delete fail too, the 500 says the post exists, and where.
+ */
+async function emitOrUndo(c: Context, event: PostCreated, post: Post): Promise<void> {
+  try {
+    await emit(event, c)
+  } catch (error) {
+    try {
+      await c.db.execute('delete from posts where id = ?', [post.id])
+    } catch {
+      // An HttpError is answered, not logged: the error of the emit, the cause, goes to stderr as any other 500's would.
+      logUnexpectedError(error, c)
+      // The HttpError's message is shown in production too: it says what exists, not the database's error (kept as the cause).
+      throw new HttpError(500, `Post ${post.id} was created (/posts/${post.slug}), but its author could not be told: do not create it again`, { cause: error })
+    }
+    throw error
+  }
 }
 
 /** One statement: a post deleted since the request began is a 404, not a 200 with no data. */
