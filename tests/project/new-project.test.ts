@@ -49,7 +49,7 @@ describe('svc new <name>', () => {
       ...AUTH_MIGRATION_SOURCES.map((source) => `database/migrations/${source.name}.ts`),
       'database/seeders/admin.ts', 'storage/.gitignore', 'vitest.config.ts', 'tests/example.test.ts',
       // Deno, Bun and Workers (tests/runtimes/new-project.test.ts runs them).
-      'database/migrations/index.ts', 'runtimes/app.ts', 'runtimes/deno.ts', 'runtimes/bun.ts', 'runtimes/workers.ts', 'wrangler.toml', '.dev.vars',
+      'app/listeners/index.ts', 'database/migrations/index.ts', 'runtimes/app.ts', 'runtimes/deno.ts', 'runtimes/bun.ts', 'runtimes/workers.ts', 'wrangler.toml', '.dev.vars',
     ]
     expect(created.files).toEqual(expected)
     for (const file of expected) expect(existsSync(at('demo', file)), file).toBe(true)

@@ -12,7 +12,7 @@
  * scripts/install-runtimes.sh, on PATH as a user has them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -39,11 +39,11 @@ function svc(...argv: string[]): string {
 }
 
 /** `npm run <script>` in its own process group, so that stopping it stops what it started (deno, bun, wrangler's workerd). */
-async function npmRun(script: string, ready: RegExp, args: string[] = []): Promise<{ url: string; stop: () => Promise<void> }> {
+async function npmRun(script: string, ready: RegExp, args: string[] = []): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
   const child = spawn('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { cwd: project, env: userEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
-  const { match } = await waitForOutput(child, ready, script, 90_000)
-  return { url: match[1]!, stop: () => stopGroup(child) }
+  const { match, output } = await waitForOutput(child, ready, script, 90_000)
+  return { url: match[1]!, output, stop: () => stopGroup(child) }
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {
@@ -73,8 +73,8 @@ async function post(url: string, body: unknown, token?: string): Promise<{ statu
   return { status: response.status, json: (await response.json()) as { success: boolean; data?: Record<string, unknown> } }
 }
 
-/** What a user does first on any runtime: register, log in, create a post, list the posts. */
-async function exercise(url: string, who: string): Promise<void> {
+/** What a user does first on any runtime: register, log in, create a post, list the posts; and the listener runs. */
+async function exercise(url: string, who: string, output: () => string): Promise<void> {
   const email = `${who}@example.com`
   const registered = await post(`${url}/api/auth/register`, { name: who, email, password: PASSWORD, password_confirmation: PASSWORD })
   expect(registered.status, JSON.stringify(registered.json)).toBe(201)
@@ -89,6 +89,9 @@ async function exercise(url: string, who: string): Promise<void> {
   expect(list.status).toBe(200)
   const names = ((await list.json()) as { data: { name: string }[] }).data.map((row) => row.name)
   expect(names).toContain(`${who}'s post`)
+  // app/listeners/index.ts is registered: the listener logs the event (before, the runtimes' app never loaded it).
+  expect((await post(`${url}/api/v1/ping`, {})).status).toBe(200)
+  await expect.poll(() => output(), { timeout: 10_000 }).toMatch(/Pinged.*42/s)
 }
 
 describe.skipIf(!installed)('a new project on Deno, Bun and Workers, through its package.json scripts', () => {
@@ -102,6 +105,19 @@ describe.skipIf(!installed)('a new project on Deno, Bun and Workers, through its
     symlinkSync(join(ROOT, 'node_modules/valibot'), join(project, 'node_modules/valibot'))
     symlinkSync(join(ROOT, 'dist/cli/bin.js'), join(project, 'node_modules/.bin/svc'))
     svc('make:crud', 'Post')
+    // A listener as a user adds one (svc make:listener), and a route that emits its event: it runs on every runtime.
+    svc('make:listener', 'AnnouncePing', '--event=Pinged')
+    writeFileSync(join(project, 'app/controllers/ping.ts'), [
+      "import { emit, type Context } from 'svc'",
+      "import { Pinged } from '../events/pinged.ts'",
+      'export async function ping(c: Context): Promise<{ pinged: boolean }> {',
+      '  await emit(new Pinged(42), c)',
+      '  return { pinged: true }',
+      '}',
+      '',
+    ].join('\n'))
+    const routes = readFileSync(join(project, 'routes/api.ts'), 'utf8')
+    writeFileSync(join(project, 'routes/api.ts'), `import * as ping from '../app/controllers/ping.ts'\n${routes.replace('r.version(1, (r) => {', "r.version(1, (r) => {\n    r.post('/ping', ping.ping)")}`)
   }, 60_000)
 
   afterAll(async () => {
@@ -113,7 +129,7 @@ describe.skipIf(!installed)('a new project on Deno, Bun and Workers, through its
     it(`npm run start:${runtime}: the posts table is migrated, register, login and posts work, traces land in storage/traces.sqlite`, async () => {
       const server = await npmRun(`start:${runtime}`, /Serving on \w+: (http:\/\/\S+)/)
       try {
-        await exercise(server.url, `${runtime}-user`)
+        await exercise(server.url, `${runtime}-user`, server.output)
       } finally {
         await server.stop()
       }
@@ -125,7 +141,7 @@ describe.skipIf(!installed)('a new project on Deno, Bun and Workers, through its
   it('npm run dev:workers: wrangler dev with local D1, the same flow, traces in the TRACES database', async () => {
     const server = await npmRun('dev:workers', /Ready on (http:\/\/\S+)/, ['--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0'])
     try {
-      await exercise(server.url, 'worker-user')
+      await exercise(server.url, 'worker-user', server.output)
       // The trace is written through ctx.waitUntil, after the answer: read until it is there.
       await expect.poll(() => workerTraces(), { timeout: 30_000, interval: 500 }).toContain('/api/v1/posts')
     } finally {

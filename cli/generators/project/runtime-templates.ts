@@ -36,14 +36,37 @@ export const runtimeApp: ProjectTemplate = () => ({
   contents: `/**
  * The app as the Deno, Bun and Workers entries build it (deno.ts, bun.ts,
  * workers.ts beside this file): what \`svc serve\` loads on Node (routes/api.ts,
- * routes/web.ts, app/kernel.ts, the auth routes), a tracer writing to the sink
- * it is given, and the migrations as one module (database/migrations/index.ts,
+ * routes/web.ts, app/kernel.ts, the auth routes, the listeners of
+ * app/listeners/index.ts on the queue QUEUE_CONNECTION names), a tracer
+ * writing to the sink it is given, and the migrations as one module (database/migrations/index.ts,
  * written by \`svc migrate:bundle\`, which the start:* scripts run first),
  * applied on start. Web standards only: mails are printed to the console.
  */
-import { authPlugin, consoleMailer, createApp, isAuthPlugin, migrate, type App, type AppConfig, type Database, type JwtKeyMaterial, type MaintenanceSource } from 'svc'
+import {
+  authPlugin,
+  ConfigError,
+  consoleMailer,
+  createApp,
+  createQueue,
+  databaseQueueDriver,
+  isAuthPlugin,
+  listen,
+  listenerQueue,
+  migrate,
+  resolveQueueSettings,
+  syncQueueDriver,
+  useListenerQueue,
+  useListenerServices,
+  type App,
+  type AppConfig,
+  type Database,
+  type JwtKeyMaterial,
+  type MaintenanceSource,
+  type QueueDriver,
+} from 'svc'
 import { createTracer, resolveTraceConfig, type SvcTracer, type TraceSink } from 'svc/trace'
 import kernel from '../app/kernel.ts'
+import listeners from '../app/listeners/index.ts'
 import migrations from '../database/migrations/index.ts'
 import api from '../routes/api.ts'
 import web from '../routes/web.ts'
@@ -64,10 +87,23 @@ export async function runtimeApp(config: AppConfig, database: Database, traces: 
   await migrate(database, migrations)
   const tracer = createTracer({ sink: traces, config: resolveTraceConfig(config.vars) })
   const mailer = consoleMailer()
+  const queue = createQueue(queueDriver(config, database), { db: database, mailer, config })
+  // As svc serve does: the listeners (\`svc make:listener\`) are registered, queued ones go to the app's queue.
+  listen(...listeners)
+  useListenerQueue(listenerQueue(queue))
+  useListenerServices({ db: database, queue, mailer, config })
   // As svc serve does: the auth routes come first, unless the kernel lists its own authPlugin({...}).
   const own = kernel.plugins ?? []
   const plugins = [...(own.some(isAuthPlugin) ? [] : [authPlugin({ mailer, keys: services.keys })]), ...own, tracer.plugin]
-  return { app: createApp({ ...kernel, config, database, api, web, tracer, plugins, mailer, maintenance: services.maintenance }), tracer }
+  return { app: createApp({ ...kernel, config, database, api, web, tracer, plugins, queue, mailer, maintenance: services.maintenance }), tracer }
+}
+
+/** QUEUE_CONNECTION: \`database\` (the jobs table, \`svc make:queue-table\`; a Node \`svc queue:work\` runs them) or \`sync\`. */
+function queueDriver(config: AppConfig, database: Database): QueueDriver {
+  const settings = resolveQueueSettings(config)
+  if (settings.connection === 'sync') return syncQueueDriver()
+  if (settings.connection === 'redis') throw new ConfigError('QUEUE_CONNECTION', 'redis needs Node (npm start); use database or sync on this runtime')
+  return databaseQueueDriver(database, { leaseMs: settings.leaseMs })
 }
 `,
 })
@@ -266,4 +302,14 @@ function rs256DevVars(keys: { privateKey: string; publicKey: string }): string {
   return `JWT_PRIVATE_KEY="${keys.privateKey.trim()}"\nJWT_PUBLIC_KEY="${keys.publicKey.trim()}"\n`
 }
 
-export const RUNTIME_TEMPLATES: readonly ProjectTemplate[] = [migrationsModule, runtimeApp, denoEntry, bunEntry, workersEntry, wranglerToml, devVars]
+/** The list runtimes/app.ts imports (svc serve reads it too); \`svc make:listener\` appends to it. */
+export const listenersIndex: ProjectTemplate = () => ({
+  path: 'app/listeners/index.ts',
+  contents: `/** The app's event listeners: svc registers them when it loads the app (runtimes/app.ts too). \`svc make:listener\` adds each new one. */
+import type { Listener } from 'svc'
+
+export default [] satisfies Listener[]
+`,
+})
+
+export const RUNTIME_TEMPLATES: readonly ProjectTemplate[] = [listenersIndex, migrationsModule, runtimeApp, denoEntry, bunEntry, workersEntry, wranglerToml, devVars]
