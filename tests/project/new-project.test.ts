@@ -49,7 +49,7 @@ describe('svc new <name>', () => {
       ...AUTH_MIGRATION_SOURCES.map((source) => `database/migrations/${source.name}.ts`),
       'database/seeders/admin.ts', 'storage/.gitignore', 'vitest.config.ts', 'tests/example.test.ts',
       // Deno, Bun and Workers (tests/runtimes/new-project.test.ts runs them).
-      'app/listeners/index.ts', 'database/migrations/index.ts', 'runtimes/app.ts', 'runtimes/deno.ts', 'runtimes/bun.ts', 'runtimes/workers.ts', 'wrangler.toml', '.dev.vars',
+      'app/listeners/index.ts', 'database/migrations/index.ts', 'runtimes/app.ts', 'runtimes/deno.ts', 'runtimes/bun.ts', 'runtimes/workers.ts', 'wrangler.toml', '.dev.vars', '.dev.vars.example',
     ]
     expect(created.files).toEqual(expected)
     for (const file of expected) expect(existsSync(at('demo', file)), file).toBe(true)
@@ -93,6 +93,9 @@ describe('svc new <name>', () => {
     expect(envValue(devVars, 'JWT_SECRET')).toBe(envValue(read('demo', '.env'), 'JWT_SECRET'))
     expect(envValue(devVars, 'APP_ENV')).toBe('development')
     expect(statSync(at('demo', '.dev.vars')).mode & 0o777).toBe(0o600)
+    // A clone has no .dev.vars: the committed example says how to make it, without the secret.
+    expect(envValue(read('demo', '.dev.vars.example'), 'JWT_SECRET')).toBe('')
+    expect(read('demo', '.dev.vars.example')).toContain('Copy to .dev.vars')
     const pkg = JSON.parse(read('demo', 'package.json')) as { scripts: Record<string, string> }
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(['start:deno', 'start:bun', 'dev:workers', 'deploy:workers']))
     expect(read('demo', 'wrangler.toml')).toMatch(/^main = "runtimes\/workers\.ts"$/m)

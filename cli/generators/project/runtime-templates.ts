@@ -297,6 +297,17 @@ JWT_SECRET=${s.secret}
 ${s.jwtKeys === undefined ? '' : rs256DevVars(s.jwtKeys)}`,
 })
 
+/** What a clone of the project has (.dev.vars is not committed): the same settings, without the secret. */
+export const devVarsExample: ProjectTemplate = (s) => ({
+  path: '.dev.vars.example',
+  contents: `# Copy to .dev.vars (not committed: it holds a secret) for \`wrangler dev\` (npm run dev:workers), and put .env's
+# ${s.jwtAlgorithm === 'RS256' ? 'RS256 pair in: JWT_PRIVATE_KEY="<storage/keys/jwt-private.pem>" and JWT_PUBLIC_KEY="<storage/keys/jwt-public.pem>", double-quoted' : 'JWT_SECRET in (or a fresh one: npx svc key:generate --show)'}.
+APP_ENV=development
+APP_URL=http://localhost:8787
+JWT_SECRET=
+`,
+})
+
 /** A Worker has no storage/keys/: the pair as variables, in double quotes over several lines (wrangler's .dev.vars reads them so). */
 function rs256DevVars(keys: { privateKey: string; publicKey: string }): string {
   return `JWT_PRIVATE_KEY="${keys.privateKey.trim()}"\nJWT_PUBLIC_KEY="${keys.publicKey.trim()}"\n`
@@ -312,4 +323,4 @@ export default [] satisfies Listener[]
 `,
 })
 
-export const RUNTIME_TEMPLATES: readonly ProjectTemplate[] = [listenersIndex, migrationsModule, runtimeApp, denoEntry, bunEntry, workersEntry, wranglerToml, devVars]
+export const RUNTIME_TEMPLATES: readonly ProjectTemplate[] = [listenersIndex, migrationsModule, runtimeApp, denoEntry, bunEntry, workersEntry, wranglerToml, devVars, devVarsExample]
