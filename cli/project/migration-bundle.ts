@@ -24,7 +24,7 @@ export function migrationBundle(project: Project): MigrationBundle {
   const dir = migrationsDir(project)
   const files = existsSync(dir) ? readdirSync(dir).filter((file) => MIGRATION_FILE.test(file)).sort() : []
   const path = join(dir, BUNDLE_FILE)
-  return { path, file: relative(project.root, path), migrations: files.map((file) => basename(file, extname(file))), contents: renderBundle(files) }
+  return { path, file: relative(project.root, path), migrations: files.map((file) => basename(file, extname(file))), contents: renderMigrationBundle(files) }
 }
 
 /** Whether the module on disk differs from what `migrate:bundle` would write. */
@@ -36,7 +36,8 @@ export function writeBundle(bundle: MigrationBundle): void {
   writeFileSync(bundle.path, bundle.contents)
 }
 
-function renderBundle(files: string[]): string {
+/** The module for these migration files (names with their extension, in order): also a new project's first one. */
+export function renderMigrationBundle(files: readonly string[]): string {
   const lines = [
     '/**',
     ' * The app\'s migrations as data, for runtimes that cannot read this folder',

@@ -11,6 +11,8 @@
  */
 import { createClient } from '@libsql/client'
 import { CONN_INFO } from '../app/conn-info.ts'
+import { readJwtKeyFilesWith } from '../auth/key-files.ts'
+import type { JwtKeyMaterial } from '../auth/keys.ts'
 import type { App } from '../app/create-app.ts'
 import { runningServer, stopOnSignals, type RunningServer, type ServeOptions } from '../app/running-server.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
@@ -31,7 +33,7 @@ interface BunServer {
 interface BunRuntime {
   serve(options: { port: number; hostname: string; fetch: (request: Request, server: BunServer) => Response | Promise<Response> }): BunServer
   write(path: string, data: string): Promise<number>
-  file(path: string): { stat(): Promise<{ ino: number; size: number; mtimeMs: number }>; text(): Promise<string> }
+  file(path: string): { exists(): Promise<boolean>; stat(): Promise<{ ino: number; size: number; mtimeMs: number }>; text(): Promise<string> }
   env: Record<string, string | undefined>
 }
 interface BunProcess {
@@ -65,6 +67,17 @@ export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Runn
 /** The app's libSQL database (a local file, its folder created, or a server URL) and the trace store in one of its own. */
 // Bun.write creates the folders of the path it writes: a marker file makes the folder.
 export const { openDatabase, openTraceStore } = libsqlOpeners(createClient, async (folder) => void (await bun().write(`${folder}/.keep`, '')))
+
+/**
+ * The RS256 key pair in `<storageDir>/keys/` (`svc key:generate --rs256`), for `authPlugin({ keys })`: the files
+ * that exist (none is fine for HS256, or keys in JWT_PRIVATE_KEY / JWT_PUBLIC_KEY, which win).
+ */
+export function readJwtKeyFiles(storageDir: string): Promise<JwtKeyMaterial> {
+  return readJwtKeyFilesWith(storageDir, async (path) => {
+    const file = bun().file(path)
+    return (await file.exists()) ? file.text() : undefined
+  })
+}
 
 /** The process environment (Bun loads `.env` into it): what `resolveConfig` reads. */
 export function readEnv(): Record<string, string> {

@@ -12,6 +12,8 @@
  */
 import { createClient } from '@libsql/client'
 import { CONN_INFO } from '../app/conn-info.ts'
+import { readJwtKeyFilesWith } from '../auth/key-files.ts'
+import type { JwtKeyMaterial } from '../auth/keys.ts'
 import type { App } from '../app/create-app.ts'
 import { ConfigError } from '../config/config-error.ts'
 import { libsqlOpeners } from '../database/libsql-open.ts'
@@ -41,6 +43,7 @@ interface DenoRuntime {
   mkdir(path: string, options: { recursive: boolean }): Promise<void>
   statSync(path: string): { ino: number | null; size: number; mtime: Date | null }
   readTextFileSync(path: string): string
+  readTextFile(path: string): Promise<string>
   exit(code: number): never
   env: { toObject(): Record<string, string> }
 }
@@ -70,6 +73,21 @@ export function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Runn
 
 /** The app's libSQL database (a local file, its folder created, or a server URL) and the trace store in one of its own. */
 export const { openDatabase, openTraceStore } = libsqlOpeners(createClient, (folder) => deno().mkdir(folder, { recursive: true }))
+
+/**
+ * The RS256 key pair in `<storageDir>/keys/` (`svc key:generate --rs256`), for `authPlugin({ keys })`: the files
+ * that exist (none is fine for HS256, or keys in JWT_PRIVATE_KEY / JWT_PUBLIC_KEY, which win). `--allow-read` for them.
+ */
+export function readJwtKeyFiles(storageDir: string): Promise<JwtKeyMaterial> {
+  return readJwtKeyFilesWith(storageDir, async (path) => {
+    try {
+      return await deno().readTextFile(path)
+    } catch (error) {
+      if (error instanceof Error && error.name === 'NotFound') return undefined
+      throw error
+    }
+  })
+}
 
 /** The process environment (`--allow-env`): what `resolveConfig` reads. */
 export function readEnv(): Record<string, string> {

@@ -48,6 +48,8 @@ describe('svc new <name>', () => {
       'app/controllers/greetings.ts', 'app/middleware/response-time.ts', 'app/kernel.ts',
       ...AUTH_MIGRATION_SOURCES.map((source) => `database/migrations/${source.name}.ts`),
       'database/seeders/admin.ts', 'storage/.gitignore', 'vitest.config.ts', 'tests/example.test.ts',
+      // Deno, Bun and Workers (tests/runtimes/new-project.test.ts runs them).
+      'app/listeners/index.ts', 'database/migrations/index.ts', 'runtimes/app.ts', 'runtimes/deno.ts', 'runtimes/bun.ts', 'runtimes/workers.ts', 'wrangler.toml', '.dev.vars', '.dev.vars.example',
     ]
     expect(created.files).toEqual(expected)
     for (const file of expected) expect(existsSync(at('demo', file)), file).toBe(true)
@@ -86,8 +88,21 @@ describe('svc new <name>', () => {
     expect(statSync(at('demo', '.env.example')).mode & 0o777).toBe(0o644)
   })
 
+  it('.dev.vars (wrangler dev) holds .env\'s JWT_SECRET, mode 600, in development; the runtime scripts are in package.json', () => {
+    const devVars = read('demo', '.dev.vars')
+    expect(envValue(devVars, 'JWT_SECRET')).toBe(envValue(read('demo', '.env'), 'JWT_SECRET'))
+    expect(envValue(devVars, 'APP_ENV')).toBe('development')
+    expect(statSync(at('demo', '.dev.vars')).mode & 0o777).toBe(0o600)
+    // A clone has no .dev.vars: the committed example says how to make it, without the secret.
+    expect(envValue(read('demo', '.dev.vars.example'), 'JWT_SECRET')).toBe('')
+    expect(read('demo', '.dev.vars.example')).toContain('Copy to .dev.vars')
+    const pkg = JSON.parse(read('demo', 'package.json')) as { scripts: Record<string, string> }
+    expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(['start:deno', 'start:bun', 'dev:workers', 'deploy:workers']))
+    expect(read('demo', 'wrangler.toml')).toMatch(/^main = "runtimes\/workers\.ts"$/m)
+  })
+
   it('.gitignore keeps .env, the SQLite files and node_modules out; storage/ ignores all but itself; the README has the two commands', () => {
-    expect(read('demo', '.gitignore').split('\n')).toEqual(expect.arrayContaining(['.env', 'storage/*.sqlite*', 'node_modules/']))
+    expect(read('demo', '.gitignore').split('\n')).toEqual(expect.arrayContaining(['.env', 'storage/*.sqlite*', 'node_modules/', '.dev.vars', '.wrangler/']))
     expect(read('demo', 'storage', '.gitignore')).toBe('*\n!.gitignore\n')
     const readme = read('demo', 'README.md')
     expect(readme).toMatch(/^# demo\n/)
@@ -186,6 +201,9 @@ describe('svc new <name>', () => {
     const project = await json<NewProjectJson>(['new', 'keyed', '--jwt=RS256', '--database=file:data/app.sqlite'])
     expect(project).toMatchObject({ jwt_algorithm: 'RS256', database_url: 'file:data/app.sqlite' })
     expect(readdirSync(at('keyed', 'storage', 'keys')).sort()).toEqual(['jwt-private.pem', 'jwt-public.pem'])
+    // A Worker reads no .env nor storage/: wrangler.toml names the algorithm, .dev.vars (wrangler dev) holds the same pair.
+    expect(read('keyed', 'wrangler.toml')).toMatch(/^JWT_ALGORITHM = "RS256"$/m)
+    expect(read('keyed', '.dev.vars')).toContain(`JWT_PRIVATE_KEY="${read('keyed', 'storage', 'keys', 'jwt-private.pem').trim()}"`)
     expect(statSync(at('keyed', 'storage', 'keys', 'jwt-private.pem')).mode & 0o077).toBe(0)
     const env = read('keyed', '.env')
     expect(envValue(env, 'JWT_ALGORITHM')).toBe('RS256')

@@ -87,6 +87,8 @@ export async function createProject(options: NewProjectOptions): Promise<Created
     databaseUrl: options.databaseUrl,
     jwtAlgorithm: options.jwtAlgorithm,
     secret: generateSecret(),
+    // Made before the files: .dev.vars (wrangler dev) carries the pair storage/keys/ holds.
+    jwtKeys: options.jwtAlgorithm === 'RS256' ? await generateRsaKeyPair() : undefined,
     devCommand: findCommand(await loadManifest(), 'live') !== undefined ? 'svc live' : 'svc serve --migrate',
   }
   const files = renderProject(settings)
@@ -101,7 +103,7 @@ export async function createProject(options: NewProjectOptions): Promise<Created
       mkdirSync(dirname(path), { recursive: true })
       writeFileSync(path, file.contents, { mode: file.mode ?? 0o644 })
     }
-    if (options.jwtAlgorithm === 'RS256') writeJwtKeyFiles(join(staging, 'storage'), await generateRsaKeyPair())
+    if (settings.jwtKeys !== undefined) writeJwtKeyFiles(join(staging, 'storage'), settings.jwtKeys)
     await options.finish?.(staging)
     if (!existsSync(dir)) renameSync(staging, dir)
     else for (const entry of readdirSync(staging)) renameSync(join(staging, entry), join(dir, entry))

@@ -6,6 +6,7 @@
  */
 import { AUTH_MIGRATION_SOURCES, renderMigrationFile } from '../../project/migration-file.ts'
 import type { GeneratedFile } from '../template.ts'
+import { RUNTIME_SCRIPTS, RUNTIME_TEMPLATES, workerName } from './runtime-templates.ts'
 
 /** A generated file (relative to the project folder), with its mode where it matters. */
 export interface ProjectFile extends GeneratedFile {
@@ -25,6 +26,8 @@ export interface ProjectSettings {
   jwtAlgorithm: 'HS256' | 'RS256'
   /** The fresh JWT_SECRET written to `.env`. */
   secret: string
+  /** RS256: the fresh key pair written to storage/keys/ (and to .dev.vars, for wrangler dev). */
+  jwtKeys?: { privateKey: string; publicKey: string }
   /** `npm run dev`: `svc live` where svc has it, else `svc serve --migrate`. */
   devCommand: string
 }
@@ -46,6 +49,7 @@ export const packageJson: ProjectTemplate = (s) => ({
         test: 'vitest run',
         typecheck: 'tsc --noEmit',
         svc: 'svc',
+        ...RUNTIME_SCRIPTS,
       },
       dependencies: { svc: s.svcSpec, valibot: s.versions.valibot },
       devDependencies: { '@types/node': s.versions.typesNode, typescript: s.versions.typescript, vitest: s.versions.vitest },
@@ -70,8 +74,8 @@ export const PROJECT_TSCONFIG = {
     skipLibCheck: true,
     types: ['node'],
   },
-  // Every folder an app or its generators write TypeScript into (lang/: make:lang; stubs/: template overrides).
-  include: ['app', 'routes', 'database', 'tests', 'lang', 'stubs', 'vitest.config.ts'],
+  // Every folder an app or its generators write TypeScript into (lang/: make:lang; stubs/: template overrides; runtimes/: the Deno, Bun and Workers entries).
+  include: ['app', 'routes', 'database', 'tests', 'lang', 'stubs', 'runtimes', 'vitest.config.ts'],
 }
 
 export const tsconfig: ProjectTemplate = () => ({ path: 'tsconfig.json', contents: `${JSON.stringify(PROJECT_TSCONFIG, null, 2)}\n` })
@@ -309,6 +313,8 @@ export const gitignore: ProjectTemplate = () => ({
   contents: `node_modules/
 .env
 storage/*.sqlite*
+.dev.vars
+.wrangler/
 `,
 })
 
@@ -340,6 +346,18 @@ npm test                   # runs tests/ against a fresh database
 | \`tests/\` | vitest, with \`svc/testing/project\` |
 | \`storage/\` | the SQLite database, logs, traces (not committed) |
 | \`.env\` | settings and the JWT secret (not committed; \`.env.example\` is) |
+| \`runtimes/\`, \`wrangler.toml\`, \`.dev.vars\` | the app on Deno, Bun and Cloudflare Workers (below) |
+
+## Deno, Bun and Cloudflare Workers
+
+\`npm start\` serves on Node. The same app runs elsewhere (each script first rewrites \`database/migrations/index.ts\` with \`svc migrate:bundle\`; the app migrates its database on start):
+
+- \`npm run start:deno\`: Deno 2 on your PATH; the same \`.env\`, \`storage/database.sqlite\` and \`storage/traces.sqlite\` as \`npm start\` (\`npx svc trace:list\` reads them)
+- \`npm run start:bun\`: Bun on your PATH; the same files
+- \`npm run dev:workers\`: \`npm install -D wrangler\` first; \`wrangler dev\` on http://localhost:8787 with local D1 databases (\`.wrangler/state\`) and \`.dev.vars\`'s secret; traces: \`npx wrangler d1 execute ${workerName(s.name)}-traces --local --command "select data from svc_trace_batches order by id desc limit 5"\`
+- \`npm run deploy:workers\`: after the steps at the top of \`wrangler.toml\`
+
+Mails are printed to the console there; docs/runtimes.md says what differs.
 
 ## First steps
 
@@ -368,6 +386,7 @@ export const PROJECT_TEMPLATES: readonly ProjectTemplate[] = [
   storageGitignore,
   vitestConfig,
   exampleTest,
+  ...RUNTIME_TEMPLATES,
 ]
 
 export function renderProject(settings: ProjectSettings): ProjectFile[] {
