@@ -8,7 +8,7 @@
  * well-behaved client cannot send these.
  */
 import { connect } from 'node:net'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createApp, defineRoutes, type Context } from 'svc'
 import { TRACE_ID_PATTERN, type RequestRecorder, type Tracer } from 'svc/trace'
 import { serve } from 'svc/node'
@@ -192,6 +192,25 @@ describe('requests that do not arrive in time: 408 in the envelope, the connecti
       expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
       expect(traced.some((trace) => trace.status === 408)).toBe(true)
     }, 300)
+  })
+
+  it('a stalled upload the app is reading is traced once, as the request it was: POST /api/upload 408, the answer sent', async () => {
+    const { app, traced } = tracedApp()
+    const server = await serve(app, { port: 0, host: '127.0.0.1', requestTimeoutMs: 300 })
+    try {
+      const head = `POST /api/upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`
+      const answer = parse(await raw(server.port, [head, '{"title":"cut']))
+      expect(answer.status).toBe(408)
+      expect(answer.body).toEqual({ success: false, error: 'Request Timeout: the request did not arrive in time', code: 408 })
+      expect(answer.headers.connection).toBe('close')
+      // The refusal's own trace, if any, is written before the answer goes out; the app's when its handler ends.
+      await vi.waitFor(() => expect(traced.some((trace) => trace.path === '/api/upload')).toBe(true))
+    } finally {
+      await server.close()
+    }
+    // There were two: the app's, a 400 the client never got ("the connection closed before the body was complete"),
+    // and the refusal's, a 408 named GET / (Node keeps no request line once the headers are parsed).
+    expect(traced).toEqual([{ method: 'POST', path: '/api/upload', status: 408, ip: '127.0.0.1', error: 'Request Timeout: the request did not arrive in time' }])
   })
 
   it('headers that never finish (slowloris) are answered 408', async () => {
