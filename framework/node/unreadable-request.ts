@@ -25,6 +25,15 @@ export function missingHostAnswer(app: AppLike, request: Request, incoming: Inco
 }
 
 /**
+ * The 417 to an HTTP/1.1 request whose `Expect` asks for something other than
+ * `100-continue` (RFC 9110 section 10.1.1), which Node hands to its
+ * `checkExpectation` listener instead of answering it bare.
+ */
+export function unmetExpectationAnswer(app: AppLike, request: Request, incoming: IncomingMessage | Http2ServerRequest): Response {
+  return refusalAnswer(app, request, new HttpError(417, 'Expectation Failed: the only expectation served is Expect: 100-continue'), incoming.socket.remoteAddress)
+}
+
+/**
  * The answer when @hono/node-server could not build a Request (`RequestError`:
  * the target or Host makes no URL), or, never expected, the fetch callback
  * threw. `incoming` is the request being handled, undefined if unknown.

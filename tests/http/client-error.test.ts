@@ -91,6 +91,23 @@ describe('requests Node refuses, answered in the envelope and traced', () => {
     })
   })
 
+  it('an Expect other than 100-continue is 417 in the envelope, traced under its method and path (Node answered a bare 417)', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      const message = 'Expectation Failed: the only expectation served is Expect: 100-continue'
+      const answer = parse(await raw(port, ['POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}']))
+      expect(answer.status).toBe(417)
+      expect(answer.body).toEqual({ success: false, error: message, code: 417 })
+      expect(answer.headers['connection']).toBe('close')
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced).toMatchObject([{ method: 'POST', path: '/api/upload', status: 417, error: message }])
+      // HTTP/1.0 has no Expect (RFC 9110 section 10.1.1: ignored), and 100-continue is met: both are served.
+      const old = parse(await raw(port, ['POST /api/upload HTTP/1.0\r\nExpect: something-else\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}']))
+      expect(old.status).toBe(200)
+      const answered = await raw(port, ['POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'])
+      expect(answered).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/)
+    })
+  })
+
   it('the trace names the method and path when the request line could be read', async () => {
     await withTracedServer({}, async (port, traced) => {
       parse(await raw(port, [`PUT /api/items/7?x=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]))
