@@ -41,9 +41,25 @@ export function unmetExpectationAnswer(app: AppLike, request: Request, incoming:
 export function unreadableRequestAnswer(app: AppLike, incoming: IncomingMessage | undefined, error: unknown, host: string): Response {
   const rejection =
     error instanceof RequestError
-      ? new HttpError(400, /host/i.test(error.message) ? 'Bad Request: the Host header is not a host name' : 'Bad Request: the request target is not a path')
+      ? new HttpError(400, /host/i.test(error.message) || !makesUrl(incoming?.headers.host) ? 'Bad Request: the Host header is not a host name' : 'Bad Request: the request target is not a path')
       : new HttpError(500, 'Internal Server Error')
   return refusalAnswer(app, requestNamed(incoming?.method ?? 'GET', incoming?.url ?? '/', host), rejection, incoming?.socket.remoteAddress)
+}
+
+/**
+ * Whether a Host header value makes a URL. The adapter's error for one that
+ * does not (`x:99999`, `a b`) is the same "Invalid URL" as for a target that
+ * is not a path, which is what the 400 said: the Host is looked at itself.
+ * No Host (HTTP/1.0, HTTP/2's `:authority`) is not this one's fault.
+ */
+function makesUrl(host: string | undefined): boolean {
+  if (host === undefined) return true
+  try {
+    new URL(`http://${host}/`)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** A path segment that is `.` or `..` with at least one dot percent-encoded (`%2e`, `.%2E`, `%2E%2e`). */

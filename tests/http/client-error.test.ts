@@ -136,6 +136,9 @@ describe('requests whose target or Host cannot make a URL, answered in the envel
     ['OPTIONS * (the server-wide form)', 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'OPTIONS', '/', 'Bad Request: the request target is not a path'],
     ['a backslash in the path', 'GET /api\\upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the request target is not a path'],
     ['a Host that is not a host name', 'GET /api/upload HTTP/1.1\r\nHost: a/b@c\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the Host header is not a host name'],
+    // These two were answered `the request target is not a path`: the target is one; the Host makes no URL.
+    ['a Host whose port is out of range', 'GET /api/upload HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the Host header is not a host name'],
+    ['a Host with a space', 'GET /api/upload HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the Host header is not a host name'],
     ['an absolute target of another scheme', 'GET ftp://x/api/upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'GET', '/', 'Bad Request: the request target is not a path'],
   ])('%s', async (_name, request, method, path, message) => {
     await withTracedServer({}, async (port, traced) => {
