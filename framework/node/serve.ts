@@ -107,6 +107,15 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
   )
   server.on('clientError', answerClientError(app, urlHost))
   server.on('connect', answerConnect(app, urlHost))
+  // Without a listener Node sent 100 Continue at once, and a client that asked (curl does for bodies over 1 MB)
+  // sent its whole body before learning it was too large, or not authenticated. The 100 now goes out when the
+  // body is first read: an answer given without reading it (413 by Content-Length, 401) comes instead of it.
+  server.on('checkContinue', (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    incoming.once('resume', () => {
+      if (!outgoing.headersSent) outgoing.writeContinue()
+    })
+    handle(incoming, outgoing)
+  })
   // Without a listener Node answered these itself: a bare 417, no envelope, no trace id, no trace.
   server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     unmetExpectations.add(incoming)

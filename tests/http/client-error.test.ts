@@ -108,6 +108,30 @@ describe('requests Node refuses, answered in the envelope and traced', () => {
     })
   })
 
+  it('Expect: 100-continue gets its 100 only when the app reads the body: a body over the limit is refused before it is sent', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      // curl asks this way for bodies over 1 MB: Node sent 100 Continue at once, curl sent the 5 MB, and only then got its 413.
+      const tooLarge = await raw(port, ['POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n'])
+      expect(tooLarge).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/)
+      expect(tooLarge).not.toContain('100 Continue')
+      expect(traced).toMatchObject([{ method: 'POST', path: '/api/upload', status: 413 }])
+      // A body the app reads: 100 Continue first, then the answer, once the client sent it on that cue.
+      const answered = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1')
+        let received = ''
+        socket.setEncoding('latin1')
+        socket.on('error', reject)
+        socket.on('data', (chunk: string) => {
+          received += chunk
+          if (received === 'HTTP/1.1 100 Continue\r\n\r\n') socket.write('{}')
+        })
+        socket.on('close', () => resolve(received))
+        socket.write('POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n')
+      })
+      expect(answered).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/)
+    })
+  })
+
   it('the trace names the method and path when the request line could be read', async () => {
     await withTracedServer({}, async (port, traced) => {
       parse(await raw(port, [`PUT /api/items/7?x=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]))
