@@ -97,11 +97,13 @@ export const TIMED_OUT_ANSWER_MS = 5000
  * the app's 400 "the connection closed before the body was complete", which
  * never went out. The error is emitted, not passed to `destroy()`: destroying
  * an unfinished request destroys its socket, and the answer with it. False
- * when nobody reads the body (the handler has not got to it): answered here.
+ * when nobody reads the body (the handler has not got to it), or nothing
+ * listens for its errors: answered here, as before.
  */
 function handTimeoutToApp(response: ServerResponse, rejection: HttpError): boolean {
   const request = response.req
-  if (request.complete || request.listenerCount('data') === 0) return false
+  // Read, and by a reader that hears errors: an 'error' emitted with no listener would throw here, in the server.
+  if (request.complete || request.listenerCount('data') === 0 || request.listenerCount('error') === 0) return false
   // The rest of the body may still come: the connection cannot serve another request.
   response.shouldKeepAlive = false
   request.emit('error', rejection)
