@@ -20,6 +20,7 @@ import type { ReplayRequestJson, ReplayResponseJson } from '../contract/traces.t
 import { CliError } from '../output/cli-error.ts'
 import { loadApp, type LoadedApp, type LoadOptions } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
+import { isLossyText } from './lossy-body.ts'
 import { REPLAY_HEADER } from './replay-header.ts'
 import { signedAccessToken, usersById, type UserRef } from './sign-as.ts'
 
@@ -114,7 +115,7 @@ export function unreplayable(record: TraceRecord): Unreplayable | undefined {
   if (typeof body.content !== 'string') {
     return { code: 'E_TRACE_TRUNCATED', reason: 'its body was nested deeper than a trace keeps (64 levels) and cut there', hint: 'send the request yourself' }
   }
-  if (body.content.includes('\uFFFD')) {
+  if (isLossyText(body)) {
     return {
       code: 'E_TRACE_TRUNCATED',
       reason: `its body was not UTF-8 text (${body.size} bytes: binary data, or text in another encoding), and a trace keeps a body as text, so the bytes sent were not kept`,

@@ -1,6 +1,7 @@
 /** The human view of one trace (`svc log:trace <id>`). */
 import type { CapturedBody, TraceRecord } from '../../framework/trace/index.ts'
 import type { Colors } from '../output/print.ts'
+import { isLossyText } from './lossy-body.ts'
 import { formatMs, statusColor } from './summary.ts'
 
 const BAR_WIDTH = 30
@@ -102,6 +103,9 @@ export function bodyText(body: CapturedBody): string {
   // The record keeps the start of a body and counts all of it, read after an early answer included.
   if (body.capped === true) return `${text}\n… [capped: svc stopped counting at 64 MiB; ${body.size} bytes read, the body was at least that]`
   if (body.incomplete === true) return `${text}\n… [incomplete: the body never ended; ${body.size} bytes came before the connection closed or the trace stopped reading; the start is kept above]`
+  if (isLossyText(body)) {
+    return `${text}\n… [not UTF-8: ${body.size} bytes of binary data or text in another encoding, shown decoded (each byte that is not UTF-8 as \uFFFD); the bytes sent were not kept]`
+  }
   return body.truncated ? `${text}\n… [truncated: ${body.size} bytes in all; the start is kept above]` : text
 }
 

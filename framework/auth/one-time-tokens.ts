@@ -53,6 +53,19 @@ export interface TokenOwner {
   args: InValue[]
 }
 
+/** The condition naming a token still unused and unexpired: `token_hash`, `purpose`, now. */
+const LIVE_TOKEN = 'token_hash = ? and purpose = ? and used_at is null and expires_at > ?'
+
+/**
+ * Whether the token is still unused and unexpired, without using it: a look
+ * before work that only a live token deserves (hashing a new password). The
+ * use itself (`useOneTimeToken`) checks again, atomically.
+ */
+export async function isLiveOneTimeToken(db: Database, token: string, purpose: OneTimePurpose, now: string): Promise<boolean> {
+  const row = await db.first(`select 1 as live from one_time_tokens where ${LIVE_TOKEN}`, [await sha256Hex(token), purpose, now])
+  return row !== undefined
+}
+
 /**
  * Uses the token up together with the writes it allows, as one batch (atomic
  * on every driver): `writes` are given the subquery naming the token's user
@@ -71,7 +84,7 @@ export async function useOneTimeToken(
   writes: (owner: TokenOwner) => Statement[],
 ): Promise<{ userId: number; results: ResultSet[] } | undefined> {
   const tokenHash = await sha256Hex(token)
-  const live = 'token_hash = ? and purpose = ? and used_at is null and expires_at > ?'
+  const live = LIVE_TOKEN
   const owner: TokenOwner = { sql: `select user_id from one_time_tokens where ${live}`, args: [tokenHash, purpose, now] }
   const results = await db.batch([
     ...writes(owner),

@@ -13,7 +13,7 @@ import { isoAt, type AuthCore } from './core.ts'
 import { resetPasswordMail, verifyEmailMail } from './mails.ts'
 import { sha256Hex } from './digest.ts'
 import { unauthenticated, type AuthState } from './middleware.ts'
-import { createOneTimeToken, newOneTimeToken, oneTimeTokenStatements, useOneTimeToken, type OneTimePurpose } from './one-time-tokens.ts'
+import { createOneTimeToken, isLiveOneTimeToken, newOneTimeToken, oneTimeTokenStatements, useOneTimeToken, type OneTimePurpose } from './one-time-tokens.ts'
 import {
   findRefreshToken,
   insertRefreshToken,
@@ -348,6 +348,9 @@ export function authRoutes(core: AuthCore): RouteDefinition {
   async function resetPasswordRoute(c: Context<string, { body: typeof ResetPasswordBody }>): Promise<Response> {
     const input = await c.body()
     const db = c.db
+    // Refused before the hash: each one holds a hashing slot and its memory, and this route is open to anyone
+    // without a throttle (the token is the secret), so made-up tokens filled the slots: 503 for every login.
+    if (!(await isLiveOneTimeToken(db, input.token, 'reset_password', isoAt(clock.now())))) throw fieldFailure(c, 'token', 'reset_token')
     const password = await hasher.hash(input.password)
     const now = isoAt(clock.now())
     // The new password, the refresh tokens revoked and the token used up: all of it or none (a retry can still use the link).

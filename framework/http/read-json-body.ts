@@ -296,10 +296,12 @@ async function readBytesWithin(stream: ReadableStream<Uint8Array>, limit: number
     let next: ReadableStreamReadResult<Uint8Array>
     try {
       next = await reader.read()
-    } catch {
+    } catch (error) {
       // Only the connection fails an incoming body mid-read: the client went away (Node's "aborted"). A 400, as
       // body-parser answers it, not a 500: nothing on the server failed, and the error rate must not say so.
-      throw refused(new HttpError(400, 'Bad Request: the connection closed before the body was complete'), new TextDecoder().decode(concat(chunks, size)), size, true)
+      // The adapter fails it with an HttpError of its own when the rest did not arrive in time (408, node/client-error.ts).
+      const refusal = error instanceof HttpError ? error : new HttpError(400, 'Bad Request: the connection closed before the body was complete')
+      throw refused(refusal, new TextDecoder().decode(concat(chunks, size)), size, true)
     }
     const { done, value } = next
     if (done) break

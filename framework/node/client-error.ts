@@ -5,7 +5,7 @@
  * envelope with `X-Service-Trace-Id`, traced through the app. Node's own
  * answer is a bare `HTTP/1.1 400 Bad Request` with no body.
  */
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { CONN_INFO } from '../app/conn-info.ts'
@@ -74,13 +74,43 @@ export function answerClientError(app: AppLike, host: string): (error: ParserErr
   return (error, socket) => {
     const rejection = rejectionFor(error)
     // As Node does: answer only when no response of this connection has begun.
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
     if (rejection === undefined || !socket.writable || inFlight?.headersSent === true) {
       socket.destroy()
       return
     }
+    if (inFlight != null && rejection.status === 408 && handTimeoutToApp(inFlight, rejection)) return
     writeRefusal(socket, refusalAnswer(app, refusedRequest(error, host), rejection, socket.remoteAddress), rejection)
   }
+}
+
+/** How long a handler whose body failed with the 408 has to answer before its connection is closed anyway. */
+export const TIMED_OUT_ANSWER_MS = 5000
+
+/**
+ * A request whose body did not arrive in time while the app was reading it:
+ * the read fails with the 408 (read-json-body.ts keeps an HttpError it is
+ * given), and the app answers it, so the request is traced once, as what it
+ * was (method, path, headers, the part of the body that came), with the
+ * status the client gets. Answered here instead, it was traced twice: a
+ * `GET /` 408 (Node keeps no request line once the headers are parsed) and
+ * the app's 400 "the connection closed before the body was complete", which
+ * never went out. The error is emitted, not passed to `destroy()`: destroying
+ * an unfinished request destroys its socket, and the answer with it. False
+ * when nobody reads the body (the handler has not got to it), or nothing
+ * listens for its errors: answered here, as before.
+ */
+function handTimeoutToApp(response: ServerResponse, rejection: HttpError): boolean {
+  const request = response.req
+  // Read, and by a reader that hears errors: an 'error' emitted with no listener would throw here, in the server.
+  if (request.complete || request.listenerCount('data') === 0 || request.listenerCount('error') === 0) return false
+  // The rest of the body may still come: the connection cannot serve another request.
+  response.shouldKeepAlive = false
+  request.emit('error', rejection)
+  setTimeout(() => {
+    if (!response.headersSent) response.socket?.destroy()
+  }, TIMED_OUT_ANSWER_MS).unref()
+  return true
 }
 
 /**

@@ -13,7 +13,7 @@ import { getRequestListener } from '@hono/node-server'
 import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
 import { answerClientError, answerConnect } from './client-error.ts'
-import { encodedDotSegment, encodedDotSegmentAnswer, lacksHost, missingHostAnswer, unreadableRequestAnswer } from './unreadable-request.ts'
+import { encodedDotSegment, encodedDotSegmentAnswer, lacksHost, missingHostAnswer, unmetExpectationAnswer, unreadableRequestAnswer } from './unreadable-request.ts'
 
 /** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
@@ -62,12 +62,19 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
   // The request @hono/node-server is building: its error handler runs synchronously inside the listener
   // call below, so this names the request whose target or Host made no URL (unreadable-request.ts).
   let building: IncomingMessage | undefined
+  // Requests whose Expect Node will not meet (anything but 100-continue, in HTTP/1.1): answered 417 by the app.
+  const unmetExpectations = new WeakSet<IncomingMessage | Http2ServerRequest>()
   const listener = getRequestListener(
     // A synchronous answer to a request without a body is handed on as it is: @hono/node-server then
     // writes it without a promise. With a body, its synchronous path drains the unread rest itself once
     // the response is sent, and the tracer would not see how the body ended: that keeps the promise path.
     (request, env) => {
       if (lacksHost(env.incoming)) return missingHostAnswer(app, request, env.incoming)
+      if (unmetExpectations.has(env.incoming)) {
+        // Whether the body follows is the client's guess: the connection serves no other request.
+        if ('shouldKeepAlive' in env.outgoing) env.outgoing.shouldKeepAlive = false
+        return unmetExpectationAnswer(app, request, env.incoming)
+      }
       const dotSegment = encodedDotSegment(env.incoming.url ?? '/')
       if (dotSegment !== undefined) return encodedDotSegmentAnswer(app, request, env.incoming, dotSegment)
       const answer = app.fetch(request, { [CONN_INFO]: new NodeConnection(env.incoming, env.outgoing, background) })
@@ -82,6 +89,11 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
     },
     { hostname: host, errorHandler: (error) => unreadableRequestAnswer(app, building, error, urlHost) },
   )
+  function handle(incoming: IncomingMessage, outgoing: ServerResponse): void {
+    building = incoming
+    void listener(incoming, outgoing)
+    building = undefined
+  }
   const server: Server = createServer(
     {
       requestTimeout,
@@ -91,14 +103,24 @@ export async function serve(app: Pick<App, 'fetch'> & Partial<Pick<App, 'reject'
       // Node would answer a missing Host with a bare 400: the fetch callback answers it in the envelope.
       requireHostHeader: false,
     },
-    (incoming, outgoing) => {
-      building = incoming
-      void listener(incoming, outgoing)
-      building = undefined
-    },
+    handle,
   )
   server.on('clientError', answerClientError(app, urlHost))
   server.on('connect', answerConnect(app, urlHost))
+  // Without a listener Node sent 100 Continue at once, and a client that asked (curl does for bodies over 1 MB)
+  // sent its whole body before learning it was too large, or not authenticated. The 100 now goes out when the
+  // body is first read: an answer given without reading it (413 by Content-Length, 401) comes instead of it.
+  server.on('checkContinue', (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    incoming.once('resume', () => {
+      if (!outgoing.headersSent) outgoing.writeContinue()
+    })
+    handle(incoming, outgoing)
+  })
+  // Without a listener Node answered these itself: a bare 417, no envelope, no trace id, no trace.
+  server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    unmetExpectations.add(incoming)
+    handle(incoming, outgoing)
+  })
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -25,6 +25,15 @@ export function missingHostAnswer(app: AppLike, request: Request, incoming: Inco
 }
 
 /**
+ * The 417 to an HTTP/1.1 request whose `Expect` asks for something other than
+ * `100-continue` (RFC 9110 section 10.1.1), which Node hands to its
+ * `checkExpectation` listener instead of answering it bare.
+ */
+export function unmetExpectationAnswer(app: AppLike, request: Request, incoming: IncomingMessage | Http2ServerRequest): Response {
+  return refusalAnswer(app, request, new HttpError(417, 'Expectation Failed: the only expectation served is Expect: 100-continue'), incoming.socket.remoteAddress)
+}
+
+/**
  * The answer when @hono/node-server could not build a Request (`RequestError`:
  * the target or Host makes no URL), or, never expected, the fetch callback
  * threw. `incoming` is the request being handled, undefined if unknown.
@@ -32,9 +41,25 @@ export function missingHostAnswer(app: AppLike, request: Request, incoming: Inco
 export function unreadableRequestAnswer(app: AppLike, incoming: IncomingMessage | undefined, error: unknown, host: string): Response {
   const rejection =
     error instanceof RequestError
-      ? new HttpError(400, /host/i.test(error.message) ? 'Bad Request: the Host header is not a host name' : 'Bad Request: the request target is not a path')
+      ? new HttpError(400, /host/i.test(error.message) || !makesUrl(incoming?.headers.host) ? 'Bad Request: the Host header is not a host name' : 'Bad Request: the request target is not a path')
       : new HttpError(500, 'Internal Server Error')
   return refusalAnswer(app, requestNamed(incoming?.method ?? 'GET', incoming?.url ?? '/', host), rejection, incoming?.socket.remoteAddress)
+}
+
+/**
+ * Whether a Host header value makes a URL. The adapter's error for one that
+ * does not (`x:99999`, `a b`) is the same "Invalid URL" as for a target that
+ * is not a path, which is what the 400 said: the Host is looked at itself.
+ * No Host (HTTP/1.0, HTTP/2's `:authority`) is not this one's fault.
+ */
+function makesUrl(host: string | undefined): boolean {
+  if (host === undefined) return true
+  try {
+    new URL(`http://${host}/`)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** A path segment that is `.` or `..` with at least one dot percent-encoded (`%2e`, `.%2E`, `%2E%2e`). */

@@ -125,6 +125,33 @@ describe('the blog with auth on by default', () => {
     expect(meta.body.data.meta).toMatchObject({ page: 2, per_page: 5 })
   })
 
+  it('names each post by a slug its route reaches: not all digits (an id), not `archive`, accents dropped', async () => {
+    const { token } = await register('sluggish@example.com')
+    const created = async (title: string) => {
+      const response = await client.post('/api/v1/posts', { json: { title }, token })
+      expect(response.status, title).toBe(201)
+      return response.body.data as { id: number; slug: string }
+    }
+    // All digits, the slug was read as an id by GET /posts/{id} (another post, or a 404); `archive` reached the archive.
+    for (const title of ['2026', 'Archive', 'Ünïcödé Çafé']) {
+      const post = await created(title)
+      const bySlug = await client.get(`/api/v1/posts/${post.slug}`)
+      expect(bySlug.status, post.slug).toBe(200)
+      expect(bySlug.body.data.id, post.slug).toBe(post.id)
+    }
+    expect((await created('Crème Brûlée')).slug).toBe('creme-brulee')
+  })
+
+  it('refuses in the schema the text a post cannot hold, naming the field: a NUL in the body, an invisible character in the title', async () => {
+    const { token } = await register('careful@example.com')
+    // A NUL got past the schema to the database's guard: a 422 without `errors`, telling the developer what to do.
+    const nul = await client.post('/api/v1/posts', { json: { title: 'Fine', body: 'cut\u0000here' }, token })
+    expect(nul.status).toBe(422)
+    expect(nul.body.errors).toEqual({ body: ['The body field must not contain a NUL character.'] })
+    const override = await client.post('/api/v1/posts', { json: { title: 'evil\u202Etxt.exe' }, token })
+    expect(override.body.errors).toEqual({ title: ['The title field must not contain control or invisible characters.'] })
+  })
+
   it('throttles post creation at 10 a minute per user', async () => {
     const { token } = await register('prolific@example.com')
     const statuses = []

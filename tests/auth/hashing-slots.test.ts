@@ -119,6 +119,28 @@ describe('hashing slots in the auth routes', () => {
     expect((await second).status).toBe(201)
   })
 
+  it('a reset with a made-up token is refused before its password is hashed: an unthrottled client cannot fill the slots', async () => {
+    // reset-password has no throttle (its token is the secret); it hashed the new password first, so a client posting
+    // made-up tokens held every slot and queue place, and logins and registrations got 503.
+    const hashed: string[] = []
+    const hasher: PasswordHasher = {
+      params: { memoryKib: 64, iterations: 1, parallelism: 1 },
+      hash: async (password) => {
+        hashed.push(password)
+        return `hash:${password}`
+      },
+      verify: async (stored, password) => stored === `hash:${password}`,
+      needsRehash: () => false,
+      verifyDummy: async () => false,
+    }
+    t = await createAuthTestApp({ plugin: { hasher } })
+    const attempt = (i: number) => t!.client.post('/api/auth/reset-password', { json: { token: `made-up-${i}`, password: `new password ${i}`, password_confirmation: `new password ${i}` } })
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(attempt))
+    expect(answers.map((answer) => answer.status)).toEqual([422, 422, 422, 422, 422])
+    expect(answers[0]!.body.errors).toEqual({ token: ['This password reset token is invalid or has expired.'] })
+    expect(hashed).toEqual([])
+  })
+
   it("PASSWORD_HASH_CONCURRENCY and PASSWORD_HASH_QUEUE default to the argon2id's CPUs and 32; bad values stop start-up", async () => {
     t = await createAuthTestApp()
     const ready = await t.client.get('/health/ready')

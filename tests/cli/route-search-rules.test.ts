@@ -144,7 +144,7 @@ describe('svc route:rules', () => {
   it('prints each route\'s fields with their rules in words; the warnings go to stderr', async () => {
     const { exitCode, stdout, stderr } = await runSvc(['route:rules'], { cwd: app.dir })
     expect(exitCode).toBe(0)
-    expect(stdout).toMatch(/POST \/api\/v1\/posts {2}createPost {2}routes\/api\.ts:\d+\n {2}body\n {4}FIELD +TYPE +RULES\n {4}title +string +required, 1-200 characters\n {4}body +string +optional, at most 100000 characters, default ""\n {4}published_at +string \| null +optional, date-time, timestamp\n/)
+    expect(stdout).toMatch(/POST \/api\/v1\/posts {2}createPost {2}routes\/api\.ts:\d+\n {2}body\n {4}FIELD +TYPE +RULES\n {4}title +string +required, 1-200 characters, visible\n {4}body +string +optional, at most 100000 characters, default "", without_nul\n {4}published_at +string \| null +optional, date-time, timestamp\n/)
     expect(stdout).toMatch(/ {4}password_confirmation +string +required, at least 1 character\n/)
     // The named checks JSON Schema cannot hold, in words too: a field's (visible text) and the body's (the confirmation).
     expect(stdout).toMatch(/POST \/api\/auth\/register[^\n]*\n {2}body\n(?: {4}[^\n]*\n)*? {4}password +string +required, 8-256 characters, visible\n(?: {4}[^\n]*\n)*? {4}and confirmed\n/)

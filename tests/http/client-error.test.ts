@@ -8,7 +8,7 @@
  * well-behaved client cannot send these.
  */
 import { connect } from 'node:net'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createApp, defineRoutes, type Context } from 'svc'
 import { TRACE_ID_PATTERN, type RequestRecorder, type Tracer } from 'svc/trace'
 import { serve } from 'svc/node'
@@ -91,6 +91,47 @@ describe('requests Node refuses, answered in the envelope and traced', () => {
     })
   })
 
+  it('an Expect other than 100-continue is 417 in the envelope, traced under its method and path (Node answered a bare 417)', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      const message = 'Expectation Failed: the only expectation served is Expect: 100-continue'
+      const answer = parse(await raw(port, ['POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}']))
+      expect(answer.status).toBe(417)
+      expect(answer.body).toEqual({ success: false, error: message, code: 417 })
+      expect(answer.headers['connection']).toBe('close')
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      expect(traced).toMatchObject([{ method: 'POST', path: '/api/upload', status: 417, error: message }])
+      // HTTP/1.0 has no Expect (RFC 9110 section 10.1.1: ignored), and 100-continue is met: both are served.
+      const old = parse(await raw(port, ['POST /api/upload HTTP/1.0\r\nExpect: something-else\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}']))
+      expect(old.status).toBe(200)
+      const answered = await raw(port, ['POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'])
+      expect(answered).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/)
+    })
+  })
+
+  it('Expect: 100-continue gets its 100 only when the app reads the body: a body over the limit is refused before it is sent', async () => {
+    await withTracedServer({}, async (port, traced) => {
+      // curl asks this way for bodies over 1 MB: Node sent 100 Continue at once, curl sent the 5 MB, and only then got its 413.
+      const tooLarge = await raw(port, ['POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n'])
+      expect(tooLarge).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/)
+      expect(tooLarge).not.toContain('100 Continue')
+      expect(traced).toMatchObject([{ method: 'POST', path: '/api/upload', status: 413 }])
+      // A body the app reads: 100 Continue first, then the answer, once the client sent it on that cue.
+      const answered = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1')
+        let received = ''
+        socket.setEncoding('latin1')
+        socket.on('error', reject)
+        socket.on('data', (chunk: string) => {
+          received += chunk
+          if (received === 'HTTP/1.1 100 Continue\r\n\r\n') socket.write('{}')
+        })
+        socket.on('close', () => resolve(received))
+        socket.write('POST /api/upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n')
+      })
+      expect(answered).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/)
+    })
+  })
+
   it('the trace names the method and path when the request line could be read', async () => {
     await withTracedServer({}, async (port, traced) => {
       parse(await raw(port, [`PUT /api/items/7?x=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]))
@@ -119,6 +160,9 @@ describe('requests whose target or Host cannot make a URL, answered in the envel
     ['OPTIONS * (the server-wide form)', 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'OPTIONS', '/', 'Bad Request: the request target is not a path'],
     ['a backslash in the path', 'GET /api\\upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the request target is not a path'],
     ['a Host that is not a host name', 'GET /api/upload HTTP/1.1\r\nHost: a/b@c\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the Host header is not a host name'],
+    // These two were answered `the request target is not a path`: the target is one; the Host makes no URL.
+    ['a Host whose port is out of range', 'GET /api/upload HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the Host header is not a host name'],
+    ['a Host with a space', 'GET /api/upload HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n', 'GET', '/api/upload', 'Bad Request: the Host header is not a host name'],
     ['an absolute target of another scheme', 'GET ftp://x/api/upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'GET', '/', 'Bad Request: the request target is not a path'],
   ])('%s', async (_name, request, method, path, message) => {
     await withTracedServer({}, async (port, traced) => {
@@ -192,6 +236,25 @@ describe('requests that do not arrive in time: 408 in the envelope, the connecti
       expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
       expect(traced.some((trace) => trace.status === 408)).toBe(true)
     }, 300)
+  })
+
+  it('a stalled upload the app is reading is traced once, as the request it was: POST /api/upload 408, the answer sent', async () => {
+    const { app, traced } = tracedApp()
+    const server = await serve(app, { port: 0, host: '127.0.0.1', requestTimeoutMs: 300 })
+    try {
+      const head = `POST /api/upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`
+      const answer = parse(await raw(server.port, [head, '{"title":"cut']))
+      expect(answer.status).toBe(408)
+      expect(answer.body).toEqual({ success: false, error: 'Request Timeout: the request did not arrive in time', code: 408 })
+      expect(answer.headers.connection).toBe('close')
+      // The refusal's own trace, if any, is written before the answer goes out; the app's when its handler ends.
+      await vi.waitFor(() => expect(traced.some((trace) => trace.path === '/api/upload')).toBe(true))
+    } finally {
+      await server.close()
+    }
+    // There were two: the app's, a 400 the client never got ("the connection closed before the body was complete"),
+    // and the refusal's, a 408 named GET / (Node keeps no request line once the headers are parsed).
+    expect(traced).toEqual([{ method: 'POST', path: '/api/upload', status: 408, ip: '127.0.0.1', error: 'Request Timeout: the request did not arrive in time' }])
   })
 
   it('headers that never finish (slowloris) are answered 408', async () => {

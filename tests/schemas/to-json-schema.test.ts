@@ -21,8 +21,8 @@ describe('valibot schemas', () => {
       schema: {
         type: 'object',
         properties: {
-          title: { type: 'string', minLength: 1, maxLength: 200 },
-          body: { type: 'string', maxLength: 100000, default: '' },
+          title: { type: 'string', minLength: 1, maxLength: 200, 'x-rules': ['visible'] },
+          body: { type: 'string', maxLength: 100000, default: '', 'x-rules': ['without_nul'] },
           published_at: { type: 'string', format: 'date-time', nullable: true, 'x-rules': ['timestamp'] },
         },
         required: ['title'],

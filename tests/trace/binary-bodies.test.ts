@@ -7,6 +7,7 @@
 import { afterEach, expect, it } from 'vitest'
 import { defineRoutes } from 'svc'
 import { unreplayable } from '../../cli/trace/replay.ts'
+import { bodyText } from '../../cli/trace/view.ts'
 import { recordOf, tracedApp, type TracedApp } from './helpers.ts'
 
 // The handler never reads the body: the tracer reads it, as for a 401 before the handler.
@@ -30,6 +31,8 @@ it('binary bytes are not kept whole, and replay refuses them naming the cause', 
   const record = await recordOf(traced, await traced.app.fetch(post(bytes, 'application/octet-stream')))
   expect(record.body).toMatchObject({ size: 10, truncated: true })
   expect(unreplayable(record)).toMatchObject({ code: 'E_TRACE_TRUNCATED', reason: expect.stringContaining('not UTF-8') })
+  // svc log:trace says so too: it said `[truncated: 10 bytes in all; the start is kept above]`, of a body kept whole but lossy.
+  expect(bodyText(record.body)).toBe(`${record.body.content as string}\n… [not UTF-8: 10 bytes of binary data or text in another encoding, shown decoded (each byte that is not UTF-8 as \uFFFD); the bytes sent were not kept]`)
 })
 
 it('text that itself holds U+FFFD, and any other UTF-8 text, is kept whole and replayable', async () => {

@@ -4,7 +4,7 @@
  * validates a request before its handler runs, and types `await c.body()`.
  */
 import * as v from 'valibot'
-import { emit, HttpError, logUnexpectedError, paginationQuery, ServiceBusyError, utcTimestamp, type Context } from 'svc'
+import { emit, HttpError, logUnexpectedError, paginationQuery, ServiceBusyError, utcTimestamp, visibleText, withoutNul, type Context } from 'svc'
 import { PostCreated } from '../events/post-created.ts'
 
 /** A stored post, as the API returns it (declared with `.response(Post)`, for the API description). */
@@ -31,10 +31,15 @@ export const PostPage = v.object({
 /** What deleting answers: the id the post had. */
 export const DeletedPost = v.object({ id: v.number() })
 
-/** What a client sends to create or update a post. Messages come from svc ("The title field is required."). */
+/**
+ * What a client sends to create or update a post. Messages come from svc ("The title field is required.").
+ * A title is one line of visible text (a NUL, a line break or a bidirectional override is a 422 naming the
+ * field), a body may run over lines but holds no NUL (libSQL would read it back cut there; without the rule,
+ * the database's guard refused it with a 422 that named no field and spoke to the developer).
+ */
 export const PostInput = v.object({
-  title: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200)),
-  body: v.optional(v.pipe(v.string(), v.maxLength(100_000)), ''),
+  title: v.pipe(v.string(), v.trim(), v.nonEmpty(), visibleText(), v.maxLength(200)),
+  body: v.optional(v.pipe(v.string(), withoutNul(), v.maxLength(100_000)), ''),
   // Stored in UTC (utcTimestamp): the archive sorts and groups by the text, which mixed offsets put out of time order.
   published_at: v.optional(v.nullable(utcTimestamp())),
 })
@@ -141,8 +146,15 @@ function postNotFound(): HttpError {
   return new HttpError(404, 'Post not found')
 }
 
+/**
+ * The title in lower-case ASCII words (`Ünïcödé Çafé` is `unicode-cafe`: the accents, split off by NFKD, are
+ * dropped, not turned into dashes), unique among the posts. A slug the routes would never reach by
+ * `GET /posts/{slug}` gets a `post-` prefix: all digits (`/posts/2026` is read as the post with id 2026) and
+ * `archive` (`/posts/archive` is the archive).
+ */
 async function uniqueSlug(c: Context, title: string): Promise<string> {
-  const base = title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'post'
+  const words = title.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+  const base = words === '' ? 'post' : /^\d+$/.test(words) || words === 'archive' ? `post-${words}` : words
   const taken = await c.db.execute("select slug from posts where slug = ? or slug like ? || '-%'", [base, base])
   const slugs = new Set(taken.rows.map((row) => String(row.slug)))
   let slug = base
