@@ -277,8 +277,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     const target = 'route' in route ? route.route : route
     await openRouteTraces(target.method, target.path)
   })
-  command('svc.sendRequest', (route: Pick<RouteJson, 'method' | 'path'> | { route: RouteJson }) => {
-    const target = 'route' in route ? route.route : route
+  // From the palette it runs without a route (it threw on `'route' in undefined` and nothing showed): it asks for one.
+  command('svc.sendRequest', async (argument?: Pick<RouteJson, 'method' | 'path'> | { route: RouteJson }) => {
+    const target = argument === undefined ? await pickRouteFrom(routeSource, 'svc: send a request to which route?') : 'route' in argument ? argument.route : argument
+    if (target === undefined) return undefined
     return RequestPanel.show(requestServices, routeRequest(target, environment()), `${target.method} ${target.path}`)
   })
   command('svc.showOutput', () => output.show(true))
@@ -328,6 +330,16 @@ async function pickTraceFrom(source: TraceSource, title: string, except?: string
     { title, placeHolder: 'Newest first', matchOnDescription: true, ignoreFocusOut: true },
   )
   return picked?.id
+}
+
+/** A route of the table (in match order, as the Routes view lists them), for commands run from the palette. */
+async function pickRouteFrom(source: RouteSource, title: string): Promise<RouteJson | undefined> {
+  if (source.routes.length === 0) await source.refresh()
+  const picked = await vscode.window.showQuickPick(
+    source.routes.map((route) => ({ label: `${route.method} ${route.path}`, description: [route.middleware.join(', '), route.handler].filter(Boolean).join(' · '), route })),
+    { title, placeHolder: 'Method and path', matchOnDescription: true },
+  )
+  return picked?.route
 }
 
 /** Type-to-filter: the list narrows as each character is typed; Enter keeps the filter, Escape puts the previous one back. */
