@@ -141,6 +141,20 @@ describe('trace detail page', () => {
     expect(await page.evaluate(() => (window as unknown as { __state: { message: { trace: { trace_id: string } } } }).__state.message.trace.trace_id)).toBe(trace.trace_id)
   })
 
+  it('links no frame of svc itself when svc is linked from a checkout (its real path is outside the project and node_modules)', async () => {
+    // `svc new` run from a checkout writes "svc": "file:<checkout>": svc's frames are /home/me/svc/dist/..., and were links.
+    const linked = await openPage('trace-detail')
+    try {
+      const stack = [trace.trace[0]!, trace.trace[1]!, '    at run (/home/me/svc/dist/framework/middleware/compose.js:62:28)', '    at next (file:///home/me/svc/dist/framework/middleware/compose.js:27:34)', trace.trace[3]!]
+      await deliver(linked, traceMessage({ trace: { ...trace, trace: stack } }))
+      await linked.waitForSelector('#exception .stack')
+      expect(await linked.locator('#exception .stack a.source-link').allTextContents()).toEqual(['app/controllers/posts.ts:61:18', 'app/middleware/auth.ts:12:5'])
+      expect((await linked.locator('#exception .stack .frame.muted').allTextContents()).filter((text) => text.includes('/home/me/svc/'))).toHaveLength(2)
+    } finally {
+      await linked.close()
+    }
+  })
+
   it('shows the events the request emitted: each listener with its time, queued, or its failure as text', async () => {
     expect(await page.textContent('#events h2')).toBe('Events (2)')
     expect(await page.locator('#events li.event .event-name').allTextContents()).toEqual(['PostCreated', 'PostPublished'])
