@@ -355,6 +355,19 @@ describe('request page', () => {
     })
   })
 
+  it('says the history is empty as a line of its own, not as its first numbered entry', async () => {
+    // It read "1. Nothing sent yet".
+    const empty = await openPage('request')
+    try {
+      await deliver(empty, { type: 'init', request, environments, environment: 'local', history: [], title: 'GET /api/auth/me' })
+      expect(await empty.locator('#history li').count()).toBe(0)
+      expect(await empty.locator('#history-empty').isVisible()).toBe(true)
+      expect(await empty.textContent('#history-section')).toBe('HistoryNothing sent yet')
+    } finally {
+      await empty.close()
+    }
+  })
+
   it('puts the Authorization header the picker gave, and takes it away', async () => {
     await page.click('#authorization')
     expect(await lastPosted(page)).toEqual({ type: 'pickAuth' })
@@ -378,6 +391,7 @@ describe('request page', () => {
     await page.click('#response-trace')
     expect(await lastPosted(page)).toEqual({ type: 'openTrace', traceId: 'svc_abc' })
     expect(await page.locator('#history li').count()).toBe(1)
+    expect(await page.locator('#history-empty').isVisible()).toBe(false)
     await page.click('#history .history-entry')
     expect(await page.inputValue('#method')).toBe('DELETE')
     expect(await page.inputValue('#url')).toBe('https://staging.example.com/api/v1/posts/2')
