@@ -145,7 +145,9 @@ describe('trace detail page', () => {
     // `svc new` run from a checkout writes "svc": "file:<checkout>": svc's frames are /home/me/svc/dist/..., and were links.
     const linked = await openPage('trace-detail')
     try {
-      const stack = [trace.trace[0]!, trace.trace[1]!, '    at run (/home/me/svc/dist/framework/middleware/compose.js:62:28)', '    at next (file:///home/me/svc/dist/framework/middleware/compose.js:27:34)', trace.trace[3]!]
+      const [message, appFrame, svcFrame, middlewareFrame] = trace.trace!
+      expect(svcFrame).toContain('/node_modules/svc/')
+      const stack = [message!, appFrame!, '    at run (/home/me/svc/dist/framework/middleware/compose.js:62:28)', '    at next (file:///home/me/svc/dist/framework/middleware/compose.js:27:34)', middlewareFrame!]
       await deliver(linked, traceMessage({ trace: { ...trace, trace: stack } }))
       await linked.waitForSelector('#exception .stack')
       expect(await linked.locator('#exception .stack a.source-link').allTextContents()).toEqual(['app/controllers/posts.ts:61:18', 'app/middleware/auth.ts:12:5'])
