@@ -17,6 +17,7 @@ import { activeEnvironment, readEnvironments, type Environment } from './environ
 import type { EditableRequest, TraceAction } from './messages.ts'
 import { RequestPanel, type RequestPanelServices } from './request-panel.ts'
 import { ResponseDocuments } from './response-documents.ts'
+import { routeCallPosition } from './route-position.ts'
 import { RouteSource, RoutesTreeProvider } from './routes-view.ts'
 import { CliNotFound, describeError, SvcClient } from './svc-client.ts'
 import { formatDuration, traceLabel } from './trace-format.ts'
@@ -411,8 +412,10 @@ async function openRouteHandler(route: RouteJson, appDir: string | null): Promis
     return
   }
   const uri = vscode.Uri.joinPath(vscode.Uri.file(appDir), route.source.file)
-  const position = new vscode.Position(route.source.line - 1, Math.max(0, route.source.column - 1))
-  await vscode.workspace.openTextDocument(uri)
+  const document = await vscode.workspace.openTextDocument(uri)
+  const lineText = route.source.line - 1 < document.lineCount ? document.lineAt(route.source.line - 1).text : ''
+  const { line, character } = routeCallPosition(route.source, lineText)
+  const position = new vscode.Position(line, character)
   const locations = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', uri, position)
   const target = locations?.[0]
   if (target) {

@@ -11,6 +11,7 @@ import { activeEnvironment, onEnvironment, readEnvironments } from '../../extens
 import { isDashboardWebviewMessage, isRequestWebviewMessage, isTraceWebviewMessage } from '../../extension/src/messages.ts'
 import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
+import { routeCallPosition } from '../../extension/src/route-position.ts'
 import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
 import { formatDuration, formatTime, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
@@ -195,5 +196,18 @@ describe('page messages and HTML', () => {
     expect(html).toContain(`<script nonce="${nonce}" src="vscode-webview://x/media/trace-detail.js"></script>`)
     expect(html).toContain('<title>T &lt;1></title>')
     expect(html).not.toMatch(/style=|<style/)
+  })
+})
+
+describe('where a route\'s handler is asked for', () => {
+  it('inside the route\'s call on its line, whatever column the route table reports', () => {
+    const line = "    r.get('/hello', greetings.hello)"
+    // Reported by `route:list` in a project made by `svc new` (a source-mapped column past the end of the line):
+    // the click on the route opened routes/api.ts instead of the handler.
+    expect(routeCallPosition({ line: 17, column: 91 }, line)).toEqual({ line: 16, character: 4 })
+    // A column on the call is kept.
+    expect(routeCallPosition({ line: 17, column: 7 }, line)).toEqual({ line: 16, character: 6 })
+    expect(routeCallPosition({ line: 17, column: 1 }, line)).toEqual({ line: 16, character: 4 })
+    expect(routeCallPosition({ line: 3, column: 5 }, '')).toEqual({ line: 2, character: 4 })
   })
 })
