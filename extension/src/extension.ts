@@ -17,6 +17,7 @@ import { activeEnvironment, readEnvironments, type Environment } from './environ
 import type { EditableRequest, TraceAction } from './messages.ts'
 import { RequestPanel, type RequestPanelServices } from './request-panel.ts'
 import { ResponseDocuments } from './response-documents.ts'
+import { routeCallPosition } from './route-position.ts'
 import { RouteSource, RoutesTreeProvider } from './routes-view.ts'
 import { CliNotFound, describeError, SvcClient } from './svc-client.ts'
 import { formatDuration, traceLabel } from './trace-format.ts'
@@ -277,8 +278,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     const target = 'route' in route ? route.route : route
     await openRouteTraces(target.method, target.path)
   })
-  command('svc.sendRequest', (route: Pick<RouteJson, 'method' | 'path'> | { route: RouteJson }) => {
-    const target = 'route' in route ? route.route : route
+  // From the palette it runs without a route (it threw on `'route' in undefined` and nothing showed): it asks for one.
+  command('svc.sendRequest', async (argument?: Pick<RouteJson, 'method' | 'path'> | { route: RouteJson }) => {
+    const target = argument === undefined ? await pickRouteFrom(routeSource, 'svc: send a request to which route?') : 'route' in argument ? argument.route : argument
+    if (target === undefined) return undefined
     return RequestPanel.show(requestServices, routeRequest(target, environment()), `${target.method} ${target.path}`)
   })
   command('svc.showOutput', () => output.show(true))
@@ -328,6 +331,16 @@ async function pickTraceFrom(source: TraceSource, title: string, except?: string
     { title, placeHolder: 'Newest first', matchOnDescription: true, ignoreFocusOut: true },
   )
   return picked?.id
+}
+
+/** A route of the table (in match order, as the Routes view lists them), for commands run from the palette. */
+async function pickRouteFrom(source: RouteSource, title: string): Promise<RouteJson | undefined> {
+  if (source.routes.length === 0) await source.refresh()
+  const picked = await vscode.window.showQuickPick(
+    source.routes.map((route) => ({ label: `${route.method} ${route.path}`, description: [route.middleware.join(', '), route.handler].filter(Boolean).join(' · '), route })),
+    { title, placeHolder: 'Method and path', matchOnDescription: true },
+  )
+  return picked?.route
 }
 
 /** Type-to-filter: the list narrows as each character is typed; Enter keeps the filter, Escape puts the previous one back. */
@@ -399,8 +412,10 @@ async function openRouteHandler(route: RouteJson, appDir: string | null): Promis
     return
   }
   const uri = vscode.Uri.joinPath(vscode.Uri.file(appDir), route.source.file)
-  const position = new vscode.Position(route.source.line - 1, Math.max(0, route.source.column - 1))
-  await vscode.workspace.openTextDocument(uri)
+  const document = await vscode.workspace.openTextDocument(uri)
+  const lineText = route.source.line - 1 < document.lineCount ? document.lineAt(route.source.line - 1).text : ''
+  const { line, character } = routeCallPosition(route.source, lineText)
+  const position = new vscode.Position(line, character)
   const locations = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', uri, position)
   const target = locations?.[0]
   if (target) {

@@ -35,13 +35,19 @@ export function formatDuration(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`
 }
 
-/** "12s ago", "5m ago", "3h ago", "2d ago". */
-export function formatAge(timestamp: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(timestamp)) / 1000))
-  if (seconds < 60) return `${seconds}s ago`
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`
-  return `${Math.floor(seconds / 86_400)}d ago`
+/**
+ * When a request was made, on the editor's clock: `14:05:09` today, `2026-11-28 14:05` before.
+ * Not an age ("57s ago"): the row is rendered once and re-rendered only when the list changes,
+ * so an age would stay "57s ago" for as long as the editor is idle (and re-rendering on a timer
+ * costs CPU and drops the row under the mouse with its inline actions).
+ */
+export function formatTime(timestamp: string, now = Date.now()): string {
+  const at = new Date(timestamp)
+  const today = new Date(now)
+  const two = (value: number) => String(value).padStart(2, '0')
+  const clock = `${two(at.getHours())}:${two(at.getMinutes())}`
+  const sameDay = at.getFullYear() === today.getFullYear() && at.getMonth() === today.getMonth() && at.getDate() === today.getDate()
+  return sameDay ? `${clock}:${two(at.getSeconds())}` : `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${clock}`
 }
 
 /** The path with its query string, as it was requested. */
@@ -53,9 +59,9 @@ export function traceLabel(trace: TraceSummaryJson): string {
   return `${trace.status_code} ${trace.method} ${requestTarget(trace)}`
 }
 
-/** "12 ms · 5m ago · Post not found", with "replay" and "N+1" when they apply. */
+/** "12 ms · 14:05:09 · Post not found", with "replay" and "N+1" when they apply. */
 export function traceDescription(trace: TraceSummaryJson, now = Date.now()): string {
-  const parts = [formatDuration(trace.duration_ms), formatAge(trace.timestamp, now)]
+  const parts = [formatDuration(trace.duration_ms), formatTime(trace.timestamp, now)]
   if (trace.replay_of !== null) parts.unshift('replay')
   if (trace.error_message) parts.push(trace.error_message)
   else if (trace.exception) parts.push(trace.exception)

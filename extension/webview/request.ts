@@ -24,6 +24,8 @@ const bodyNote = h('p', { class: 'muted', id: 'body-note' })
 const sendButton = button('Send', { id: 'send' }, send)
 const responseView = h('section', { id: 'response' })
 const historyList = h('ol', { id: 'history' })
+// Beside the list, not an item of it: as an item it read "1. Nothing sent yet".
+const historyEmpty = h('p', { id: 'history-empty', class: 'muted' }, 'Nothing sent yet')
 const title = h('h1', {}, 'Request')
 
 function headerRow(name = '', value = ''): HTMLElement {
@@ -129,7 +131,8 @@ function renderHistory(): void {
       ),
     ),
   )
-  if (history.length === 0) historyList.append(h('li', { class: 'muted' }, 'Nothing sent yet'))
+  historyList.hidden = history.length === 0
+  historyEmpty.hidden = history.length > 0
 }
 
 function pathOf(text: string): string {
@@ -165,7 +168,7 @@ function layout(): void {
     h('section', { id: 'body-section' }, h('h2', {}, 'Body'), body, bodyNote),
     h('div', { id: 'status', class: 'result', role: 'status' }),
     responseView,
-    h('section', { id: 'history-section' }, h('h2', {}, 'History'), historyList),
+    h('section', { id: 'history-section' }, h('h2', {}, 'History'), historyList, historyEmpty),
   )
 }
 

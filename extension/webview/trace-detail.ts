@@ -65,10 +65,22 @@ function sourceLink(file: string, line: number, column: number, label?: string):
 
 const FRAME = /^(.*?)\(?((?:file:\/\/)?(?:[A-Za-z]:)?[^():\s]+\.[cm]?[jt]sx?):(\d+):(\d+)\)?\s*$/
 
+/**
+ * An application frame: not in node_modules, and under the project root when the path is absolute. svc linked
+ * from a checkout (`svc new` from one writes `"svc": "file:<checkout>"`; `npm link`) runs from its real path,
+ * outside node_modules: its frames are svc's, not the app's.
+ */
+function isApplicationFile(file: string): boolean {
+  if (/node_modules|node:internal/.test(file)) return false
+  const root = shown?.root
+  const absolute = /^(?:\/|[A-Za-z]:[\\/])/.test(file)
+  return !absolute || !root || file.startsWith(`${root}/`)
+}
+
 function stackLine(line: string): HTMLElement {
   const match = FRAME.exec(line)
-  if (!match || /node_modules|node:internal/.test(match[2]!)) return h('div', { class: 'frame muted' }, line)
-  const file = match[2]!.replace(/^file:\/\//, '')
+  const file = match ? match[2]!.replace(/^file:\/\//, '') : null
+  if (!match || file === null || !isApplicationFile(file)) return h('div', { class: 'frame muted' }, line)
   return h('div', { class: 'frame' }, match[1]!.trimEnd() + ' ', sourceLink(file, Number(match[3]), Number(match[4])))
 }
 

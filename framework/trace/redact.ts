@@ -20,6 +20,9 @@ const CHALLENGE_HEADERS = new Set(['www-authenticate', 'proxy-authenticate'])
 /** JSON nested deeper than this is cut (recursion over it would overflow the stack); the body is then `truncated`. */
 export const MAX_JSON_DEPTH = 64
 
+/** Authorization schemes: a header value that is one of these alone names the scheme and holds no credential. */
+const AUTH_SCHEMES = new Set(['bearer', 'basic', 'digest', 'token', 'negotiate'])
+
 export class Redactor {
   // Most records have no secret: the set is made on the first one.
   private found: Set<string> | undefined
@@ -67,6 +70,9 @@ export class Redactor {
 
   private header(name: string, value: string): string {
     if (!this.isSecretHeader(name)) return value
+    // `Authorization: Bearer` with no token carries no secret; remembered, the word "Bearer" was cut out of every
+    // text of the trace (`missingBearer` in the stack read `missing[REDACTED]`, and so did the 401's own message).
+    if (AUTH_SCHEMES.has(value.trim().toLowerCase())) return REDACTED
     this.remember(value)
     const space = value.indexOf(' ')
     if (space > 0) this.remember(value.slice(space + 1).trim()) // Bearer <token>

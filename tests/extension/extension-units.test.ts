@@ -11,8 +11,9 @@ import { activeEnvironment, onEnvironment, readEnvironments } from '../../extens
 import { isDashboardWebviewMessage, isRequestWebviewMessage, isTraceWebviewMessage } from '../../extension/src/messages.ts'
 import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
+import { routeCallPosition } from '../../extension/src/route-position.ts'
 import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
-import { formatAge, formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
+import { formatDuration, formatTime, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
 
 const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } })
@@ -83,7 +84,7 @@ const summary = (overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson =>
   status_code: 404,
   duration_ms: 3.2,
   ip: null,
-  timestamp: '2026-01-01T11:59:00Z',
+  timestamp: new Date(2026, 0, 1, 11, 59, 0).toISOString(),
   user_id: null,
   exception: 'HttpError',
   error_message: 'Post not found',
@@ -94,25 +95,35 @@ const summary = (overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson =>
 })
 
 describe('trace formatting', () => {
-  it('colours by status class (svc’s contributed theme colours) and reads durations and ages', () => {
+  it('colours by status class (svc’s contributed theme colours) and reads durations and times', () => {
     expect([200, 302, 404, 503].map(statusTone)).toEqual(['ok', 'redirect', 'client-error', 'server-error'])
     expect([200, 302, 404, 503].map((status) => statusColorId(status))).toEqual(['svc.statusSuccess', 'svc.statusRedirect', 'svc.statusClientError', 'svc.statusServerError'])
     expect(statusColorId(404, true)).toBe('svc.statusClientErrorIcon')
     expect(formatDuration(0.25)).toBe('0.25 ms')
     expect(formatDuration(12.4)).toBe('12 ms')
     expect(formatDuration(1530)).toBe('1.53 s')
-    const now = Date.parse('2026-01-01T12:00:00Z')
-    expect(formatAge('2026-01-01T11:59:50Z', now)).toBe('10s ago')
-    expect(formatAge('2026-01-01T11:00:00Z', now)).toBe('1h ago')
-    expect(formatAge('2025-12-30T12:00:00Z', now)).toBe('2d ago')
+    // On the editor's clock (local time): the time today, the date and minute before.
+    const local = (...parts: [number, number, number, number, number, number]) => new Date(...parts).toISOString()
+    const now = new Date(2026, 0, 1, 12, 0, 0).getTime()
+    expect(formatTime(local(2026, 0, 1, 11, 59, 50), now)).toBe('11:59:50')
+    expect(formatTime(local(2026, 0, 1, 9, 5, 7), now)).toBe('09:05:07')
+    expect(formatTime(local(2025, 11, 30, 12, 0, 0), now)).toBe('2025-12-30 12:00')
+  })
+
+  it('describes a trace the same however long after the row was rendered (a row is not re-rendered while the editor is idle)', () => {
+    // It said "57s ago" for as long as the list did not change, long after the request was a minute old.
+    const trace = summary({ timestamp: new Date(2026, 0, 1, 11, 59, 3).toISOString() })
+    const rendered = traceDescription(trace, new Date(2026, 0, 1, 12, 0, 0).getTime())
+    expect(rendered).toBe('3 ms · 11:59:03 · Post not found · N+1')
+    expect(traceDescription(trace, new Date(2026, 0, 1, 12, 10, 0).getTime())).toBe(rendered)
   })
 
   it('labels with the query string, describes with the error message (not the class), marks replays', () => {
-    const now = Date.parse('2026-01-01T12:00:00Z')
+    const now = new Date(2026, 0, 1, 12, 0, 0).getTime()
     expect(traceLabel(summary())).toBe('404 GET /api/v1/posts?page=2')
-    expect(traceDescription(summary(), now)).toBe('3 ms · 1m ago · Post not found · N+1')
-    expect(traceDescription(summary({ error_message: null, n_plus_one: false }), now)).toBe('3 ms · 1m ago · HttpError')
-    expect(traceDescription(summary({ replay_of: 'svc_1', n_plus_one: false }), now)).toBe('replay · 3 ms · 1m ago · Post not found')
+    expect(traceDescription(summary(), now)).toBe('3 ms · 11:59:00 · Post not found · N+1')
+    expect(traceDescription(summary({ error_message: null, n_plus_one: false }), now)).toBe('3 ms · 11:59:00 · HttpError')
+    expect(traceDescription(summary({ replay_of: 'svc_1', n_plus_one: false }), now)).toBe('replay · 3 ms · 11:59:00 · Post not found')
     expect(routeKey(summary())).toBe('GET /api/v1/posts')
     expect(routeKey(summary({ route: null }))).toBe('no route matched')
   })
@@ -185,5 +196,18 @@ describe('page messages and HTML', () => {
     expect(html).toContain(`<script nonce="${nonce}" src="vscode-webview://x/media/trace-detail.js"></script>`)
     expect(html).toContain('<title>T &lt;1></title>')
     expect(html).not.toMatch(/style=|<style/)
+  })
+})
+
+describe('where a route\'s handler is asked for', () => {
+  it('inside the route\'s call on its line, whatever column the route table reports', () => {
+    const line = "    r.get('/hello', greetings.hello)"
+    // Reported by `route:list` in a project made by `svc new` (a source-mapped column past the end of the line):
+    // the click on the route opened routes/api.ts instead of the handler.
+    expect(routeCallPosition({ line: 17, column: 91 }, line)).toEqual({ line: 16, character: 4 })
+    // A column on the call is kept.
+    expect(routeCallPosition({ line: 17, column: 7 }, line)).toEqual({ line: 16, character: 6 })
+    expect(routeCallPosition({ line: 17, column: 1 }, line)).toEqual({ line: 16, character: 4 })
+    expect(routeCallPosition({ line: 3, column: 5 }, '')).toEqual({ line: 2, character: 4 })
   })
 })

@@ -490,6 +490,15 @@ describe.skipIf(install === null)('the extension in code-server', () => {
       await expect.poll(() => detail.locator('#trace-id').textContent(), { timeout: 30_000 }).toBe(traceId)
     }, 120_000)
 
+    it('Send Request to Route… from the palette asks for the route, then opens the request page on it', async () => {
+      // Run without a route (not from a CodeLens or the Routes view), it did nothing: it threw on the missing argument.
+      await runCommand(page, 'Send Request to Route…')
+      await pickQuick(page, /^GET \/verify-email/, 'send a request to which route')
+      const request = await frameWith(page, '#url')
+      await expect.poll(() => request.locator('#url').inputValue(), { timeout: 30_000 }).toBe(`${baseUrl}/verify-email`)
+      expect(await request.locator('#method').inputValue()).toBe('GET')
+    }, 120_000)
+
     it('defect 7: status colours keep at least 4.5:1 text contrast and their hue in the light, dark and high-contrast themes (screenshots in light and dark)', async () => {
       const pages = [await frameWith(page, '#trace-id', 30_000, true), await frameWith(page, '#latency-chart', 30_000, true), await frameWith(page, '#url', 30_000, true)]
       // A page shows the statuses it has: each gets a pill of every class to measure, in its own styles.

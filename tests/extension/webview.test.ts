@@ -141,6 +141,22 @@ describe('trace detail page', () => {
     expect(await page.evaluate(() => (window as unknown as { __state: { message: { trace: { trace_id: string } } } }).__state.message.trace.trace_id)).toBe(trace.trace_id)
   })
 
+  it('links no frame of svc itself when svc is linked from a checkout (its real path is outside the project and node_modules)', async () => {
+    // `svc new` run from a checkout writes "svc": "file:<checkout>": svc's frames are /home/me/svc/dist/..., and were links.
+    const linked = await openPage('trace-detail')
+    try {
+      const [message, appFrame, svcFrame, middlewareFrame] = trace.trace!
+      expect(svcFrame).toContain('/node_modules/svc/')
+      const stack = [message!, appFrame!, '    at run (/home/me/svc/dist/framework/middleware/compose.js:62:28)', '    at next (file:///home/me/svc/dist/framework/middleware/compose.js:27:34)', middlewareFrame!]
+      await deliver(linked, traceMessage({ trace: { ...trace, trace: stack } }))
+      await linked.waitForSelector('#exception .stack')
+      expect(await linked.locator('#exception .stack a.source-link').allTextContents()).toEqual(['app/controllers/posts.ts:61:18', 'app/middleware/auth.ts:12:5'])
+      expect((await linked.locator('#exception .stack .frame.muted').allTextContents()).filter((text) => text.includes('/home/me/svc/'))).toHaveLength(2)
+    } finally {
+      await linked.close()
+    }
+  })
+
   it('shows the events the request emitted: each listener with its time, queued, or its failure as text', async () => {
     expect(await page.textContent('#events h2')).toBe('Events (2)')
     expect(await page.locator('#events li.event .event-name').allTextContents()).toEqual(['PostCreated', 'PostPublished'])
@@ -341,6 +357,19 @@ describe('request page', () => {
     })
   })
 
+  it('says the history is empty as a line of its own, not as its first numbered entry', async () => {
+    // It read "1. Nothing sent yet".
+    const empty = await openPage('request')
+    try {
+      await deliver(empty, { type: 'init', request, environments, environment: 'local', history: [], title: 'GET /api/auth/me' })
+      expect(await empty.locator('#history li').count()).toBe(0)
+      expect(await empty.locator('#history-empty').isVisible()).toBe(true)
+      expect(await empty.textContent('#history-section')).toBe('HistoryNothing sent yet')
+    } finally {
+      await empty.close()
+    }
+  })
+
   it('puts the Authorization header the picker gave, and takes it away', async () => {
     await page.click('#authorization')
     expect(await lastPosted(page)).toEqual({ type: 'pickAuth' })
@@ -364,6 +393,7 @@ describe('request page', () => {
     await page.click('#response-trace')
     expect(await lastPosted(page)).toEqual({ type: 'openTrace', traceId: 'svc_abc' })
     expect(await page.locator('#history li').count()).toBe(1)
+    expect(await page.locator('#history-empty').isVisible()).toBe(false)
     await page.click('#history .history-entry')
     expect(await page.inputValue('#method')).toBe('DELETE')
     expect(await page.inputValue('#url')).toBe('https://staging.example.com/api/v1/posts/2')

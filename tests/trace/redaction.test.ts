@@ -101,3 +101,18 @@ describe('redaction keeps every field it does not redact', () => {
     expect(JSON.stringify(redactor.responseJson(refused))).toBe('{"success":false,"errors":{"__proto__":["The proto field is not allowed."]}}')
   })
 })
+
+describe('a header that names a scheme without credentials', () => {
+  it('remembers no secret: the word "Bearer" stays in the rest of the trace', () => {
+    // A request with `Authorization: Bearer` (empty token) redacted "Bearer" everywhere: the stack read missing[REDACTED].
+    const redactor = new Redactor(new Set(['authorization']), new Set(['password']))
+    expect(redactor.headers({ authorization: 'Bearer' })).toEqual({ authorization: REDACTED })
+    expect(redactor.headers({ authorization: 'Bearer ' })).toEqual({ authorization: REDACTED })
+    expect(redactor.secrets.size).toBe(0)
+    expect(redactor.text('at missingBearer (file:///svc/dist/framework/auth/middleware.js:28:12)')).toBe('at missingBearer (file:///svc/dist/framework/auth/middleware.js:28:12)')
+    // A token is still remembered (to be cut out wherever it shows again).
+    redactor.headers({ authorization: 'Bearer abc.def.ghi' })
+    expect(redactor.secrets.has('abc.def.ghi')).toBe(true)
+    expect(redactor.secrets.has('Bearer')).toBe(false)
+  })
+})
