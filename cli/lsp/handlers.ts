@@ -70,7 +70,7 @@ export interface TraceCounts {
 }
 
 /** Traces of a route: the ones whose matched route pattern is its path (and method, for non-ANY routes); replays counted apart. */
-export function traceCounts(state: ServerState, method: string, path: string): TraceCounts | null {
+export function traceCounts(state: Pick<ServerState, 'traces'>, method: string, path: string): TraceCounts | null {
   if (state.traces === null) return null
   const matching = state.traces.filter((trace) => trace.route === path && (method === 'ANY' || trace.method === method || (method === 'GET' && trace.method === 'HEAD')))
   const own = matching.filter((trace) => trace.replay_of === null)

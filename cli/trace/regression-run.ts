@@ -35,17 +35,21 @@ import type { CommandIO } from '../output/io.ts'
 import { loadMigrations } from '../project/migrations.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
-import { prepareRequest, REPLAY_HEADER, ReplayTarget, unreplayable } from './replay.ts'
+import { prepareRequest, ReplayTarget, unreplayable } from './replay.ts'
+import { replayKeyToSign, replayOf, type ReplayKey } from './replay-marker.ts'
 
 /** Replayed against the app's own database: they change nothing. */
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/** Newest first, one per distinct request (method, path, query, body, status class); replays of replays left out. */
-export function distinctTraces(records: TraceRecord[], limit: number): TraceRecord[] {
+/**
+ * Newest first, one per distinct request (method, path, query, body, status class); svc's own replays left out
+ * (`replayKey`: readReplayKey; a forged or unsigned replay marker is a request like any other).
+ */
+export function distinctTraces(records: TraceRecord[], limit: number, replayKey: ReplayKey): TraceRecord[] {
   const seen = new Set<string>()
   const out: TraceRecord[] = []
   for (const record of records) {
-    if (record.headers[REPLAY_HEADER] !== undefined) continue
+    if (replayOf(record, replayKey) !== null) continue
     const key = `${record.method} ${record.path}?${record.query} ${JSON.stringify(record.body.content)} ${Math.floor(record.status_code / 100)}xx`
     if (seen.has(key)) continue
     seen.add(key)
@@ -233,7 +237,7 @@ async function replayOne(target: ReplayTarget, trace: TraceRecord, canSign: bool
   const unsendable = notReplayable(trace, [])
   if (unsendable !== undefined) return skipped(trace, unsendable)
   try {
-    const { request, redacted } = prepareRequest(trace)
+    const { request, redacted } = prepareRequest(trace, { replayKey: replayKeyToSign(target.project) })
     const secrets = notReplayable(trace, redacted)
     if (secrets !== undefined) return skipped(trace, secrets)
     if (redacted.includes('header authorization')) {

@@ -22,6 +22,7 @@ import { loadApp, type LoadedApp, type LoadOptions } from '../project/load-app.t
 import type { Project } from '../project/project.ts'
 import { isLossyText } from './lossy-body.ts'
 import { REPLAY_HEADER } from './replay-header.ts'
+import { replayMarker } from './replay-marker.ts'
 import { signedAccessToken, usersById, type UserRef } from './sign-as.ts'
 
 /** Not replayed: the transport sets them, or they would make the diff unreadable. */
@@ -34,6 +35,8 @@ export interface RequestOptions {
   https?: boolean
   /** `field=value` pairs: dotted paths into the JSON body (`user.name=Ada`, `tags.0=x`). */
   sets?: string[]
+  /** The project's key (replayKeyToSign): the replay marker is signed, so that only svc's own replays read as replays. */
+  replayKey: Buffer
 }
 
 export interface PreparedRequest {
@@ -42,7 +45,7 @@ export interface PreparedRequest {
   redacted: string[]
 }
 
-export function prepareRequest(record: TraceRecord, options: RequestOptions = {}): PreparedRequest {
+export function prepareRequest(record: TraceRecord, options: RequestOptions): PreparedRequest {
   const redacted: string[] = []
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(record.headers)) {
@@ -53,7 +56,7 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions = {}
     }
     headers[name] = value
   }
-  headers[REPLAY_HEADER] = record.trace_id
+  headers[REPLAY_HEADER] = replayMarker(options.replayKey, record.trace_id)
 
   const cannot = unreplayable(record)
   if (cannot !== undefined) throw new CliError(cannot.code, `${record.trace_id} cannot be replayed as it was: ${cannot.reason}`, { hint: cannot.hint })
@@ -315,7 +318,7 @@ export class ReplayTarget {
   private readonly background: Promise<unknown>[] = []
 
   constructor(
-    private readonly project: Project,
+    readonly project: Project,
     private readonly options: { url?: string; https?: boolean; insecure?: boolean; load?: LoadOptions } = {},
   ) {}
 

@@ -10,6 +10,7 @@ import { colors, printLine, printNote, type Colors } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
+import { replayKeyToSign } from './replay-marker.ts'
 import { commandLine, editRequest, fieldsAddedBySet, findRedacted, prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
 import type { RecordedCase } from './regression-api.ts'
 import { formatMs, statusColor } from './summary.ts'
@@ -51,7 +52,7 @@ export const replayArgs = {
 
 export async function runReplay(project: Project, record: TraceRecord, options: ReplayOptions): Promise<ReplayJson> {
   const config = loadConfig(project)
-  const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets })
+  const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets, replayKey: replayKeyToSign(project) })
   let { request } = prepared
   let redacted = prepared.redacted
   if (options.anonymous === true && options.as !== undefined) throw new CliError('E_BAD_OPTION', '--anonymous sends no token and --as signs one: pass one of them')

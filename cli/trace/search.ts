@@ -6,6 +6,7 @@ import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { parseFilters, unansweredMethods, ANSWERED_METHODS, type FilterArgs } from './filters.ts'
 import { openTraceStoreToRead, projectTraceConfig } from './open-store.ts'
+import { readReplayKey } from './replay-marker.ts'
 import { SUMMARY_HEADERS, summaryLine, summaryOfRecord } from './summary.ts'
 
 export async function searchTraces(io: CommandIO, project: Project, args: FilterArgs): Promise<TraceListJson> {
@@ -14,7 +15,8 @@ export async function searchTraces(io: CommandIO, project: Project, args: Filter
   const store = await openTraceStoreToRead(io, project, config)
   try {
     const records = await store.records(filter)
-    return { filters: echo, traces: records.map(summaryOfRecord) }
+    const replayKey = readReplayKey(project)
+    return { filters: echo, traces: records.map((record) => summaryOfRecord(record, replayKey)) }
   } finally {
     store.close()
   }

@@ -2,9 +2,10 @@
 import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { TraceSummaryJson } from '../contract/traces.ts'
 import type { Colors } from '../output/print.ts'
-import { REPLAY_HEADER } from './replay-header.ts'
+import { replayOf, type ReplayKey } from './replay-marker.ts'
 
-export function summaryOfRecord(record: TraceRecord): TraceSummaryJson {
+/** `replayKey` (readReplayKey) verifies the replay marker: a trace is a replay only when svc sent it as one. */
+export function summaryOfRecord(record: TraceRecord, replayKey: ReplayKey): TraceSummaryJson {
   return {
     trace_id: record.trace_id,
     method: record.method,
@@ -20,7 +21,7 @@ export function summaryOfRecord(record: TraceRecord): TraceSummaryJson {
     error_message: record.exception?.message ?? null,
     query_count: record.queries.length,
     n_plus_one: record.n_plus_one.length > 0,
-    replay_of: record.headers[REPLAY_HEADER] ?? null,
+    replay_of: replayOf(record, replayKey),
   }
 }
 

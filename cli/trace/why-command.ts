@@ -8,6 +8,7 @@ import { databaseWhere, loadConfig, openProjectDatabase } from '../project/load-
 import { explainMissingTable, missingTableIn } from '../project/missing-table.ts'
 import type { Project } from '../project/project.ts'
 import { diffText, printReplay, runReplay, type ReplayOptions } from './run-replay.ts'
+import { readReplayKey } from './replay-marker.ts'
 import { formatMs, statusColor, summaryOfRecord } from './summary.ts'
 import { explainFailure, explainRouting } from './why.ts'
 
@@ -22,7 +23,7 @@ export async function analyse(project: Project, method: string, path: string, re
   const json: WhyJson = {
     request: { method: method.toUpperCase(), path },
     routing,
-    trace: record === undefined ? null : summaryOfRecord(record),
+    trace: record === undefined ? null : summaryOfRecord(record, readReplayKey(project)),
     failure: record === undefined ? null : explainFailure(record, routing, config.jwtTtl),
     replay: null,
   }

@@ -485,7 +485,8 @@ describe('log:replay', () => {
       expect(replay.request.url).toBe(`${tls.base}/api/v1/posts`)
       expect(tls.seen).toHaveLength(1)
       expect(tls.seen[0]).toMatchObject({ method: 'POST', path: '/api/v1/posts', body: '{"title":"Traced post","body":"hello"}' })
-      expect(tls.seen[0]!.headers['x-svc-replay-of']).toBe(ids.create)
+      // The replay marker, signed with the project's key (storage/keys/replay-marker.key): only svc's own replays read as replays.
+      expect(tls.seen[0]!.headers['x-svc-replay-of']).toMatch(new RegExp(`^${ids.create}\\.[A-Za-z0-9_-]{43}$`))
       expect(tls.seen[0]!.headers['content-type']).toBe('application/json')
       expect(tls.seen[0]!.headers.authorization).toMatch(/^Bearer ey/)
       expect(replay.response).toMatchObject({ status: 202, body: { success: true, data: { seen_over: 'tls' } } })

@@ -19,6 +19,9 @@ import { findProject, type Project } from '../../cli/project/project.ts'
 import { openProjectTraceStore } from '../../cli/trace/open-store.ts'
 import { distinctTraces, replayTraces } from '../../cli/trace/regression-run.ts'
 import { commandLine, prepareRequest } from '../../cli/trace/replay.ts'
+import { readReplayKey, replayKeyToSign, replayMarker } from '../../cli/trace/replay-marker.ts'
+import { summaryOfRecord } from '../../cli/trace/summary.ts'
+import { traceCounts } from '../../cli/lsp/handlers.ts'
 import type { RegressionJson } from '../../cli/contract/traces.ts'
 import { copyExampleApp, type AppCopy } from '../helpers/cli.ts'
 
@@ -30,12 +33,13 @@ let copy: AppCopy
 let project: Project
 let recording: LoadedApp
 let traces: TraceRecord[]
+let recorded: TraceRecord[]
 let report: RegressionJson
 /** Trace id of each recorded request, by a short name. */
 const ids: Record<string, string> = {}
 
-async function send(name: string, method: string, path: string, init: { json?: unknown; token?: string } = {}): Promise<Response> {
-  const headers: Record<string, string> = { host: '127.0.0.1:8080' }
+async function send(name: string, method: string, path: string, init: { json?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  const headers: Record<string, string> = { host: '127.0.0.1:8080', ...init.headers }
   if (init.json !== undefined) headers['content-type'] = 'application/json'
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`
   const response = await recording.app.fetch(
@@ -74,11 +78,17 @@ beforeAll(async () => {
   expect((await send('delete as bob', 'DELETE', '/api/v1/posts/1', { token: bob.token })).status).toBe(403)
   expect((await send('login', 'POST', '/api/auth/login', { json: { email: 'bob@example.com', password: PASSWORD } })).status).toBe(200)
   expect((await send('forgot', 'POST', '/api/auth/forgot-password', { json: { email: 'admin@example.com' } })).status).toBe(200)
+  // Replay markers: any client can send the header; only the one svc signed with the project's key makes a replay.
+  const real = ids['found post']!
+  await send('forged bare', 'GET', '/api/v1/posts/1?via=bare', { headers: { 'x-svc-replay-of': real } })
+  await send('forged signature', 'GET', '/api/v1/posts/1?via=forged', { headers: { 'x-svc-replay-of': `${real}.${'A'.repeat(43)}` } })
+  await send('signed replay', 'GET', '/api/v1/posts/1?via=svc', { headers: { 'x-svc-replay-of': replayMarker(replayKeyToSign(project), real) } })
   await recording.close()
 
   const store = await openProjectTraceStore(project)
   try {
-    traces = distinctTraces(await store.records({ limit: 1000 }), 100)
+    recorded = await store.records({ limit: 1000 })
+    traces = distinctTraces(recorded, 100, readReplayKey(project))
   } finally {
     store.close()
   }
@@ -119,14 +129,50 @@ describe('test:regression --all', () => {
   })
 })
 
+describe('the replay marker', () => {
+  const record = (name: string) => recorded.find((trace) => trace.trace_id === ids[name])!
+
+  it('is a replay only when svc signed it: a real trace id without or with a wrong signature is a request of its own', () => {
+    const key = readReplayKey(project)
+    expect(summaryOfRecord(record('signed replay'), key).replay_of).toBe(ids['found post'])
+    expect(summaryOfRecord(record('forged bare'), key).replay_of).toBeNull()
+    expect(summaryOfRecord(record('forged signature'), key).replay_of).toBeNull()
+    // The header is kept in the trace as the client sent it.
+    expect(record('forged bare').headers['x-svc-replay-of']).toBe(ids['found post'])
+    // Without the project's key (another checkout), nothing is a replay.
+    expect(summaryOfRecord(record('signed replay'), undefined).replay_of).toBeNull()
+  })
+
+  it('leaves out of test:regression only what svc replayed', () => {
+    const kept = new Set(traces.map((trace) => trace.trace_id))
+    expect(kept.has(ids['forged bare']!)).toBe(true)
+    expect(kept.has(ids['forged signature']!)).toBe(true)
+    expect(kept.has(ids['signed replay']!)).toBe(false)
+  })
+
+  it("counts forged replays as the route's own traces in the editor's CodeLens", () => {
+    const key = readReplayKey(project)
+    const summaries = ['forged bare', 'forged signature', 'signed replay'].map((name) => summaryOfRecord(record(name), key))
+    expect(traceCounts({ traces: summaries }, 'GET', '/api/v1/posts/{id}')).toEqual({ traces: 2, errors: 0, replays: 1 })
+  })
+
+  it('is what a replay sends, and verifies', () => {
+    const key = replayKeyToSign(project)
+    const { request } = prepareRequest(record('found post'), { replayKey: key })
+    const replayed = { headers: { ...record('found post').headers, 'x-svc-replay-of': request.headers['x-svc-replay-of']! } }
+    expect(summaryOfRecord({ ...record('found post'), ...replayed }, readReplayKey(project)).replay_of).toBe(ids['found post'])
+  })
+})
+
 describe('replay --format curl', () => {
   it('keeps the host and port the request was sent to', () => {
     const record = traces.find((trace) => trace.trace_id === ids['found post again'])!
-    const { request } = prepareRequest(record)
+    const replayKey = replayKeyToSign(project)
+    const { request } = prepareRequest(record, { replayKey })
     expect(request.url).toBe('http://127.0.0.1:8080/api/v1/posts/1')
     expect(commandLine(request, 'curl', false)).toContain(`'http://127.0.0.1:8080/api/v1/posts/1'`)
-    expect(prepareRequest(record, { url: 'http://api.test:9000' }).request.url).toBe('http://api.test:9000/api/v1/posts/1')
+    expect(prepareRequest(record, { url: 'http://api.test:9000', replayKey }).request.url).toBe('http://api.test:9000/api/v1/posts/1')
     // A Host header that is not a plain host[:port] is never pasted into a command.
-    expect(prepareRequest({ ...record, headers: { ...record.headers, host: "evil'; rm -rf ~" } }).request.url).toBe('http://localhost/api/v1/posts/1')
+    expect(prepareRequest({ ...record, headers: { ...record.headers, host: "evil'; rm -rf ~" } }, { replayKey }).request.url).toBe('http://localhost/api/v1/posts/1')
   })
 })

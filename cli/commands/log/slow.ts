@@ -5,6 +5,7 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
+import { readReplayKey } from '../../trace/replay-marker.ts'
 import { SUMMARY_HEADERS, summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
 const { slow: _slow, limit: _limit, ...filters } = traceFilterArgs
@@ -27,7 +28,8 @@ export default defineCommand({
     const store = await openTraceStoreToRead(io, project, config)
     try {
       const records = await store.records({ ...filter, minDurationMs: min, order: 'slowest' })
-      const json = { min_ms: min, traces: records.map(summaryOfRecord) }
+      const replayKey = readReplayKey(project)
+      const json = { min_ms: min, traces: records.map((record) => summaryOfRecord(record, replayKey)) }
       if (args.json) return print(json)
       if (json.traces.length === 0) return printLine(io, `No trace took ${min} ms or more.`)
       const color = colors(io)

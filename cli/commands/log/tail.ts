@@ -9,6 +9,7 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { noTracesYet, openExistingTraceStore, projectTraceConfig, traceStoreFile } from '../../trace/open-store.ts'
+import { readReplayKey } from '../../trace/replay-marker.ts'
 import { summaryLine, summaryOfRecord } from '../../trace/summary.ts'
 
 const { limit: _limit, ...filters } = traceFilterArgs
@@ -46,8 +47,9 @@ export default defineCommand({
     }
     let store: TraceStore = existing
     const print = (records: Awaited<ReturnType<TraceStore['records']>>) => {
+      const replayKey = readReplayKey(project) // read per batch: the first replay may write the key while tailing
       for (const record of records) {
-        const summary = summaryOfRecord(record)
+        const summary = summaryOfRecord(record, replayKey)
         printLine(io, args.json ? JSON.stringify(summary) : summaryLine(summary, color).filter(Boolean).join('  '))
       }
     }

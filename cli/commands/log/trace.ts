@@ -7,6 +7,7 @@ import { findTrace, refuseEmptyId } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { printTraceList, searchTraces } from '../../trace/search.ts'
 import { writesData } from '../../trace/row-statements.ts'
+import { readReplayKey } from '../../trace/replay-marker.ts'
 import { summaryOfRecord } from '../../trace/summary.ts'
 import { traceView } from '../../trace/view.ts'
 
@@ -33,7 +34,7 @@ export default defineCommand({
     const store = await openTraceStoreToRead(io, project)
     try {
       const record = await findTrace(store, args.id)
-      if (args.json) return json({ trace: record, writes: writesData(record), summary: summaryOfRecord(record) })
+      if (args.json) return json({ trace: record, writes: writesData(record), summary: summaryOfRecord(record, readReplayKey(project)) })
       printLine(io, traceView(record, colors(io)))
     } finally {
       store.close()

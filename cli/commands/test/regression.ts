@@ -7,6 +7,7 @@ import { loadConfig } from '../../project/load-app.ts'
 import { projectFor } from '../../project/project.ts'
 import { parseFilters, traceFilterArgs } from '../../trace/filters.ts'
 import { openTraceStoreToRead, projectTraceConfig } from '../../trace/open-store.ts'
+import { readReplayKey } from '../../trace/replay-marker.ts'
 import { distinctTraces, replayTraces, SAFE_METHODS } from '../../trace/regression-run.ts'
 import { diffText } from '../../trace/run-replay.ts'
 
@@ -38,7 +39,7 @@ export default defineCommand({
     const store = await openTraceStoreToRead(io, project, config)
     let traces: TraceRecord[]
     try {
-      traces = distinctTraces(await store.records({ ...filter, limit: limit * 20 }), limit)
+      traces = distinctTraces(await store.records({ ...filter, limit: limit * 20 }), limit, readReplayKey(project))
     } finally {
       store.close()
     }
