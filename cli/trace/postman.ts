@@ -8,9 +8,11 @@
  */
 import { REDACTED, type TraceRecord } from '../../framework/trace/index.ts'
 import type { PostmanCollectionJson } from '../contract/traces.ts'
+import { REPLAY_HEADER } from './replay-header.ts'
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json'
-const SKIPPED_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'user-agent'])
+/** The transport's, and svc's replay marker: a request sent from Postman is not an svc replay, and a signed marker copied into it would read as one. */
+const SKIPPED_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'user-agent', REPLAY_HEADER])
 
 export function postmanCollection(traces: readonly TraceRecord[], name: string): PostmanCollectionJson {
   const used = new Set<string>()

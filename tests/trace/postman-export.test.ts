@@ -39,3 +39,13 @@ it('redacted headers, query parameters and body fields are declared variables; b
   expect(request.url.getQueryString()).toBe('api_key={{api_key}}&page=2')
   expect(JSON.parse(request.body!.raw!)).toEqual({ email: 'ada@example.com', password: '{{password}}', profile: { client_secret: '{{client_secret}}' } })
 })
+
+it("leaves out a replay's x-svc-replay-of marker: a request sent from Postman is not an svc replay", () => {
+  const replay = buildRecord(
+    rawTrace(1, { path: '/api/v1/posts', request_headers: { host: '127.0.0.1:18455', accept: 'application/json', 'x-svc-replay-of': 'svc_original.c2lnbmF0dXJl' } }),
+    resolveTraceConfig({}),
+    null,
+  )
+  const headers = postmanCollection([replay], 'traces').item[0]!.request.header.map((header) => header.key)
+  expect(headers).toEqual(['accept'])
+})
