@@ -62,7 +62,7 @@ export interface TraceSummaryJson {
   error_message: string | null
   query_count: number
   n_plus_one: boolean
-  /** The trace this request replayed (`svc replay` marks what it sends), null for a request of its own. */
+  /** The trace this request replayed (`svc replay` marks what it sends, signed with the project's key), null for a request of its own, and for a marker that does not verify (any client can send the header). */
   replay_of: string | null
 }
 
