@@ -17,6 +17,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { TraceRecord } from '../../framework/trace/index.ts'
+import { CliError } from '../output/cli-error.ts'
 import type { Project } from '../project/project.ts'
 import { REPLAY_HEADER } from './replay-header.ts'
 
@@ -48,7 +49,14 @@ export function replayKeyToSign(project: Pick<Project, 'storageDir'>): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
-  return readReplayKey(project)!
+  const key = readReplayKey(project)
+  if (key === undefined) {
+    // Not replaced silently: a new key would turn every past replay into an ordinary request.
+    throw new CliError('E_REPLAY_KEY', `${file} is not a replay key (64 hexadecimal digits): svc cannot sign the replay marker`, {
+      hint: `delete it and replay again (a new key is written; replays recorded under the old one then read as ordinary requests)`,
+    })
+  }
+  return key
 }
 
 function signature(key: Buffer, traceId: string): string {
