@@ -1,0 +1,67 @@
+/**
+ * Where route:list says a route was defined, in a file loaded by jiti (as
+ * `svc` loads an app): babel keeps a statement's line but not its column, and
+ * Node 20 does not map `vm` stacks through source maps, so the raw frame of
+ * the generated project's first route said `routes/api.ts:14:91` on a line of
+ * 36 characters. The inline source map maps it back to the call as written.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { afterAll, expect, it } from 'vitest'
+import type { RouteDefinition } from '../../framework/router/define-routes.ts'
+import { readSourceLocation } from '../../framework/router/source-location.ts'
+import { importWithJiti } from '../../cli/project/import-file.ts'
+import { originalPosition } from '../../cli/project/source-position.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-route-position-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const defineRoutesUrl = pathToFileURL(fileURLToPath(new URL('../../framework/router/define-routes.ts', import.meta.url))).href
+
+// `svc new --example=Post`'s routes/api.ts as generated: the doc comment above the imports is what babel moves
+// below them, pushing the first statements onto one line (so their columns change most).
+const ROUTES = `/**
+ * Every route here is under /api; the auth routes (/api/auth/register, login,
+ * refresh, logout, me...) and the health probes (/health/live, /health/ready)
+ * are built in. \`npx svc route:list\` shows them all.
+ */
+import { defineRoutes } from '${defineRoutesUrl}'
+import * as greetings from '../app/greetings.ts'
+import * as posts from '../app/posts.ts'
+import { PostListQuery } from '../app/post-request.ts'
+import { PostCollection } from '../app/post-resource.ts'
+
+export default defineRoutes((r) => {
+  r.version(1, (r) => {
+    r.get('/hello', greetings.hello)
+    // The body is checked against GreetingInput before greet() runs: a bad one is a 422.
+    r.post('/greetings', greetings.greet)
+    r.get('/posts', posts.listPosts).middleware(PostListQuery).middleware(PostCollection)
+  })
+})
+`
+
+const APP_FILES: Record<string, string> = {
+  'greetings.ts': 'export const hello = (): string => "hi"\nexport const greet = (): string => "hey"\n',
+  'posts.ts': 'export const listPosts = (): string[] => []\n',
+  'post-request.ts': 'export const PostListQuery = "auth"\n',
+  'post-resource.ts': 'export const PostCollection = "throttle:60,1"\n',
+}
+
+it('gives the line and column of the route call as written, for a file jiti transpiled', async () => {
+  mkdirSync(join(dir, 'routes'))
+  mkdirSync(join(dir, 'app'))
+  for (const [name, text] of Object.entries(APP_FILES)) writeFileSync(join(dir, 'app', name), text)
+  const file = join(dir, 'routes', 'api.ts')
+  writeFileSync(file, ROUTES)
+  const { default: definition } = (await importWithJiti(file)) as { default: RouteDefinition }
+  const sources = definition.routes.map((route) => originalPosition(readSourceLocation(route.definedAt)!))
+  // At the method's name, as V8 places a call: "    r.get(" has `get` at column 7.
+  expect(sources).toEqual([
+    { file, line: 14, column: 7 },
+    { file, line: 16, column: 7 },
+    { file, line: 17, column: 7 },
+  ])
+})
