@@ -38,7 +38,9 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
   const roles = routeMiddleware.find((name) => name.startsWith('auth:'))?.slice('auth:'.length)
   const throttleAlias = routeMiddleware.find((name) => name.startsWith('throttle:'))
   const retryAfter = headerOf(record.response.headers, 'retry-after')
-  const where = exception?.location ? ` at ${exception.location.file}:${exception.location.line}:${exception.location.column}` : ''
+  // A trace keeps the stack's position, whose column is babel's when jiti ran the file: mapped to the file as written.
+  const thrownAt = exception?.location ? originalPosition(exception.location) : null
+  const where = thrownAt ? ` at ${thrownAt.file}:${thrownAt.line}:${thrownAt.column}` : ''
   const explanations: Record<FailureKind, string> = {
     invalid_credentials:
       'Invalid credentials: the email or the password is wrong (the login handler answers the same for both, so that it does not tell which accounts exist). Repeated failures lock the account for a while (423).',
@@ -78,7 +80,7 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
     errors: exception?.errors ?? null,
     // svc threw in its own pipeline (auth, a declared .body(), throttle): no app code threw, so the route is named,
     // where what refused was declared (docs/traces.md, "Where it threw").
-    location: exception === null ? null : (exception.location ?? routing?.matched?.source ?? null),
+    location: exception === null ? null : (thrownAt ?? routing?.matched?.source ?? null),
   }
 }
 

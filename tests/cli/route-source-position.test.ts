@@ -3,9 +3,10 @@
  * `svc` loads an app): babel keeps a statement's line but not its column, and
  * Node 20 does not map `vm` stacks through source maps, so the raw frame of
  * the generated project's first route said `routes/api.ts:14:91` on a line of
- * 36 characters. The inline source map maps it back to the call as written.
+ * 36 characters. The inline source map maps it back to the call as written,
+ * and svc why maps an exception's location the same way.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -14,6 +15,9 @@ import type { RouteDefinition } from '../../framework/router/define-routes.ts'
 import { readSourceLocation } from '../../framework/router/source-location.ts'
 import { importWithJiti } from '../../cli/project/import-file.ts'
 import { originalPosition } from '../../cli/project/source-position.ts'
+import { explainFailure } from '../../cli/trace/why.ts'
+import { appFrame } from '../../framework/trace/record-builder.ts'
+import type { TraceRecord } from '../../framework/trace/record.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-route-position-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -64,4 +68,35 @@ it('gives the line and column of the route call as written, for a file jiti tran
     { file, line: 16, column: 7 },
     { file, line: 17, column: 7 },
   ])
+})
+
+// A handler of the same shape that throws: the trace keeps the raw frame (babel's column), svc why maps it.
+const CONTROLLER = `/**
+ * Greetings: a doc comment above the imports, as make:controller writes one,
+ * which babel moves below them onto the first statement's line.
+ */
+import * as path from 'node:path'
+import * as os from 'node:os'
+
+export const sep: string = path.sep + os.EOL
+export function greet(): never { throw new Error('no greeting') }
+`
+
+it("places a handler's exception where it threw in the file as written (svc why)", async () => {
+  const file = join(dir, 'app', 'throwing.ts')
+  writeFileSync(file, CONTROLLER)
+  const { greet } = (await importWithJiti(file)) as { greet: () => never }
+  let stack = ''
+  try {
+    greet()
+  } catch (error) {
+    stack = (error as Error).stack ?? ''
+  }
+  const location = appFrame(stack)
+  // A traced 500 (the extension's fixture), thrown where this handler threw.
+  const traced = JSON.parse(readFileSync(fileURLToPath(new URL('../extension/fixtures/trace-500.json', import.meta.url)), 'utf8')) as TraceRecord
+  const failure = explainFailure({ ...traced, exception: { ...traced.exception!, location } }, null)!
+  // `throw new Error(` : V8 places a `new` at its keyword, column 40 of line 9.
+  expect(failure.location).toEqual({ file, line: 9, column: 40 })
+  expect(failure.explanation).toContain(`${file}:9:40`)
 })
