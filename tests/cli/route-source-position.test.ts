@@ -100,3 +100,16 @@ it("places a handler's exception where it threw in the file as written (svc why)
   expect(failure.location).toEqual({ file, line: 9, column: 40 })
   expect(failure.explanation).toContain(`${file}:9:40`)
 })
+
+it("places every route of the blog example at its call's method name", async () => {
+  const file = fileURLToPath(new URL('../../examples/blog/routes/api.ts', import.meta.url))
+  const lines = readFileSync(file, 'utf8').split('\n')
+  const { default: definition } = (await importWithJiti(file)) as { default: RouteDefinition }
+  expect(definition.routes.length).toBeGreaterThan(5)
+  for (const route of definition.routes) {
+    const at = originalPosition(readSourceLocation(route.definedAt)!)
+    expect(at.file).toBe(file)
+    // V8 places `r.delete(` at its parenthesis (delete is a keyword), every other call at the method's name.
+    expect(lines[at.line - 1]!.slice(at.column - 1), `${route.method} ${route.path}`).toMatch(/^(get|post|put|patch|any|match|options|head|\()/)
+  }
+})
