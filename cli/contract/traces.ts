@@ -321,7 +321,7 @@ export interface FailureJson {
   explanation: string
   /** Field errors for `validation`. */
   errors: Record<string, string[]> | null
-  /** Where the exception was thrown (`exception`, `http_error`). */
+  /** Where the exception was thrown: the app's frame that threw (or called what threw); when svc threw in its own middleware pipeline (auth, validation of a declared body, throttle), the matched route's definition. */
   location: SourceLocationJson | null
 }
 

@@ -54,6 +54,21 @@ export async function importWithJiti(path: string): Promise<Record<string, unkno
 }
 
 /**
+ * The code jiti ran for a TypeScript file, inline source map included (read
+ * from the transpile cache when it is there, as `import` does), or undefined
+ * when jiti loaded nothing in this process (tests import with vitest, whose
+ * stacks are already mapped) or the file is not one jiti transpiles.
+ */
+export function transpiledCode(file: string): string | undefined {
+  if (jiti === undefined || !/\.[cm]?tsx?$/.test(file) || file.includes(`${sep}node_modules${sep}`)) return undefined
+  try {
+    return jiti.instance.transform({ filename: file, source: readFileSync(file, 'utf8'), ts: true, async: true })
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * Transpiles TypeScript files into the transpile cache that the next process
  * loading them reads (the same options as `importWithJiti`, so the same cache
  * entries), without running them. `svc live` does it for a changed file

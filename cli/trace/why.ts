@@ -8,12 +8,16 @@ import { type TraceRecord } from '../../framework/trace/index.ts'
 import type { FailureJson, FailureKind, RoutingJson } from '../contract/traces.ts'
 import { loadApp } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
+import { originalPosition } from '../project/source-position.ts'
 
 /** What the app's router does with `method path` (`app.explain`, on the app as the project defines it). */
 export async function explainRouting(project: Project, method: string, path: string): Promise<RoutingJson> {
   const loaded = await loadApp(project, { withDatabase: false })
   try {
-    return await loaded.app.explain(method, path)
+    const routing = await loaded.app.explain(method, path)
+    // The route's definition as written (jiti ran the routes file transpiled: its stack columns are babel's).
+    const source = routing.matched?.source
+    return source ? { ...routing, matched: { ...routing.matched!, source: originalPosition(source) } } : routing
   } finally {
     await loaded.close()
   }
@@ -34,7 +38,9 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
   const roles = routeMiddleware.find((name) => name.startsWith('auth:'))?.slice('auth:'.length)
   const throttleAlias = routeMiddleware.find((name) => name.startsWith('throttle:'))
   const retryAfter = headerOf(record.response.headers, 'retry-after')
-  const where = exception?.location ? ` at ${exception.location.file}:${exception.location.line}:${exception.location.column}` : ''
+  // A trace keeps the stack's position, whose column is babel's when jiti ran the file: mapped to the file as written.
+  const thrownAt = exception?.location ? originalPosition(exception.location) : null
+  const where = thrownAt ? ` at ${thrownAt.file}:${thrownAt.line}:${thrownAt.column}` : ''
   const explanations: Record<FailureKind, string> = {
     invalid_credentials:
       'Invalid credentials: the email or the password is wrong (the login handler answers the same for both, so that it does not tell which accounts exist). Repeated failures lock the account for a while (423).',
@@ -72,7 +78,9 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
     middleware: refusing,
     explanation,
     errors: exception?.errors ?? null,
-    location: exception?.location ?? null,
+    // svc threw in its own pipeline (auth, a declared .body(), throttle): no app code threw, so the route is named,
+    // where what refused was declared (docs/traces.md, "Where it threw").
+    location: exception === null ? null : (thrownAt ?? routing?.matched?.source ?? null),
   }
 }
 

@@ -258,7 +258,17 @@ const SVC_DIRS = ['../', '../../cli/'].flatMap((relative) => {
 })
 const FRAME = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/
 
-/** The first stack frame outside svc, node_modules and the runtime: where the app threw. */
+// svc's middleware pipeline: a frame past it was only passing the request on (`await next()`), it threw nothing.
+const PIPELINE = SVC_DIRS.length > 0 ? `${SVC_DIRS[0]}middleware/compose.` : null
+
+/**
+ * Where the app threw: the first stack frame outside svc, node_modules and
+ * the runtime, so an app's handler or middleware that threw, or that called
+ * what threw (a library, an svc helper such as `c.body()`). Null when svc threw
+ * in its own pipeline (auth, validation of a declared `.body()`, throttle):
+ * an app middleware that is next on the stack only awaited `next()`, and
+ * naming it sent users to the wrong file (docs/traces.md, "Where it threw").
+ */
 export function appFrame(stack: string | undefined): TraceSourceLocation | null {
   if (stack === undefined) return null
   for (const line of stack.split('\n').slice(1)) {
@@ -266,6 +276,7 @@ export function appFrame(stack: string | undefined): TraceSourceLocation | null 
     if (match === null) continue
     let file = match[1]!
     if (file.startsWith('file://')) file = decodeURIComponent(new URL(file).pathname)
+    if (PIPELINE !== null && file.startsWith(PIPELINE)) return null
     if (file.startsWith('node:') || file.includes('/node_modules/') || !file.includes('/')) continue
     if (SVC_DIRS.some((dir) => file.startsWith(dir))) continue
     return { file, line: Number(match[2]), column: Number(match[3]) }

@@ -35,6 +35,10 @@ beforeAll(async () => {
       r.get('/busy', function busy() {
         throw new HttpError(429, 'Slow down')
       }).middleware(passOn)
+      // An app middleware that only awaits next() before svc's auth (response-time in a project from svc new).
+      r.get('/timed', function timedHandler() {
+        return { ok: true }
+      }).middleware(timed, 'auth')
       r.get('/teapot', function teapot() {
         throw new HttpError(418, 'No coffee here')
       }).middleware(passOn)
@@ -47,6 +51,10 @@ afterAll(() => traced.close())
 
 const gate: Middleware = async function gate() {
   throw new HttpError(429, 'Slow down')
+}
+const timed: Middleware = async function timed(_c, next) {
+  const response = await next()
+  return response
 }
 const passOn: Middleware = async function passOn(_c, next) {
   return next()
@@ -74,6 +82,18 @@ describe('why a traced request failed', () => {
     const response = await traced.app.fetch(request('GET', '/api/auth/me'), { [CONN_INFO]: { remoteAddress: '10.1.1.2' } })
     const failure = explainFailure(await recordOf(response), await traced.app.explain('GET', '/api/auth/me'))!
     expect(failure).toMatchObject({ kind: 'missing_token', status: 401, middleware: 'auth' })
+  })
+
+  // svc's auth threw: the app middleware before it only awaited next(), so it is not where the 401 came from.
+  it("names the route, not an app middleware that awaited next(), when svc's own middleware refused", async () => {
+    const response = await traced.app.fetch(request('GET', '/api/timed'), { [CONN_INFO]: { remoteAddress: '10.1.1.4' } })
+    const record = await recordOf(response)
+    const routing = await traced.app.explain('GET', '/api/timed')
+    expect(record.exception).toMatchObject({ status: 401, location: null })
+    const failure = explainFailure(record, routing)!
+    expect(failure).toMatchObject({ kind: 'missing_token', middleware: 'auth' })
+    expect(routing.matched!.source).not.toBeNull()
+    expect(failure.location).toEqual(routing.matched!.source)
   })
 
   it('an invalid body: validation, with the field errors', async () => {
