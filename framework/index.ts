@@ -264,6 +264,7 @@ export {
   listen,
   listenersOf,
   listenerNamed,
+  releaseListeners,
   useListenerQueue,
   useListenerServices,
   type EmitScope,

@@ -14,6 +14,7 @@ import {
   isAuthPlugin,
   listen,
   listenerQueue,
+  releaseListeners,
   useListenerQueue,
   useListenerServices,
   queuedMailer,
@@ -27,7 +28,9 @@ import {
   type Database,
   type EnvRecord,
   type KernelOptions,
+  type JobServices,
   type Listener,
+  type ListenerQueue,
   type Mailer,
   type Queue,
   type QueueSettings,
@@ -230,8 +233,11 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
   let tracing: ProjectTracer | undefined
   let mailer: ClosableMailer | undefined
   let queue: Queue | undefined
+  // What this app installs in the process's event registry, taken back when it closes (releaseListeners).
+  const installed: { listeners: Listener[]; queue?: ListenerQueue | undefined; services?: JobServices } = { listeners: [] }
   // Each part is closed whatever the one before throws: traces first (their last writes), the database last.
   const close = async () => {
+    releaseListeners(installed)
     try {
       await tracing?.close()
     } finally {
@@ -257,10 +263,12 @@ export async function loadApp(project: Project, options: LoadOptions = {}): Prom
     const api = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'api.ts'))
     const web = await loadDefault<RouteDefinition>(importFile, join(project.appDir, 'routes', 'web.ts'))
     const kernel = (await loadDefault<KernelOptions>(importFile, join(project.appDir, 'app', 'kernel.ts'))) ?? {}
-    await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
+    installed.listeners = await registerListeners(importFile, join(project.appDir, 'app', 'listeners', 'index.ts'))
     // Queued listeners go to this app's queue (the registry is per process: the last app loaded holds it).
-    useListenerQueue(queue === undefined ? undefined : listenerQueue(queue))
-    useListenerServices({ db: database, queue, mailer: appMailer, config })
+    installed.queue = queue === undefined ? undefined : listenerQueue(queue)
+    installed.services = { db: database, queue, mailer: appMailer, config }
+    useListenerQueue(installed.queue)
+    useListenerServices(installed.services)
     const docs = options.apiDocs === false ? [] : apiDocsPlugins(project, config, web?.routes.map((route) => route.path) ?? [], options.serving === true)
     const plugins = [...withAuth(project, config, database !== undefined, kernel.plugins), ...docs, ...(tracing ? [tracing.tracer.plugin] : []), ...publicStorage(project)]
     const maintenance = options.serving === true ? maintenanceFile(maintenancePath(project, config)) : undefined
@@ -321,13 +329,14 @@ function publicStorage(project: Project): AppPluginSpec[] {
 }
 
 /** `app/listeners/index.ts`: the app's event listeners (`export default [...]`), registered for `emit`. */
-async function registerListeners(importFile: ImportFile, path: string): Promise<void> {
+async function registerListeners(importFile: ImportFile, path: string): Promise<Listener[]> {
   const listeners = await loadDefault<unknown>(importFile, path)
-  if (listeners === undefined) return
+  if (listeners === undefined) return []
   if (!Array.isArray(listeners) || !listeners.every((each) => typeof (each as Partial<Listener>)?.handle === 'function')) {
     throw new CliError('E_APP_LOAD', `${path} does not export a list of listeners`, { hint: 'export default [sendWelcomeMail] satisfies Listener[] (see docs/generators.md)' })
   }
   listen(...(listeners as Listener[]))
+  return listeners as Listener[]
 }
 
 async function loadDefault<T>(importFile: ImportFile, path: string): Promise<T | undefined> {

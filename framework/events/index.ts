@@ -183,3 +183,16 @@ export function useListenerServices(services: JobServices): void {
 export function useListenerQueue(queue: ListenerQueue | undefined): void {
   registry().queue = queue
 }
+
+/**
+ * Undoes what a host installed once it closes (the `svc` CLI, an app loaded in process): its listeners are
+ * forgotten, and its queue and services removed if they are still the installed ones (a host loaded since
+ * keeps its own). Left installed, a later app in the same process (a test file after another) handed its
+ * events to a closed database's queue.
+ */
+export function releaseListeners(host: { listeners: readonly Listener[]; queue?: ListenerQueue | undefined; services?: JobServices }): void {
+  forget(...host.listeners)
+  const current = registry()
+  if (host.queue !== undefined && current.queue === host.queue) current.queue = undefined
+  if (host.services !== undefined && current.services === host.services) current.services = {}
+}
