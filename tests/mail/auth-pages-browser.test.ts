@@ -24,6 +24,7 @@ let dir: string
 let server: RunningServer
 let browser: Browser
 let database: Database
+let release: (() => void) | undefined
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-auth-pages-'))
@@ -34,11 +35,14 @@ beforeAll(async () => {
   server = await serve(pending, { port: 0, host: '127.0.0.1', onClose: async () => database.close() })
   const sink = { write: async () => {}, prune: async () => 0 }
   const blog = await blogApp(resolveConfig(withServedUrl(env, server)), database, sink, { mailer })
+  release = blog.release
   pending.ready(blog.app)
   browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
 }, 60_000)
 
 afterAll(async () => {
+  // The blog app registered its listeners and queue for emit in this worker: later files must not meet them.
+  release?.()
   await browser?.close()
   await server?.close()
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })

@@ -20,6 +20,7 @@ import {
   resolveMailSettings,
   resolveQueueSettings,
   syncQueueDriver,
+  releaseListeners,
   useListenerQueue,
   useListenerServices,
   type App,
@@ -38,6 +39,8 @@ import web from '../routes/web.ts'
 export interface BlogApp {
   app: App
   tracer: SvcTracer
+  /** Takes back the listeners, queue and services this app installed for `emit` (a test that builds it in process). */
+  release(): void
 }
 
 export interface BlogServices {
@@ -60,11 +63,17 @@ export async function blogApp(config: AppConfig, database: Database, traces: Tra
   const queue = createQueue(services.queueDriver ?? webQueueDriver(config, database), { db: database, mailer, config })
   // As `svc serve` does: queued listeners (the author's mail of POST /api/v2/posts) go to the app's queue.
   listen(...listeners)
-  useListenerQueue(listenerQueue(queue))
+  const installedQueue = listenerQueue(queue)
+  useListenerQueue(installedQueue)
   const appMailer = mail.queue ? queuedMailer(queue) : mailer
-  useListenerServices({ db: database, queue, mailer: appMailer, config })
+  const installedServices = { db: database, queue, mailer: appMailer, config }
+  useListenerServices(installedServices)
   const plugins = [authPlugin({ mailer: appMailer }), tracer.plugin]
-  return { app: createApp({ config, database, api, web, tracer, plugins, queue, mailer: appMailer, maintenance: services.maintenance }), tracer }
+  return {
+    app: createApp({ config, database, api, web, tracer, plugins, queue, mailer: appMailer, maintenance: services.maintenance }),
+    tracer,
+    release: () => releaseListeners({ listeners, queue: installedQueue, services: installedServices }),
+  }
 }
 
 function webQueueDriver(config: AppConfig, database: Database): QueueDriver {

@@ -53,7 +53,7 @@ async function register(email: string): Promise<{ token: string; id: number }> {
 
 async function newPost(title: string): Promise<number> {
   const created = await client.post('/api/v1/posts', { json: { title }, token: writer })
-  expect(created.status).toBe(201)
+  expect(created.status, JSON.stringify(created.body)).toBe(201)
   return created.body.data.id
 }
 
