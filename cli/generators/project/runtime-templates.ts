@@ -108,13 +108,15 @@ function queueDriver(config: AppConfig, database: Database): QueueDriver {
 `,
 })
 
-export const denoEntry: ProjectTemplate = () => ({
-  path: 'runtimes/deno.ts',
-  contents: `/**
- * The app on Deno: \`npm run start:deno\` (docs/runtimes.md).
+/** The Deno and Bun entries: the same file but for the adapter it imports (svc/deno, svc/bun) and the name it prints. */
+function serverEntry(runtime: 'deno' | 'bun', name: string): ProjectTemplate {
+  return () => ({
+    path: `runtimes/${runtime}.ts`,
+    contents: `/**
+ * The app on ${name}: \`npm run start:${runtime}\` (docs/runtimes.md).
  */
 import { pendingApp, resolveConfig, withServedUrl, type Database } from 'svc'
-import { maintenanceFile, openDatabase, openTraceStore, readEnv, readJwtKeyFiles, serve } from 'svc/deno'
+import { maintenanceFile, openDatabase, openTraceStore, readEnv, readJwtKeyFiles, serve } from 'svc/${runtime}'
 import { resolveTraceConfig, storeSink, type SvcTracer } from 'svc/trace'
 import { runtimeApp } from './app.ts'
 
@@ -154,59 +156,13 @@ try {
   await server.close()
   throw error
 }
-console.log(\`Serving on Deno: \${server.url}\`)
+console.log(\`Serving on ${name}: \${server.url}\`)
 `,
-})
-
-export const bunEntry: ProjectTemplate = () => ({
-  path: 'runtimes/bun.ts',
-  contents: `/**
- * The app on Bun: \`npm run start:bun\` (docs/runtimes.md).
- */
-import { pendingApp, resolveConfig, withServedUrl, type Database } from 'svc'
-import { maintenanceFile, openDatabase, openTraceStore, readEnv, readJwtKeyFiles, serve } from 'svc/bun'
-import { resolveTraceConfig, storeSink, type SvcTracer } from 'svc/trace'
-import { runtimeApp } from './app.ts'
-
-// Read as svc serve reads it: a blank value (\`DATABASE_URL=\` in .env) is unset.
-const env = readEnv()
-const config = resolveConfig(env)
-let database: Database | undefined
-let traces: Awaited<ReturnType<typeof openTraceStore>> | undefined
-let tracer: SvcTracer | undefined
-
-// It listens first, as svc serve does: with APP_URL unset, the links in mails name the port it got (PORT=0 too).
-const pending = pendingApp()
-const server = serve(pending, {
-  port: config.port,
-  host: config.host,
-  // On SIGINT/SIGTERM, after the in-flight requests: every accepted trace is written, then the stores close.
-  onClose: async () => {
-    await tracer?.close()
-    traces?.close()
-    database?.close()
-  },
-})
-try {
-  const served = resolveConfig(withServedUrl(env, server))
-  // The files svc serve, svc migrate and svc trace:list use: storage/database.sqlite, storage/traces.sqlite.
-  database = await openDatabase({ url: served.databaseUrl ?? 'file:storage/database.sqlite', authToken: served.databaseAuthToken })
-  traces = await openTraceStore({ url: resolveTraceConfig(served.vars).databaseUrl ?? 'file:storage/traces.sqlite' })
-  // \`svc down\` writes it: polled at most once a second.
-  const maintenance = maintenanceFile(served.vars.MAINTENANCE_FILE?.trim() || 'storage/maintenance.json')
-  // RS256 (svc new --jwt=RS256, svc key:generate --rs256): the key pair in storage/keys/.
-  const keys = await readJwtKeyFiles('storage')
-  const built = await runtimeApp(served, database, storeSink(traces), { maintenance, keys })
-  tracer = built.tracer
-  pending.ready(built.app)
-} catch (error) {
-  pending.failed(error)
-  await server.close()
-  throw error
+  })
 }
-console.log(\`Serving on Bun: \${server.url}\`)
-`,
-})
+
+export const denoEntry: ProjectTemplate = serverEntry('deno', 'Deno')
+export const bunEntry: ProjectTemplate = serverEntry('bun', 'Bun')
 
 export const workersEntry: ProjectTemplate = () => ({
   path: 'runtimes/workers.ts',
