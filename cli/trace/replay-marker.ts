@@ -14,7 +14,7 @@
  * from a forged one.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { TraceRecord } from '../../framework/trace/index.ts'
 import { CliError } from '../output/cli-error.ts'
@@ -44,10 +44,16 @@ export function replayKeyToSign(project: Pick<Project, 'storageDir'>): Buffer {
   if (existing !== undefined) return existing
   const file = replayKeyFile(project)
   mkdirSync(dirname(file), { recursive: true })
+  // Written whole to a file of its own, then linked into place: a replay starting at the same moment sees no key
+  // file or the whole key, never a file created but not yet written (which it would refuse as E_REPLAY_KEY).
+  const draft = `${file}.${process.pid}.draft`
+  writeFileSync(draft, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 })
   try {
-    writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
+    linkSync(draft, file)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  } finally {
+    rmSync(draft, { force: true })
   }
   const key = readReplayKey(project)
   if (key === undefined) {
