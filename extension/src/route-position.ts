@@ -5,7 +5,9 @@
  * may not be (`r.get('/hello', greetings.hello)`, 36 characters long, was
  * reported at column 91 in a project made by `svc new`): past the end of the
  * line, the definition request found no route and the click opened the route
- * file instead of the handler.
+ * file instead of the handler. `route:list` now maps columns through jiti's
+ * source map (cli/project/source-position.ts); this still guards a route
+ * cache written by an svc before that, and any column the map cannot place.
  */
 export interface LinePosition {
   /** 0-based, as VS Code counts. */

@@ -84,11 +84,10 @@ export async function useOneTimeToken(
   writes: (owner: TokenOwner) => Statement[],
 ): Promise<{ userId: number; results: ResultSet[] } | undefined> {
   const tokenHash = await sha256Hex(token)
-  const live = LIVE_TOKEN
-  const owner: TokenOwner = { sql: `select user_id from one_time_tokens where ${live}`, args: [tokenHash, purpose, now] }
+  const owner: TokenOwner = { sql: `select user_id from one_time_tokens where ${LIVE_TOKEN}`, args: [tokenHash, purpose, now] }
   const results = await db.batch([
     ...writes(owner),
-    { sql: `update one_time_tokens set used_at = ? where ${live} returning user_id`, args: [now, tokenHash, purpose, now] },
+    { sql: `update one_time_tokens set used_at = ? where ${LIVE_TOKEN} returning user_id`, args: [now, tokenHash, purpose, now] },
   ])
   const row = results.at(-1)?.rows[0]
   return row === undefined ? undefined : { userId: Number(row.user_id), results: results.slice(0, -1) }
