@@ -5,6 +5,8 @@
  * live under log: (log:trace, log:replay). Spelling alone sent
  * `trace:search` to route:search and `trace:diff` to trace:list.
  */
+import { closestNames } from './suggest.ts'
+
 const SYNONYMS: Readonly<Record<string, string>> = {
   search: 'log:trace',
   find: 'log:trace',
@@ -23,7 +25,14 @@ const SYNONYMS: Readonly<Record<string, string>> = {
 export function traceSynonym(name: string, known: ReadonlySet<string>): string | undefined {
   const match = /^traces?:(.+)$/.exec(name)
   if (match === null) return undefined
-  const word = match[1]!
-  const meant = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : `log:${word}`
-  return meant !== undefined && known.has(meant) ? meant : undefined
+  const exact = meaning(match[1]!)
+  if (known.has(exact)) return exact
+  // The word misspelt too (trace:serch, trace:tial): the closest synonym or log: word, as a command name would be.
+  const words = [...Object.keys(SYNONYMS), ...[...known].filter((each) => each.startsWith('log:')).map((each) => each.slice(4))]
+  const [closest] = closestNames(match[1]!, words, 1)
+  return closest === undefined || !known.has(meaning(closest)) ? undefined : meaning(closest)
+}
+
+function meaning(word: string): string {
+  return Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word]! : `log:${word}`
 }

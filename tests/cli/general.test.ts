@@ -130,6 +130,9 @@ describe('svc', () => {
       ['trace:inspect', 'log:trace'],
       ['trace:diff', 'log:replay'],
       ['trace:tail', 'log:tail'],
+      // The word misspelt as well: the closest tool still comes first (trace:serch suggested trace:users).
+      ['trace:serch', 'log:trace'],
+      ['trace:tial', 'log:tail'],
     ]
     for (const [typed, meant] of cases) {
       const result = await svc(typed)
