@@ -138,6 +138,15 @@ describe('posts and their authors', () => {
     expect(await row(id)).toBeUndefined()
   })
 
+  it("a deleted user's posts stay, without an author (only admins edit them then)", async () => {
+    const leaving = await register('leaving@example.com')
+    const id = await newPost('Left behind', leaving)
+    await db.execute('delete from users where id = ?', [leaving.id])
+    expect(await db.first('select title, user_id from posts where id = ?', [id])).toEqual({ title: 'Left behind', user_id: null })
+    expect((await client.put(`/api/v1/posts/${id}`, { json: { title: 'Adopted' }, token: stranger.token })).status).toBe(403)
+    expect((await client.put(`/api/v1/posts/${id}`, { json: { title: 'Kept by the admins' }, token: admin.token })).status).toBe(200)
+  })
+
   it("a stranger's PUT sent alongside the author's does not land: the author's edit stays", async () => {
     const id = await newPost('Contested')
     const [mine, theirs] = await Promise.all([
