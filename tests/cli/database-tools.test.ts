@@ -82,11 +82,11 @@ describe('svc db:show', () => {
       'failed_jobs', 'idempotency_keys', 'jobs',
       'migrations', 'odd "name" table', 'one_time_tokens', 'post_tags', 'posts', 'rate_limits', 'refresh_tokens', 'security_events', 'users',
     ])
-    // The blog's 8 migrations (its queue and idempotency tables included).
-    expect(tables.find((table) => table.name === 'migrations')!.rows).toBe(8)
+    // The blog's 9 migrations (its queue and idempotency tables, and posts' authors, included).
+    expect(tables.find((table) => table.name === 'migrations')!.rows).toBe(9)
     expect(tables.find((table) => table.name === 'odd "name" table')!.rows).toBe(2)
     const { stdout } = await svc('db:show')
-    expect(stdout).toMatch(/^TABLE +ROWS\nfailed_jobs +0\nidempotency_keys +0\njobs +0\nmigrations +8\n/)
+    expect(stdout).toMatch(/^TABLE +ROWS\nfailed_jobs +0\nidempotency_keys +0\njobs +0\nmigrations +9\n/)
     expect(stdout).toContain('12 tables; svc db:show <table> for one')
   })
 

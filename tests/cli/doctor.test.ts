@@ -23,7 +23,7 @@ describe('svc doctor before the database exists', () => {
     expect(by.database).toMatchObject({ status: 'warn', fix: 'svc migrate creates it (or check DATABASE_URL)' })
     expect(by.database.message).toMatch(/^no database yet at .*storage\/database\.sqlite$/)
     expect(by.migrations).toMatchObject({ status: 'warn', fix: 'svc migrate' })
-    expect(by.migrations.message).toMatch(/^8 pending: /)
+    expect(by.migrations.message).toMatch(/^9 pending: /)
     expect(by.traces).toMatchObject({ status: 'ok' })
     expect(by.traces.message).toContain('No traces yet')
     expect(existsSync(app.path('storage', 'database.sqlite'))).toBe(false)

@@ -150,6 +150,7 @@ describe('the response contract: every operation of the example answers as docum
       body: { name: 'Contract', email: 'contract@example.com', password, password_confirmation: password },
     }))) as { data: { token: string; refresh_token: string } }
     let session = registered.data
+    let ownPost: string | undefined
     const admin = await testApp.tokenFor({ role: 'admin' })
     const leaving = await testApp.tokenFor({ email: 'leaving@example.test' })
 
@@ -160,12 +161,13 @@ describe('the response contract: every operation of the example answers as docum
       const token = described.path === '/api/auth/logout' ? leaving : roles?.includes('admin') ? admin : operation.security !== undefined ? session.token : undefined
       const example = bodyExample(described)
       const body = example && { ...example, ...pick({ email: 'contract@example.com', password, password_confirmation: password, refresh_token: session.refresh_token, token: 'not-a-mailed-token' }, Object.keys(example)) }
-      // DELETE takes the second post: the first is read after it.
-      const params = described.method === 'delete' ? { id: '2' } : undefined
+      // DELETE takes the second post: the first is read after it. PUT takes the session's own post (only its author edits it).
+      const params = described.method === 'delete' ? { id: '2' } : described.method === 'put' && ownPost !== undefined ? { id: ownPost } : undefined
       // The pages the mails link to take the mail's token from the query string.
       const query = PAGES.includes(described.path) ? '?token=not-a-mailed-token' : undefined
-      const json = (await check(described, await send(described, { token, body, params, query }))) as { data?: { token?: string; refresh_token?: string } } | undefined
+      const json = (await check(described, await send(described, { token, body, params, query }))) as { data?: { id?: number; token?: string; refresh_token?: string } } | undefined
       if (json?.data?.refresh_token !== undefined) session = json.data as typeof session
+      if (described.method === 'post' && described.path === '/api/v1/posts') ownPost = String(json?.data?.id)
     }
 
     expect(Object.fromEntries(answered)).toEqual({
@@ -210,6 +212,9 @@ describe('the response contract: every operation of the example answers as docum
       }
     }
     await check(find('delete', '/api/v1/posts/{id}'), await send(find('delete', '/api/v1/posts/{id}'), { token: user }))
+    // Someone else's post (this one has no author: only admins edit it).
+    await check(find('put', '/api/v1/posts/{id}'), await send(find('put', '/api/v1/posts/{id}'), { token: user, body: { title: 'Not mine' }, params: { id: '1' } }))
+    expect(answered.get('PUT /api/v1/posts/{id}')).toContain(403)
     await check(find('get', '/api/v1/posts/{id}'), await send(find('get', '/api/v1/posts/{id}'), { params: { id: '999' } }))
     await check(find('get', '/api/v1/posts'), await send(find('get', '/api/v1/posts'), { query: '?page=0' }))
     for (const page of PAGES) await check(find('get', page), await send(find('get', page)))

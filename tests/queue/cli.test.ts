@@ -311,12 +311,12 @@ describe('make:queue-table', () => {
         const answer = await runSvc(args, { cwd: fresh.dir })
         expect(answer.exitCode, args.join(' ')).toBe(1)
         expect(answer.stderr).toContain('error [E_QUEUE_TABLE]')
-        expect(answer.stderr).toMatch(/fix: 8 migration\(s\) have not run on the database storage\/database\.sqlite \(no migration has run on it.*; run svc migrate \(or svc serve --migrate\)\n/)
+        expect(answer.stderr).toMatch(/fix: 9 migration\(s\) have not run on the database storage\/database\.sqlite \(no migration has run on it.*; run svc migrate \(or svc serve --migrate\)\n/)
         expect(answer.stderr).not.toContain('make:queue-table')
       }
       rmSync(fresh.path('database/migrations/20260101000700_create_jobs_table.ts'))
       const without = await runSvc(['queue:status'], { cwd: fresh.dir })
-      expect(without.stderr).toMatch(/fix: 7 migration\(s\) have not run .*, and none in database\/migrations creates jobs, one of svc's own tables: run svc make:queue-table \(which writes its migration\), then svc migrate\n/)
+      expect(without.stderr).toMatch(/fix: 8 migration\(s\) have not run .*, and none in database\/migrations creates jobs, one of svc's own tables: run svc make:queue-table \(which writes its migration\), then svc migrate\n/)
     } finally {
       fresh.remove()
     }

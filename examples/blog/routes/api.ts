@@ -19,8 +19,14 @@ export default defineRoutes((r) => {
       .body(posts.PostInput)
       .middleware('auth', 'throttle:10,1', 'idempotent:optional')
       .response(posts.Post, { status: 201 })
-    r.put('/posts/{id}', posts.updatePost).where('id', /\d+/).body(posts.PostInput).middleware('auth').response(posts.Post).errors(noSuchPost)
-    // Only admins delete.
+    // A post is edited by its author or an admin (updatePost checks it: 403 for anyone else).
+    r.put('/posts/{id}', posts.updatePost)
+      .where('id', /\d+/)
+      .body(posts.PostInput)
+      .middleware('auth')
+      .response(posts.Post)
+      .errors({ ...noSuchPost, 403: 'The post is not yours: only its author or an admin may change it' })
+    // Only admins delete (moderation): an author cannot take back a post, only edit it.
     r.delete('/posts/{id}', posts.deletePost).where('id', /\d+/).middleware('auth:admin').response(posts.DeletedPost).errors(noSuchPost)
   })
 

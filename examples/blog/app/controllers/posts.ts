@@ -14,6 +14,8 @@ export const Post = v.object({
   slug: v.string(),
   body: v.string(),
   published_at: v.nullable(v.string()),
+  // Who wrote it (from their token, never from the body); null for posts older than authorship (the seeded ones).
+  user_id: v.nullable(v.number()),
   created_at: v.string(),
   updated_at: v.string(),
 })
@@ -32,7 +34,8 @@ export const PostPage = v.object({
 export const DeletedPost = v.object({ id: v.number() })
 
 /**
- * What a client sends to create or update a post. Messages come from svc ("The title field is required.").
+ * What a client sends to create or update a post. It has no author field: the author is the user of the token,
+ * and a `user_id` in the body is dropped with the other keys the schema does not name (docs/authentication.md). Messages come from svc ("The title field is required.").
  * A title is one line of visible text (a NUL, a line break or a bidirectional override is a 422 naming the
  * field), a body may run over lines but holds no NUL (libSQL would read it back cut there; without the rule,
  * the database's guard refused it with a 422 that named no field and spoke to the developer).
@@ -79,21 +82,22 @@ export async function archive(c: Context<'/posts/archive/{year?}'>): Promise<Pos
     : c.db.all<Post>("select * from posts where strftime('%Y', published_at) = ? order by published_at desc", [year])
 }
 
-/** Creates a post; its author is mailed by a queued listener (app/listeners/mail-author.ts). */
+/** Creates a post written by the user of the token; they are mailed by a queued listener (app/listeners/mail-author.ts). */
 export async function createPost(c: Context<string, { body: typeof PostInput }>): Promise<Response> {
   const input = await c.body()
+  const author = c.user!
   // Another post with the same title may take the slug between the read and the insert (two requests at once,
   // or two processes): then nothing is inserted, and the next free slug is tried (the unique index decides).
   let post: Post | undefined
   for (let tries = 0; post === undefined; tries++) {
     if (tries === 5) throw new ServiceBusyError(1)
     post = await c.db.first<Post>(
-      'insert into posts (title, slug, body, published_at) values (?, ?, ?, ?) on conflict (slug) do nothing returning *',
-      [input.title, await uniqueSlug(c, input.title), input.body, input.published_at ?? null],
+      'insert into posts (title, slug, body, published_at, user_id) values (?, ?, ?, ?, ?) on conflict (slug) do nothing returning *',
+      [input.title, await uniqueSlug(c, input.title), input.body, input.published_at ?? null, author.id],
     )
   }
   // With `c`, the event and its listeners show in this request's trace.
-  await emitOrUndo(c, new PostCreated(post.id, c.user!.id), post)
+  await emitOrUndo(c, new PostCreated(post.id, author.id), post)
   return c.json(post, { status: 201, message: 'Post created' })
 }
 
@@ -118,15 +122,23 @@ async function emitOrUndo(c: Context, event: PostCreated, post: Post): Promise<v
   }
 }
 
-/** One statement: a post deleted since the request began is a 404, not a 200 with no data. */
+/**
+ * Only the post's author or an admin may edit it: anyone else gets 403 (posts are public, so a 404 would hide
+ * nothing). The check is in the update's own `where`, one statement: a post deleted since the request began is a
+ * 404, not a 200 with no data, and no read before the write can be outdated by the time it writes.
+ */
 export async function updatePost(c: Context<'/posts/{id}', { body: typeof PostInput }>): Promise<Post> {
   const input = await c.body()
+  const user = c.user!
+  const id = Number(c.params.id)
   const updated = await c.db.first<Post>(
-    "update posts set title = ?, body = ?, published_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') where id = ? returning *",
-    [input.title, input.body, input.published_at ?? null, Number(c.params.id)],
+    `update posts set title = ?, body = ?, published_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+     where id = ? and (user_id = ? or ?) returning *`,
+    [input.title, input.body, input.published_at ?? null, id, user.id, user.role === 'admin' ? 1 : 0],
   )
-  if (updated === undefined) throw postNotFound()
-  return updated
+  if (updated !== undefined) return updated
+  // Nothing changed: the post is gone, or it is someone else's (its author never changes, so this read cannot be outdated).
+  throw (await c.db.first('select id from posts where id = ?', [id])) === undefined ? postNotFound() : notYourPost()
 }
 
 /** One statement: of two deletes of one post, the one that deleted it answers 200, the other 404. */
@@ -144,6 +156,10 @@ async function findPost(c: Context, column: 'id' | 'slug', value: number | strin
 
 function postNotFound(): HttpError {
   return new HttpError(404, 'Post not found')
+}
+
+function notYourPost(): HttpError {
+  return new HttpError(403, 'Only the author of this post or an admin may change it')
 }
 
 /**

@@ -13,6 +13,7 @@ import * as m4 from './20260101000400_create_security_events_table.ts'
 import * as m5 from './20260101000500_create_rate_limits_table.ts'
 import * as m6 from './20260101000700_create_jobs_table.ts'
 import * as m7 from './20260101000800_create_idempotency_keys_table.ts'
+import * as m8 from './20260101000900_add_user_id_to_posts.ts'
 
 const migrations: Migration[] = [
   { name: '20260101000000_create_posts_table', ...m0 },
@@ -23,6 +24,7 @@ const migrations: Migration[] = [
   { name: '20260101000500_create_rate_limits_table', ...m5 },
   { name: '20260101000700_create_jobs_table', ...m6 },
   { name: '20260101000800_create_idempotency_keys_table', ...m7 },
+  { name: '20260101000900_add_user_id_to_posts', ...m8 },
 ]
 
 export default migrations

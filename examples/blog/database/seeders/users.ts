@@ -1,5 +1,5 @@
 /**
- * An admin (who may delete posts) and a regular user. Passwords come from
+ * An admin (who may edit and delete any post) and a regular user. Passwords come from
  * ADMIN_PASSWORD / USER_PASSWORD, or are generated and printed once.
  */
 import { createPasswordHasher, type Database } from 'svc'
