@@ -52,7 +52,8 @@ const SEND_AS = 'send the access token as Authorization: Bearer <token>'
  * the Bearer scheme whose token is missing, cut from the scheme by a tab or
  * another whitespace, or not one token68 word is an invalid token, and the
  * message names what is wrong: a valid token behind a tab used to be answered
- * a bare `Invalid token`, as if the token itself were bad.
+ * a bare `Invalid token`, as if the token itself were bad. No message has
+ * `token: <word>`: the trace's redactor reads that as a secret field's value.
  */
 function missingBearer(header: string | null): HttpError {
   if (header === null) return unauthenticated('Unauthenticated', false)
@@ -61,9 +62,9 @@ function missingBearer(header: string | null): HttpError {
   const credentials = bearer?.[2] ?? ''
   // `Basic ...`, a bare token, `BearerXYZ`, `Bearer:xyz`: not the Bearer scheme.
   if (bearer === null || (separator === '' && credentials !== '')) return unauthenticated(`Unauthenticated: ${SEND_AS}`, false)
-  if (credentials.trim() === '') return unauthenticated(`Invalid token: the Authorization header has no token after Bearer: ${SEND_AS}`, true)
-  if (/[^ ]/.test(separator)) return unauthenticated(`Invalid token: separate Bearer from the token with a space, not a tab or another whitespace: ${SEND_AS}`, true)
-  return unauthenticated(`Invalid token: the Authorization header has more than one token after Bearer, or characters no token has: ${SEND_AS}`, true)
+  if (credentials.trim() === '') return unauthenticated(`Invalid token (none after Bearer): ${SEND_AS}`, true)
+  if (/[^ ]/.test(separator)) return unauthenticated(`Invalid token (separate it from Bearer with a space, not a tab or another whitespace): ${SEND_AS}`, true)
+  return unauthenticated(`Invalid token (more than one word after Bearer, or characters no token has): ${SEND_AS}`, true)
 }
 
 export function authenticate(core: AuthCore, roles: readonly string[] = []): Middleware {
