@@ -32,13 +32,25 @@ export function formatMail(message: MailMessage, at: Date, defaultFrom?: string)
 
 /**
  * A header value on one line: as it is, or, when it holds a control
- * character or a line separator (or starts with a quote), as a JSON string
- * (`"Welcome, Eve\n--- mail"`), which `JSON.parse` reads back.
+ * character or a line separator, as a JSON string (`"Welcome, Eve\n--- mail"`),
+ * which `JSON.parse` reads back. A value that would itself read as a JSON
+ * string (`"Hi"`, quotes and all) is written as one too; one that merely
+ * starts with a quote (`"Blog" <no-reply@blog.test>`) is not, as no JSON
+ * string reads so.
  * @example mailHeaderValue('Welcome, Ada') // 'Welcome, Ada'
  */
 export function mailHeaderValue(value: string): string {
-  if (!HEADER_UNSAFE.test(value) && !value.startsWith('"')) return value
+  if (!HEADER_UNSAFE.test(value) && !readsAsJsonString(value)) return value
   return JSON.stringify(value).replace(/[\x7F-\x9F\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+function readsAsJsonString(value: string): boolean {
+  if (!value.startsWith('"')) return false
+  try {
+    return typeof JSON.parse(value) === 'string'
+  } catch {
+    return false
+  }
 }
 
 /**

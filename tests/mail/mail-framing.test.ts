@@ -31,10 +31,14 @@ function entriesOf(log: string): string[] {
   return log.split(/^(?=--- mail )/m).filter((entry) => entry !== '')
 }
 
-/** A header of an entry read back: as written, or the JSON string it was written as. */
+/** A header of an entry read back: the JSON string it was written as, else the value as written. */
 function headerOf(entry: string, name: string): string | undefined {
   const value = new RegExp(`^${name}: (.*)$`, 'm').exec(entry.split('\n\n')[0]!)?.[1]
-  return value?.startsWith('"') ? (JSON.parse(value) as string) : value
+  try {
+    return value?.startsWith('"') ? (JSON.parse(value) as string) : value
+  } catch {
+    return value
+  }
 }
 
 describe('the log format', () => {
@@ -49,8 +53,10 @@ describe('the log format', () => {
     expect(headerOf(entry!, 'To')).toBe(hostile.to)
     expect(headerOf(entry!, 'From')).toBe('Blog\r\n<no-reply@blog.test>')
     expect(formatMail({ to: 'a@b.test', subject: 'Tab\there, DEL\u007f, LS\u2028', text: '' }, at)).toContain('Subject: "Tab\\there, DEL\\u007f, LS\\u2028"\n')
-    // A subject that starts with a quote is quoted too, so that it cannot pass for one written as JSON.
-    expect(headerOf(formatMail({ to: 'a@b.test', subject: '"Quoted" title', text: '' }, at), 'Subject')).toBe('"Quoted" title')
+    // A value that would read as a JSON string is written as one, so that it reads back as it was; a display name in quotes stays as it is.
+    expect(formatMail({ to: 'a@b.test', subject: '"Hi\\n"', text: '' }, at)).toContain('Subject: "\\"Hi\\\\n\\""\n')
+    expect(headerOf(formatMail({ to: 'a@b.test', subject: '"Hi\\n"', text: '' }, at), 'Subject')).toBe('"Hi\\n"')
+    expect(formatMail({ to: '"Ada Lovelace" <ada@example.com>', subject: '"Quoted" title', text: '' }, at)).toContain('To: "Ada Lovelace" <ada@example.com>\nSubject: "Quoted" title\n')
   })
 
   it('quotes the lines of a part that read as the framing with one more >, and shows other controls as escapes', () => {
