@@ -32,12 +32,17 @@ export function assertSendableHeaders(message: MailMessage, from: string): void 
     ['subject', message.subject],
   ] as const
   for (const [field, value] of fields) {
-    const control = HEADER_CONTROL.exec(value)?.[0]
-    if (control === undefined) continue
-    const code = `U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+    const code = headerControl(value)
+    if (code === undefined) continue
     throw new MailMessageError(
       `Mail to ${mailHeaderValue(message.to)} not sent: its ${field} ${mailHeaderValue(value)} holds a line break or another control character (${code}), ` +
         'which would end the header and let what follows add headers (Bcc:, another To:); take it out of the value (a user\'s text in a subject: its first line)',
     )
   }
+}
+
+/** The first control character a header may not hold, as `U+000A`; undefined when there is none. */
+export function headerControl(value: string): string | undefined {
+  const control = HEADER_CONTROL.exec(value)?.[0]
+  return control === undefined ? undefined : `U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
 }
