@@ -16,6 +16,7 @@ const PART_UNSAFE = /[\0-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029]/gu
 /** Lines of a part that read as the framing (`--- mail ...`, `--- html`), quoted or not: each gets one more `>`. */
 const FRAMING_LINE = /^(>*--- (?:mail|html)\b)/gm
 
+/** The entry of one message; `From:` is the message's sender, else `defaultFrom`. */
 export function formatMail(message: MailMessage, at: Date, defaultFrom?: string): string {
   const from = message.from ?? defaultFrom
   return [
@@ -41,7 +42,8 @@ export function formatMail(message: MailMessage, at: Date, defaultFrom?: string)
  */
 export function mailHeaderValue(value: string): string {
   if (!HEADER_UNSAFE.test(value) && !readsAsJsonString(value)) return value
-  return JSON.stringify(value).replace(/[\x7F-\x9F\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  // JSON.stringify escapes C0 controls, quotes and backslashes; DEL, C1 and the separators are left to this.
+  return JSON.stringify(value).replace(/[\x7F-\x9F\u2028\u2029]/g, unicodeEscape)
 }
 
 function readsAsJsonString(value: string): boolean {
@@ -64,5 +66,10 @@ function mailPart(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(FRAMING_LINE, '>$1')
-    .replace(PART_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(PART_UNSAFE, unicodeEscape)
+}
+
+/** `\u001b` for ESC: the escape JSON writes. */
+function unicodeEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
 }
