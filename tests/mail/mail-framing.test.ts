@@ -83,6 +83,9 @@ describe('the log format', () => {
       const entries = entriesOf(readFileSync(log, 'utf8'))
       expect(entries.map((entry) => headerOf(entry, 'To'))).toEqual([hostile.to, 'bob@example.com'])
       expect(entries.map((entry) => headerOf(entry, 'Subject'))).toEqual([hostile.subject, 'Hi Bob'])
+      // A log it cannot write (a file where its folder should be): the error, printed on stderr, names the recipient on one line.
+      const blocked = logMailer(join(log, 'mail.log'))
+      await expect(blocked.send(hostile)).rejects.toThrow(/^Mail to "eve@example\.com\\nSubject: forged" not sent: the mail log /)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
