@@ -135,6 +135,7 @@ export {
   queuedMailer,
   sendMailJob,
   sendOrQueue,
+  MailMessageError,
   type Mailer,
   type MailMessage,
   type MemoryMailer,

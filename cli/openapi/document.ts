@@ -12,6 +12,7 @@
  * - Security: `bearerAuth` (JWT) for `auth`, `apiKeyAuth` for `apikey`;
  *   requirement scopes stay empty (3.0.3), roles go in `x-roles`.
  */
+import { AUTH_PAGE_TAGS } from '../../framework/auth/pages/auth-pages.ts'
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER, MAX_IDEMPOTENCY_HEADER_LENGTH } from '../../framework/idempotency/index.ts'
 import { parseSegments } from '../../framework/router/path-grammar.ts'
 import type { RouteDescription, RouteMethod } from '../../framework/router/types.ts'
@@ -437,6 +438,8 @@ function securityOf(access: RouteAccess): JsonObject {
 /** The route's group (`v1`, `auth`, `v2/posts`), else the first segment of its path (`health`). */
 function tagOf(route: RouteDescription): string {
   if (route.group !== null) return route.group.replace(/^\/+/, '')
+  const page = route.source === null ? AUTH_PAGE_TAGS[route.handler] : undefined
+  if (page !== undefined) return page
   const segments = parseSegments(route.path.replace(/^\/api(?=\/|$)/, ''))
   const first = segments[0]
   return first !== undefined && first.kind === 'static' ? first.value : 'web'

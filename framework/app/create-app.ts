@@ -32,6 +32,7 @@ import { withInputValidation } from '../validation/route-input.ts'
 import { clientAddress } from './client-address.ts'
 import { connInfoFromEnv, type ConnInfoReader } from './conn-info.ts'
 import { errorAnswer, type ErrorHook } from './on-error.ts'
+import { yieldToApp } from './yield-to-app.ts'
 
 /**
  * A bundle of routes, aliases, global middleware and health checks that an
@@ -340,16 +341,4 @@ export type KernelOptions = Pick<
 /** @example export default defineKernel({ middleware: [requestTimer], aliases: { apikey: apiKeyAlias } }) */
 export function defineKernel(options: KernelOptions): KernelOptions {
   return options
-}
-
-/**
- * A plugin's page routes without the ones the app's `routes/web.ts` defines
- * itself (same method and path): the app's own page wins. Plugin routes are
- * matched first, so an app that served its own /verify-email (as the docs
- * said before authPlugin served one) would otherwise lose it without a word.
- */
-function yieldToApp(plugin: RouteDefinition, app: RouteDefinition | undefined): RouteDefinition {
-  if (app === undefined) return plugin
-  const own = new Set(app.routes.map((route) => `${route.method} ${joinPaths('/', route.path)}`))
-  return { ...plugin, routes: plugin.routes.filter((route) => !own.has(`${route.method} ${joinPaths('/', route.path)}`)) }
 }

@@ -31,23 +31,40 @@ export function unauthenticated(message: string, invalidToken: boolean): HttpErr
   return new HttpError(401, message, { headers: { 'WWW-Authenticate': challenge } })
 }
 
+/**
+ * The token of `Authorization: Bearer <token>`: the scheme in any case, then
+ * one or more spaces (RFC 7235: `1*SP`, not a tab), then a token68.
+ */
 export function bearerToken(c: Context): string | undefined {
   const header = c.headers.get('authorization')
   if (header === null) return undefined
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)
+  const match = BEARER_CREDENTIALS.exec(header)
   return match?.[1]
 }
 
+const BEARER_CREDENTIALS = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
+const SEND_AS = 'send the access token as Authorization: Bearer <token>'
+
 /**
- * No bearer token to verify. Another scheme (`Basic ...`) sent no token at all:
- * RFC 6750 3.1 answers it as a request without credentials (no error code),
- * and the message says which scheme this API takes. A Bearer header whose
- * token is empty or malformed is an invalid token.
+ * No bearer token to verify; each answer says what to send instead. Another
+ * scheme (`Basic ...`, a bare token) sent no token at all: RFC 6750 3.1
+ * answers it as a request without credentials (no error code). A header in
+ * the Bearer scheme whose token is missing, cut from the scheme by a tab or
+ * another whitespace, or not one token68 word is an invalid token, and the
+ * message names what is wrong: a valid token behind a tab used to be answered
+ * a bare `Invalid token`, as if the token itself were bad. No message has
+ * `token: <word>`: the trace's redactor reads that as a secret field's value.
  */
 function missingBearer(header: string | null): HttpError {
   if (header === null) return unauthenticated('Unauthenticated', false)
-  if (!/^Bearer(\s|$)/i.test(header)) return unauthenticated('Unauthenticated: send the access token as Authorization: Bearer <token>', false)
-  return unauthenticated('Invalid token', true)
+  const bearer = /^Bearer(\s*)(.*)$/is.exec(header)
+  const separator = bearer?.[1] ?? ''
+  const credentials = bearer?.[2] ?? ''
+  // `Basic ...`, a bare token, `BearerXYZ`, `Bearer:xyz`: not the Bearer scheme.
+  if (bearer === null || (separator === '' && credentials !== '')) return unauthenticated(`Unauthenticated: ${SEND_AS}`, false)
+  if (credentials.trim() === '') return unauthenticated(`Invalid token (none after Bearer): ${SEND_AS}`, true)
+  if (/[^ ]/.test(separator)) return unauthenticated(`Invalid token (separate it from Bearer with a space, not a tab or another whitespace): ${SEND_AS}`, true)
+  return unauthenticated(`Invalid token (more than one word after Bearer, or characters no token has): ${SEND_AS}`, true)
 }
 
 export function authenticate(core: AuthCore, roles: readonly string[] = []): Middleware {

@@ -12,6 +12,8 @@
  * mailer.messages[0].subject // 'Hi'
  */
 
+import { formatMail } from './format-mail.ts'
+
 export interface MailMessage {
   to: string
   subject: string
@@ -69,21 +71,8 @@ export function consoleMailer(options: { from?: string } = {}): Mailer {
   }
 }
 
-/** The text form of a message, as the log drivers write it; `From:` is the message's sender, else `defaultFrom`. */
-export function formatMail(message: MailMessage, at: Date, defaultFrom?: string): string {
-  const from = message.from ?? defaultFrom
-  return [
-    `--- mail ${at.toISOString()}`,
-    ...(from === undefined ? [] : [`From: ${from}`]),
-    `To: ${message.to}`,
-    `Subject: ${message.subject}`,
-    '',
-    message.text,
-    '',
-    ...(message.html === undefined ? [] : ['--- html', message.html, '']),
-  ].join('\n')
-}
-
+export { formatMail, mailHeaderValue } from './format-mail.ts'
+export { assertSendableHeaders, MailMessageError } from './header-check.ts'
 export { defineMail, type MailDefinition, type MailDefinitionOptions, type RenderedMail } from './define-mail.ts'
 export { html, escapeHtml, textToHtml, SafeHtml } from './html.ts'
 export { queuedMailer, sendMailJob, sendOrQueue } from './queued.ts'

@@ -10,6 +10,7 @@
  */
 import { defineJob } from '../queue/job.ts'
 import type { Queue } from '../queue/queue.ts'
+import { PermanentJobError } from '../queue/run-job.ts'
 import type { Mailer, MailMessage } from './index.ts'
 
 export const sendMailJob = defineJob('svc.send-mail', {
@@ -17,7 +18,13 @@ export const sendMailJob = defineJob('svc.send-mail', {
   backoff: { base: 10_000 },
   async handle(message: MailMessage, { mailer }) {
     if (mailer === undefined) throw new Error('The worker has no mailer to send with')
-    await mailer.send(message)
+    try {
+      await mailer.send(message)
+    } catch (error) {
+      // By name, as run-job reads PermanentJobError: the mailer may come from another copy of svc.
+      if (error instanceof Error && error.name === 'MailMessageError') throw new PermanentJobError(error.message, { cause: error })
+      throw error
+    }
   },
 })
 
@@ -44,12 +51,14 @@ export function sendOrQueue(mailer: Mailer, queue: Queue, options: { warn?: (lin
       try {
         await mailer.send(message)
       } catch (error) {
+        // A message refused for what it holds fails the same way on every retry: the caller is told, nothing is queued.
+        if (error instanceof Error && error.name === 'MailMessageError') throw error
         try {
           await queue.dispatch(sendMailJob, message)
         } catch {
           throw error
         }
-        warn(`[svc mail] sending "${message.subject}" failed (${(error as Error).message}); queued as svc.send-mail for the worker to retry (svc queue:work)`)
+        warn(`[svc mail] sending ${JSON.stringify(message.subject)} failed (${(error as Error).message}); queued as svc.send-mail for the worker to retry (svc queue:work)`)
       }
     },
   }

@@ -4,6 +4,7 @@
  */
 import { ConfigError, type AppConfig } from '../config/config.ts'
 import { bool, int, oneOf, text } from '../config/env-readers.ts'
+import { headerControl } from './header-check.ts'
 
 export interface MailSettings {
   /** `MAIL_MAILER`: `log` (default: storage/logs/mail.log), `smtp` or `console`. */
@@ -34,9 +35,13 @@ export function resolveMailSettings(config: AppConfig): MailSettings {
   const password = vars.MAIL_PASSWORD
   if (username !== undefined && (password === undefined || password === '')) throw new ConfigError('MAIL_PASSWORD', 'is required when MAIL_USERNAME is set')
   const encryption = text(vars, 'MAIL_ENCRYPTION') === undefined ? undefined : oneOf(vars, 'MAIL_ENCRYPTION', ['tls', 'starttls', 'none'] as const, 'starttls')
+  const from = text(vars, 'MAIL_FROM') ?? 'svc <no-reply@localhost>'
+  // Checked here, not at each send: every mail would be refused (`"..."` in .env turns \n into a line break).
+  const control = headerControl(from)
+  if (control !== undefined) throw new ConfigError('MAIL_FROM', `holds a line break or another control character (${control}): a sender is one line, such as App <no-reply@example.com>`)
   return {
     mailer,
-    from: text(vars, 'MAIL_FROM') ?? 'svc <no-reply@localhost>',
+    from,
     queue: bool(vars, 'MAIL_QUEUE', false),
     smtp: { host, port: int(vars, 'MAIL_PORT', 587, 1, 65535), username, password: username === undefined ? undefined : password, encryption },
   }

@@ -1,7 +1,7 @@
 /** The default mail driver on Node: appends every message to a log file (`storage/logs/mail.log`). */
 import { appendFile, mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { formatMail, type Mailer } from '../mail/index.ts'
+import { formatMail, mailHeaderValue, type Mailer } from '../mail/index.ts'
 
 /**
  * `from`: the sender a message without its own shows (`MAIL_FROM`), as a real mailer would send it.
@@ -16,7 +16,7 @@ export function logMailer(path: string, options: { from?: string } = {}): Mailer
       try {
         await appendCreatingFolder(path, `${formatMail(message, new Date(), options.from)}\n`)
       } catch (error) {
-        throw new Error(`Mail to ${message.to} not sent: the mail log ${path} cannot be written (${reason(error, path)})`, { cause: error })
+        throw new Error(`Mail to ${mailHeaderValue(message.to)} not sent: the mail log ${path} cannot be written (${reason(error, path)})`, { cause: error })
       }
     },
   }

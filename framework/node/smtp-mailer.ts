@@ -6,7 +6,7 @@
  * const mailer = smtpMailer({ host: 'smtp.example.com', port: 587, username, password, from: 'App <no-reply@example.com>' })
  */
 import { createTransport, type Transporter } from 'nodemailer'
-import type { Mailer } from '../mail/index.ts'
+import { assertSendableHeaders, type Mailer } from '../mail/index.ts'
 
 export interface SmtpMailerOptions {
   host: string
@@ -51,8 +51,10 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
   return {
     name: 'smtp',
     async send(message) {
+      const from = message.from ?? options.from
+      assertSendableHeaders(message, from)
       const sent = transport.sendMail({
-        from: message.from ?? options.from,
+        from,
         to: message.to,
         subject: message.subject,
         text: message.text,

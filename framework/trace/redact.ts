@@ -74,8 +74,9 @@ export class Redactor {
     // text of the trace (`missingBearer` in the stack read `missing[REDACTED]`, and so did the 401's own message).
     if (AUTH_SCHEMES.has(value.trim().toLowerCase())) return REDACTED
     this.remember(value)
-    const space = value.indexOf(' ')
-    if (space > 0) this.remember(value.slice(space + 1).trim()) // Bearer <token>
+    // Bearer <token>; after a tab too (`Bearer\t<token>`, refused by auth, still carries the token).
+    const space = value.search(/\s/)
+    if (space > 0) this.remember(value.slice(space + 1).trim())
     for (const part of value.split(/[;,]/)) {
       const equals = part.indexOf('=')
       if (equals > 0) this.remember(part.slice(equals + 1).trim()) // cookie values

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeJwt } from 'jose'
 import { defineRoutes, requireRole } from 'svc'
 import { createAuthTestApp, PASSWORD, registerUser, type AuthTestApp } from './helpers.ts'
+import { DEFAULT_REDACTED_FIELDS, DEFAULT_REDACTED_HEADERS } from '../../framework/trace/config.ts'
+import { Redactor } from '../../framework/trace/redact.ts'
 
 let t: AuthTestApp
 
@@ -200,14 +202,30 @@ describe('GET /api/auth/me and the auth middleware', () => {
     // RFC 6750 3.1: another scheme carries no token: a challenge without an error code, and the scheme to use.
     ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }, 'Unauthenticated: send the access token as Authorization: Bearer <token>', 'Bearer realm="api"'],
     ['a bare token, no scheme', { authorization: 'eyJhbGciOiJIUzI1NiJ9.e30.x' }, 'Unauthenticated: send the access token as Authorization: Bearer <token>', 'Bearer realm="api"'],
-    ['an empty bearer', { authorization: 'Bearer ' }, 'Invalid token', null],
+    ['another scheme that starts like Bearer', { authorization: 'Bearer:eyJhbGciOiJIUzI1NiJ9.e30.x' }, 'Unauthenticated: send the access token as Authorization: Bearer <token>', 'Bearer realm="api"'],
+    // The Bearer scheme with credentials that are no token68: the message says what to fix, the challenge is invalid_token.
+    ['an empty bearer', { authorization: 'Bearer ' }, 'Invalid token (none after Bearer): send the access token as Authorization: Bearer <token>', null],
+    ['the scheme alone', { authorization: 'bearer' }, 'Invalid token (none after Bearer): send the access token as Authorization: Bearer <token>', null],
+    ['a token behind a tab', { authorization: 'Bearer\teyJhbGciOiJIUzI1NiJ9.e30.x' }, 'Invalid token (separate it from Bearer with a space, not a tab or another whitespace): send the access token as Authorization: Bearer <token>', null],
+    ['a token behind a space and a tab', { authorization: 'Bearer \teyJhbGciOiJIUzI1NiJ9.e30.x' }, 'Invalid token (separate it from Bearer with a space, not a tab or another whitespace): send the access token as Authorization: Bearer <token>', null],
+    ['two words after Bearer', { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x extra' }, 'Invalid token (more than one word after Bearer, or characters no token has): send the access token as Authorization: Bearer <token>', null],
     ['garbage', { authorization: 'Bearer not.a.jwt' }, 'Invalid token', null],
   ])('401 with WWW-Authenticate for %s', async (_label, headers, message, challenge) => {
     const response = await t.client.get('/api/auth/me', { headers })
     expect(response.status).toBe(401)
     expect(response.body).toEqual({ success: false, error: message, code: 401 })
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="api"/)
-    if (challenge !== null) expect(response.headers.get('www-authenticate')).toBe(challenge)
+    expect(response.headers.get('www-authenticate')).toBe(challenge ?? `Bearer realm="api", error="invalid_token", error_description="${message}"`)
+    // The trace keeps the message as it is: `token: <word>` would be read as a secret field and redacted.
+    expect(new Redactor(new Set(DEFAULT_REDACTED_HEADERS), new Set(DEFAULT_REDACTED_FIELDS)).text(message)).toBe(message)
+  })
+
+  it('accepts one or more spaces between Bearer and the token (RFC 7235: 1*SP), and answers a valid token behind a tab with the fix, not a bare Invalid token', async () => {
+    const { token } = await registerUser(t.client)
+    expect((await t.client.get('/api/auth/me', { headers: { authorization: `Bearer   ${token}` } })).status).toBe(200)
+    const tabbed = await t.client.get('/api/auth/me', { headers: { authorization: `Bearer\t${token}` } })
+    expect(tabbed.status).toBe(401)
+    expect(tabbed.body.error).toMatch(/^Invalid token \(separate it from Bearer with a space, not a tab/)
   })
 
   it('accepts the scheme in any case', async () => {

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { authPlugin, createApp, defineRoutes, resolveConfig } from 'svc'
 import { createTestClient } from 'svc/testing'
-import type { AuthPluginOptions, EnvRecord } from 'svc'
+import type { AuthPluginOptions, EnvRecord, RouteRegistrar } from 'svc'
 
 /** An app with auth and nothing else: the pages are the plugin's. */
 function appWith(env: EnvRecord = {}, options: AuthPluginOptions = {}) {
@@ -136,5 +136,41 @@ it('an app that serves its own page at the same path keeps it (its route wins ov
   const own = createTestClient(createApp({ config: resolveConfig({ APP_ENV: 'test' }), web, plugins: [authPlugin()] }))
   expect((await own.get('/verify-email?token=t')).body).toMatchObject({ data: { page: 'the app\'s own' } })
   expect((await own.get('/reset-password?token=t')).headers.get('content-type')).toBe('text/html; charset=utf-8')
+})
+
+describe("an app's own route that answers GET /verify-email, in whatever form, wins over the plugin's page", () => {
+  const mine = () => ({ page: "the app's own" })
+  const appServing = (define: (r: RouteRegistrar) => void, env: EnvRecord = {}) =>
+    createApp({ config: resolveConfig({ APP_ENV: 'test', ...env }), web: defineRoutes(define), plugins: [authPlugin()] })
+  it.each([
+    ['r.any', (r: RouteRegistrar) => r.any('/verify-email', mine)],
+    ['a group prefix', (r: RouteRegistrar) => r.group('verify-email', (r) => r.get('/', mine))],
+    ['nested groups', (r: RouteRegistrar) => r.group('/', (r) => r.group({ prefix: 'verify-email/' }, (r) => r.any('', mine)))],
+    ['an optional parameter after it', (r: RouteRegistrar) => r.get('/verify-email/{step?}', mine)],
+    ['a parameter whose constraint takes it', (r: RouteRegistrar) => r.get('/{page}', mine).where('page', /verify-.+/)],
+    ['a trailing slash', (r: RouteRegistrar) => r.get('/verify-email/', mine)],
+  ])('%s', async (_label, define) => {
+    const app = appServing(define)
+    const own = createTestClient(app)
+    expect((await own.get('/verify-email?token=t')).body).toMatchObject({ data: { page: "the app's own" } })
+    expect(app.routes().map((route) => route.handler)).not.toContain('verifyEmailPage')
+    expect((await own.get('/reset-password?token=t')).headers.get('content-type')).toBe('text/html; charset=utf-8')
+  })
+
+  it.each([
+    ['another method', (r: RouteRegistrar) => r.post('/verify-email', mine)],
+    ['a constraint that refuses the path', (r: RouteRegistrar) => r.get('/{page}', mine).where('page', /\d+/)],
+    ['a path in another case (paths are case-sensitive)', (r: RouteRegistrar) => r.get('/Verify-Email', mine)],
+    ['a longer path', (r: RouteRegistrar) => r.get('/verify-email/{step}', mine)],
+  ])('not a route that does not answer it: %s', async (_label, define) => {
+    const own = createTestClient(appServing(define))
+    expect((await own.get('/verify-email?token=t')).headers.get('content-type')).toBe('text/html; charset=utf-8')
+  })
+
+  it('at a page path of its own (AUTH_VERIFY_EMAIL_URL), the app route at that path wins', async () => {
+    const env = { APP_URL: 'https://example.com', AUTH_VERIFY_EMAIL_URL: 'https://example.com/account/verify?token={token}' }
+    const own = createTestClient(appServing((r) => r.group('account', (r) => r.any('/{action?}', mine)), env))
+    expect((await own.get('/account/verify?token=t')).body).toMatchObject({ data: { page: "the app's own" } })
+  })
 })
 

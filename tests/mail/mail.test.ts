@@ -182,5 +182,9 @@ describe('mail settings', () => {
     expect(() => resolveMailSettings(resolveConfig({ MAIL_MAILER: 'smtp', MAIL_HOST: 'h', MAIL_USERNAME: 'u' }))).toThrow(/MAIL_PASSWORD/)
     expect(() => resolveMailSettings(resolveConfig({ MAIL_MAILER: 'postfix' }))).toThrow(/MAIL_MAILER/)
     expect(() => resolveMailSettings(resolveConfig({ MAIL_ENCRYPTION: 'ssl' }))).toThrow(/MAIL_ENCRYPTION/)
+    // A sender on two lines ("..." in .env turns \n into a line break) stops the app at start-up, not each mail at its send.
+    expect(() => resolveMailSettings(resolveConfig({ MAIL_FROM: 'Blog\nBcc: eve@example.com <no-reply@blog.test>' }))).toThrow(
+      new ConfigError('MAIL_FROM', 'holds a line break or another control character (U+000A): a sender is one line, such as App <no-reply@example.com>'),
+    )
   })
 })

@@ -99,6 +99,17 @@ describe('paths and parameters', () => {
     expect((build.document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(['auth', 'echo', 'health', 'reset-password', 'v1', 'verify-email', 'webhooks'])
     for (const tag of build.document.tags as JsonObject[]) expect(tag.description).toEqual(expect.any(String))
   })
+
+  it('an auth page served at a path of its own (AUTH_VERIFY_EMAIL_URL) keeps its tag and description, not its first segment\'s', () => {
+    const env = { APP_URL: 'https://example.com', AUTH_VERIFY_EMAIL_URL: 'https://example.com/account/verify?token={token}', AUTH_RESET_PASSWORD_URL: 'https://example.com/account/password?token={token}' }
+    const custom = describeApp(books, {}, env)
+    const byDefault = describeApp(books)
+    expect(operation(custom, 'get', '/account/verify').tags).toEqual(['verify-email'])
+    expect(operation(custom, 'get', '/account/password').tags).toEqual(['reset-password'])
+    const tagsOf = (build: OpenApiBuild) => build.document.tags as JsonObject[]
+    expect(tagsOf(custom)).toEqual(tagsOf(byDefault))
+    expect(tagsOf(custom).map((tag) => tag.name)).not.toContain('account')
+  })
 })
 
 describe('responses', () => {

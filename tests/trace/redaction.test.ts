@@ -115,4 +115,10 @@ describe('a header that names a scheme without credentials', () => {
     expect(redactor.secrets.has('abc.def.ghi')).toBe(true)
     expect(redactor.secrets.has('Bearer')).toBe(false)
   })
+
+  it('remembers the token after a tab as after a space (to be cut out wherever it shows again)', () => {
+    const redactor = new Redactor(new Set(['authorization']), new Set(['password']))
+    expect(redactor.headers({ authorization: 'Bearer\tabc.def.ghi' })).toEqual({ authorization: REDACTED })
+    expect(redactor.secrets.has('abc.def.ghi')).toBe(true)
+  })
 })

@@ -27,6 +27,13 @@ export const AuthPageQuery = v.object({
 /** What the pages answer, for the API description (svc make:openapi). */
 export const AuthPage = v.string()
 
+/**
+ * The tag each page is documented under (svc make:openapi), by its handler's
+ * name: the same whatever path the page is served at (`/account/verify` too),
+ * not the page's first path segment, as other routes' tags are.
+ */
+export const AUTH_PAGE_TAGS: Readonly<Record<string, string | undefined>> = { verifyEmailPage: 'verify-email', resetPasswordPage: 'reset-password' }
+
 type PageContext = Context<string, { query: typeof AuthPageQuery }>
 
 /** Registers the pages at the paths served (none for a page served elsewhere). */
