@@ -22,6 +22,8 @@ export interface ParentWatchOptions {
   parentPid?: () => number
   /** The parent of a process (tests give their own). */
   parentOf?: (pid: number) => number | undefined
+  /** Whether this process leads its own session (tests give their own). */
+  leadsSession?: () => boolean
   everyMs?: number
 }
 
@@ -34,12 +36,15 @@ export interface ParentWatchOptions {
  * child of pid 1: a process started from a shell (`nohup svc serve &`
  * included) or by a service manager (systemd, Docker's init: pid 1) is left
  * to it, as it means to outlive whatever started it, or stops it with a
- * signal. Returns the stop of the watch, or undefined when there is none.
+ * signal; so is one started detached, in a session of its own (the daemon
+ * of `queue:work --daemon`, which inherits npm's environment). Returns the stop of the watch, or undefined when there is none.
  */
 export function watchParent(onGone: () => void, options: ParentWatchOptions): (() => void) | undefined {
   const parentPid = options.parentPid ?? (() => process.ppid)
   const started = parentPid()
   if (started <= 1 || !options.env.npm_config_user_agent) return undefined
+  // Started in a session of its own (`queue:work --daemon`, `setsid svc serve`): it was meant to outlive its parent.
+  if ((options.leadsSession ?? leadsSession)()) return undefined
   const readParent = options.parentOf ?? parentOf
   // The grandparent is gone when the parent is handed to another: read so, a grandparent that is gone but not
   // yet reaped (a zombie, which kill(pid, 0) finds) counts as gone, and a pid used again does not count as it.
@@ -66,3 +71,13 @@ export function parentOf(pid: number): number | undefined {
   }
 }
 
+/** Whether this process leads its own session (setsid: a detached child, a daemon). Linux: /proc; elsewhere false. */
+function leadsSession(): boolean {
+  try {
+    // `pid (comm) state ppid pgrp session ...`
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]) === process.pid
+  } catch {
+    return false
+  }
+}

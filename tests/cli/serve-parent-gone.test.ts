@@ -14,7 +14,7 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { writeFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { PARENT_CHECK_MS, PARENT_GONE, watchParent } from '../../cli/server/parent-watch.ts'
-import { copyExampleApp, slowRoute, svcEnv, svcJson, SVC_BIN, waitForLine, type AppCopy } from '../helpers/cli.ts'
+import { copyExampleApp, slowRoute, spawnSvc, svcEnv, svcJson, SVC_BIN, waitForLine, type AppCopy } from '../helpers/cli.ts'
 
 let app: AppCopy
 const orphans: number[] = []
@@ -79,6 +79,19 @@ describe('svc serve started by a package runner that goes away', () => {
     await new Promise((resolve) => setTimeout(resolve, 3 * PARENT_CHECK_MS))
     expect((await fetch(`${url}/health/live`)).status).toBe(200)
   })
+
+  it('a daemon started detached under npm (queue:work --daemon) outlives the svc that started it', async () => {
+    const env = { JWT_SECRET: 'd'.repeat(40), npm_config_user_agent: 'npm/11.0.0 node/v20 linux x64' }
+    expect((await spawnSvc(['migrate'], { cwd: app.dir, env })).code).toBe(0)
+    const started = await spawnSvc(['queue:work', '--daemon'], { cwd: app.dir, env })
+    expect(started.code, started.stderr).toBe(0)
+    const pid = Number(/pid (\d+)/.exec(started.stdout)?.[1])
+    orphans.push(pid)
+    // Its parent (the svc above) is gone at once: three checks' time, and it still runs.
+    await new Promise((resolve) => setTimeout(resolve, 3 * PARENT_CHECK_MS))
+    expect(() => process.kill(pid, 0)).not.toThrow()
+    process.kill(pid, 'SIGTERM')
+  })
 })
 
 /** The pid of the runner's child: with `exec`, sh became svc. */
@@ -88,11 +101,14 @@ function runnerChildPid(runner: ChildProcessWithoutNullStreams): number {
 
 describe('watchParent', () => {
   const env = { npm_config_user_agent: 'npm/11.0.0' }
+  const leadsSession = () => false
 
-  it('watches only under a package runner, and not as the child of pid 1 (systemd, Docker\'s init)', () => {
-    expect(watchParent(() => {}, { env: {}, parentPid: () => 500, parentOf: () => 400 })).toBeUndefined()
-    expect(watchParent(() => {}, { env, parentPid: () => 1, parentOf: () => 0 })).toBeUndefined()
-    const stop = watchParent(() => {}, { env, parentPid: () => 500, parentOf: () => 400 })
+  it('watches only under a package runner, not as the child of pid 1 (systemd, Docker\'s init), not in a session of its own (a daemon)', () => {
+    expect(watchParent(() => {}, { env: {}, parentPid: () => 500, parentOf: () => 400, leadsSession })).toBeUndefined()
+    expect(watchParent(() => {}, { env, parentPid: () => 1, parentOf: () => 0, leadsSession })).toBeUndefined()
+    // queue:work --daemon starts its daemon detached, with npm's environment, and exits: the daemon stays.
+    expect(watchParent(() => {}, { env, parentPid: () => 500, parentOf: () => 400, leadsSession: () => true })).toBeUndefined()
+    const stop = watchParent(() => {}, { env, parentPid: () => 500, parentOf: () => 400, leadsSession })
     expect(stop).toBeTypeOf('function')
     stop!()
   })
@@ -104,7 +120,7 @@ describe('watchParent', () => {
         let parent = 500
         let grandparent = 400
         const gone = vi.fn()
-        watchParent(gone, { env, parentPid: () => parent, parentOf: () => grandparent })
+        watchParent(gone, { env, parentPid: () => parent, parentOf: () => grandparent, leadsSession })
         vi.advanceTimersByTime(5 * PARENT_CHECK_MS)
         expect(gone).not.toHaveBeenCalled()
         if (change === 'parent') parent = 1
