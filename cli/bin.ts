@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from './main.ts'
 import { processIO } from './output/io.ts'
+import { PARENT_GONE, watchParent } from './server/parent-watch.ts'
 import { leaveCluster, listenAsWorker } from './server/worker.ts'
 
 // `svc list --raw | head -1`: the reader left; stop quietly instead of crashing on EPIPE.
@@ -19,6 +20,10 @@ for (const signal of worker ? (['SIGTERM'] as const) : (['SIGINT', 'SIGTERM'] as
     process.once(signal, () => process.exit(130))
   })
 }
+
+// Started by npm (npx svc serve, npm start), which does not pass SIGTERM on: stopped as on SIGTERM once npm is gone.
+// A worker's supervisor stops it itself.
+if (!worker) watchParent(() => stop.abort(PARENT_GONE), { env: process.env })
 
 process.exitCode = await runCli(process.argv.slice(2), processIO(stop.signal))
 if (worker) {

@@ -20,6 +20,7 @@ export const commandFolders = {
   new: () => import('./new/index.ts'),
   queue: () => import('./queue/index.ts'),
   route: () => import('./route/index.ts'),
+  runtime: () => import('./runtime/index.ts'),
   schedule: () => import('./schedule/index.ts'),
   serve: () => import('./serve/index.ts'),
   storage: () => import('./storage/index.ts'),

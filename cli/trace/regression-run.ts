@@ -9,7 +9,7 @@
  *   replay oldest first against a fresh database (migrated and seeded in a
  *   temporary folder).
  * - What cannot be sent as it was is skipped with the reason: bytes Node's
- *   HTTP parser refused (their trace is a `GET /` that was never sent), a
+ *   HTTP parser refused (their trace holds no bytes of what was sent; `- /` when no request line could be read), a
  *   body the trace did not keep whole.
  * - A request whose secrets were redacted in the trace (a body field, a query
  *   parameter, a cookie or key header) is not replayed: it is skipped with the
@@ -35,7 +35,7 @@ import type { CommandIO } from '../output/io.ts'
 import { loadMigrations } from '../project/migrations.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
-import { prepareRequest, ReplayTarget, unreplayable } from './replay.ts'
+import { prepareRequest, refusedBeforeTheApp, ReplayTarget, unreplayable } from './replay.ts'
 import { replayKeyToSign, replayOf, type ReplayKey } from './replay-marker.ts'
 
 /** Replayed against the app's own database: they change nothing. */
@@ -75,8 +75,11 @@ export interface RegressionOptions {
 export async function replayTraces(project: Project, traces: TraceRecord[], options: RegressionOptions): Promise<RegressionJson> {
   const importFile = options.importFile ?? importWithJiti
   const results = new Map<string, RegressionResultJson>()
-  const safe = traces.filter((t) => SAFE_METHODS.has(t.method))
-  const unsafe = traces.filter((t) => !SAFE_METHODS.has(t.method))
+  // What the server refused is never sent (replayOne says why), whatever its method: `- /` (no request line read)
+  // or a POST whose body stalled must not be skipped as a method that "changes data".
+  const onMain = (t: TraceRecord) => SAFE_METHODS.has(t.method) || refusedBeforeTheApp(t)
+  const safe = traces.filter(onMain)
+  const unsafe = traces.filter((t) => !onMain(t))
   const logsDir = mkdtempSync(join(tmpdir(), 'svc-regression-logs-'))
   try {
     const main = new ReplayTarget(project, { load: { trace: false, logsDir, importFile } })

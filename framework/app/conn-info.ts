@@ -40,6 +40,14 @@ export interface ConnInfo {
    * `waitUntil` does. See `afterResponse`.
    */
   waitUntil?: (task: Promise<unknown>) => void
+  /**
+   * True once the server answered the request itself while the app was at
+   * work on it (svc's Node adapter: its body stalled past
+   * `REQUEST_TIMEOUT_MS`, or broke, and the app was not reading it). The
+   * server's answer is the one the client got, and it is traced; the app's,
+   * which can no longer go out, is not.
+   */
+  readonly answeredByServer?: boolean
 }
 
 /** An `env` that carries the connection. */

@@ -283,7 +283,8 @@ export function createApp(options: AppOptions = {}): App {
     let response = answer
     if (!hasTraceId(response, c.traceId)) response = withHeaders(response, { [TRACE_HEADER]: c.traceId })
     if (c.method === 'HEAD' && response.body !== null) response = headAnswer(response)
-    if (recorder !== undefined) tracer!.end(c, response, recorder)
+    // An answer that cannot go out is not traced: the server's own answer to the request was (conn-info.ts).
+    if (recorder !== undefined && c.connInfo?.answeredByServer !== true) tracer!.end(c, response, recorder)
     return response
   }
 

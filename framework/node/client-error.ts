@@ -35,14 +35,28 @@ export function rejectionFor(error: ParserError): HttpError | undefined {
 
 /**
  * What can be read of the refused request from the bytes Node kept: its
- * method and target when the request line is readable, else `GET /`. Read
- * as UTF-8: a client that sent a raw `é` in its path (which Node refuses)
- * meant the path a URL writes as `%C3%A9`, as its trace should say.
+ * method and target when the request line is readable, else the marker
+ * `- /` (`unreadRequest`). Read as UTF-8: a client that sent a raw `é` in
+ * its path (which Node refuses) meant the path a URL writes as `%C3%A9`, as
+ * its trace should say.
  */
 export function refusedRequest(error: ParserError, host: string): Request {
   const line = error.rawPacket?.subarray(0, 8192).toString('utf8').split('\r\n', 1)[0] ?? ''
   const match = /^([A-Z]{1,16}) (\/[^ ]*) HTTP\/1\.[01]$/.exec(line)
-  return match === null ? new Request(`http://${host}/`) : requestNamed(match[1]!, match[2]!, host)
+  return match === null ? unreadRequest(host) : requestNamed(match[1]!, match[2]!, host)
+}
+
+/** The method a trace gives a request whose request line could not be read, as access logs write it. */
+export const UNREAD_METHOD = '-'
+
+/**
+ * A request of which nothing could be read: headers that never finished
+ * (slowloris: Node's headers timeout keeps no byte of them; the parser holds
+ * the request line out of reach of JavaScript) or bytes that are not HTTP.
+ * Traced as `- /`, never as `GET /`, which a real request to `/` also is.
+ */
+export function unreadRequest(host: string): Request {
+  return new Request(`http://${host}/`, { method: UNREAD_METHOD })
 }
 
 /**
@@ -80,7 +94,36 @@ export function answerClientError(app: AppLike, host: string): (error: ParserErr
       return
     }
     if (inFlight != null && rejection.status === 408 && handTimeoutToApp(inFlight, rejection)) return
+    if (inFlight != null) {
+      // The app has this request and is still at work on it (it does not read the body, which stalled or broke):
+      // its answer can no longer go out, so it is not traced; this one, which the client gets, is, named as the
+      // request was. It was traced twice: `GET /` with this status, and the app's answer that never left.
+      ANSWERED_BY_SERVER.add(inFlight.req)
+      writeRefusal(socket, refusalAnswer(app, requestAsReceived(inFlight.req, host), rejection, socket.remoteAddress), rejection)
+      return
+    }
     writeRefusal(socket, refusalAnswer(app, refusedRequest(error, host), rejection, socket.remoteAddress), rejection)
+  }
+}
+
+/** Requests the server answered itself while the app had them: the app's own answer is not traced (`ConnInfo.answeredByServer`). */
+const ANSWERED_BY_SERVER = new WeakSet<object>()
+
+/** Whether the server answered `incoming` itself, over the app's head (a body that stalled while the app did not read it). */
+export function answeredByServer(incoming: object): boolean {
+  return ANSWERED_BY_SERVER.has(incoming)
+}
+
+/** The trace's Request for a request whose head Node parsed: its method, target and headers (without them if a Request cannot carry them). */
+function requestAsReceived(incoming: IncomingMessage, host: string): Request {
+  const method = incoming.method ?? 'GET'
+  const target = incoming.url ?? '/'
+  try {
+    const headers = new Headers()
+    for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!)
+    return new Request(new URL(target.startsWith('/') ? target : '/', `http://${host}`), { method, headers })
+  } catch {
+    return requestNamed(method, target, host)
   }
 }
 

@@ -12,7 +12,7 @@ import { createServer } from 'node:http'
 import { getRequestListener } from '@hono/node-server'
 import { CONN_INFO, type ConnInfo } from '../app/conn-info.ts'
 import type { App } from '../app/create-app.ts'
-import { answerClientError, answerConnect } from './client-error.ts'
+import { answerClientError, answerConnect, answeredByServer } from './client-error.ts'
 import { encodedDotSegment, encodedDotSegmentAnswer, lacksHost, missingHostAnswer, unmetExpectationAnswer, unreadableRequestAnswer } from './unreadable-request.ts'
 
 /** How long the headers and body of one request may take to arrive; 408 after (`REQUEST_TIMEOUT_MS`). */
@@ -179,6 +179,15 @@ class NodeConnection implements ConnInfo {
     this.headers = incoming.headers
   }
 
+  /** The server answered this request itself (client-error.ts): the app's answer is not traced. */
+  get answeredByServer(): boolean {
+    return answeredByServer(this.incoming)
+  }
+
+  waitUntil(task: Promise<unknown>): void {
+    this.background.add(task)
+  }
+
   /**
    * Resolves once the response is sent or the connection closed, and the
    * request body has been read to its end or never will be (its connection
@@ -187,10 +196,6 @@ class NodeConnection implements ConnInfo {
    * early answer (401, 404, 429), would otherwise keep its trace pending for
    * ever.
    */
-  waitUntil(task: Promise<unknown>): void {
-    this.background.add(task)
-  }
-
   responseDone(): Promise<void> {
     const { incoming, outgoing } = this
     return new Promise((resolve) => {

@@ -257,11 +257,53 @@ describe('requests that do not arrive in time: 408 in the envelope, the connecti
     expect(traced).toEqual([{ method: 'POST', path: '/api/upload', status: 408, ip: '127.0.0.1', error: 'Request Timeout: the request did not arrive in time' }])
   })
 
-  it('headers that never finish (slowloris) are answered 408', async () => {
-    await withTracedServer({}, async (port) => {
+  it('headers that never finish (slowloris) are answered 408, traced as `- /`: nothing of the request could be read', async () => {
+    await withTracedServer({}, async (port, traced) => {
       const answer = parse(await raw(port, ['GET /api/x HTTP/1.1\r\nHost: x\r\nX-Slow: ']))
       expect(answer.status).toBe(408)
+      expect(answer.headers['x-service-trace-id']).toMatch(TRACE_ID_PATTERN)
+      // It was traced as `GET /`, which a real request to / also is: Node keeps no byte of headers that timed out.
+      expect(traced).toEqual([{ method: '-', path: '/', status: 408, ip: '127.0.0.1', error: 'Request Timeout: the request did not arrive in time' }])
     }, 300)
+  })
+
+  it('a stalled body the app never reads is traced once, as the request it was, with the 408 the client got', async () => {
+    const traced: Traced[] = []
+    const tracer: Tracer = {
+      begin: (): RequestRecorder => ({ startedAt: performance.now(), recordQuery() {}, recordMiddleware() {} }),
+      end(c: Context, response: Response) {
+        traced.push({ method: c.method, path: c.path, status: response.status, ip: c.ip, error: (c.error as Error | undefined)?.message })
+      },
+    }
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let handlerDone = false
+    // A handler at work on something else (its body unread) when the body stalls.
+    const app = createApp({
+      config: testConfig(),
+      tracer,
+      api: defineRoutes((r) =>
+        r.post('/busy', async () => {
+          await released
+          handlerDone = true
+          return { ok: true }
+        }),
+      ),
+    })
+    const server = await serve(app, { port: 0, host: '127.0.0.1', requestTimeoutMs: 300 })
+    try {
+      const head = 'POST /api/busy HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Client: test\r\n\r\n'
+      const answer = parse(await raw(server.port, [head, '{"title":"cut']))
+      expect(answer.status).toBe(408)
+      // The app answers after the 408 went out: its answer cannot reach the client, and is not traced.
+      release()
+      await vi.waitFor(() => expect(handlerDone).toBe(true))
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      await server.close()
+    }
+    // There were two: `GET /` 408 (Node keeps no request line once the headers are parsed) and the app's 200, never sent.
+    expect(traced).toEqual([{ method: 'POST', path: '/api/busy', status: 408, ip: '127.0.0.1', error: 'Request Timeout: the request did not arrive in time' }])
   })
 
   it('REQUEST_TIMEOUT_MS sets the limit (30 s by default)', async () => {

@@ -43,7 +43,8 @@ afterAll(() => traced?.close())
 
 describe('the trace of a request the HTTP parser refused is marked', () => {
   it('refused_before_app is true for what Node refused, false for every request the app was given', () => {
-    expect(records.garbage).toMatchObject({ refused_before_app: true, status_code: 400, method: 'GET', path: '/' })
+    // Not `GET /`, which a real request to / also is: no request line could be read.
+    expect(records.garbage).toMatchObject({ refused_before_app: true, status_code: 400, method: '-', path: '/' })
     expect(records.nul).toMatchObject({ refused_before_app: true, status_code: 400 })
     expect(records.headerless).toMatchObject({ refused_before_app: false, status_code: 400, route: null, headers: {}, middleware: [] })
     expect(records.answered).toMatchObject({ refused_before_app: false, status_code: 200 })

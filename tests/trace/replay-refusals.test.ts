@@ -1,7 +1,7 @@
 /**
  * What replay, fix and test:regression must not send, and how they say so
  * (a user test of the trace tools): bytes Node's HTTP parser refused (traced
- * as a `GET /` that was never sent), a login whose password the trace does
+ * as `- /`: no request line could be read), a login whose password the trace does
  * not keep (replayed as "[REDACTED]", five replays locked the account), a
  * body the app refused for its size (BODY_LIMIT, not TRACE_BODY_LIMIT); and
  * how fix words a trace that did not fail, and where its notes go.
@@ -80,13 +80,13 @@ beforeAll(async () => {
 
 afterAll(() => copy?.remove())
 
-describe('bytes the HTTP parser refused (traced as GET / 400)', () => {
-  it('test:regression skips them with the reason instead of replaying a GET / that was never sent', async () => {
+describe('bytes the HTTP parser refused (traced as - / 400: no request line could be read)', () => {
+  it('test:regression skips them with the reason instead of replaying a request that was never sent', async () => {
     const run = await svc(['test:regression', '--status', '400', '--json'])
     expect(run.code, run.stderr).toBe(0)
     const report = JSON.parse(run.stdout)
     const result = report.results.find((entry: { trace_id: string }) => entry.trace_id === ids.garbage)
-    expect(result).toMatchObject({ status: 'skipped', method: 'GET', path: '/' })
+    expect(result).toMatchObject({ status: 'skipped', method: '-', path: '/' })
     expect(result.reason).toContain("HTTP parser refused it before the app saw it")
     expect(report.changed).toBe(0)
   })

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
-import { databaseUrl, ensureEnvFile, serve } from '../../../framework/node/index.ts'
+import { databaseUrl, serve } from '../../../framework/node/index.ts'
 import { migrate, migrationStatus, type App, type AppConfig } from '../../../framework/index.ts'
 import { text } from '../../../framework/config/env-readers.ts'
 import { pendingApp, servedUrl } from '../../../framework/app/listen-first.ts'
@@ -11,7 +11,8 @@ import { cwdArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import type { CommandIO } from '../../output/io.ts'
 import { printLine, printNote } from '../../output/print.ts'
-import { databaseWhere, envFileError, isFileAccessError, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
+import { createEnvFileIfMissing } from '../../project/first-env.ts'
+import { databaseWhere, loadApp, loadConfig, type LoadedApp } from '../../project/load-app.ts'
 import { loadMigrations } from '../../project/migrations.ts'
 import { projectFor, type Project } from '../../project/project.ts'
 import { DEBUG_IN_PRODUCTION } from '../../server/production-notes.ts'
@@ -32,15 +33,7 @@ export default defineCommand({
   async run({ args, io }) {
     const project = projectFor(io, args.cwd)
     if (args.migrate) refuseInProduction(project, serveMigrateGuard(args.force))
-    if (!existsSync(project.envFile) && project.env.APP_ENV !== 'production') {
-      let created: boolean
-      try {
-        created = ensureEnvFile(project.envFile, project.envExampleFile)
-      } catch (error) {
-        throw isFileAccessError(error) ? envFileError(project, 'create', error) : error
-      }
-      if (created) printNote(io, `Created ${project.envFile} with a fresh JWT_SECRET (development settings).`)
-    }
+    createEnvFileIfMissing(project, io)
     const settings = loadConfig(project)
     const newDatabase = missingDatabaseFile(project, settings)
     const port = args.port ?? settings.port

@@ -2,8 +2,8 @@
  * What a new project needs to run on Deno, Bun and Cloudflare Workers
  * (docs/runtimes.md, "A project of your own"): the entry files in runtimes/,
  * wrangler.toml, .dev.vars (wrangler dev's secret) and the migrations as one
- * module (database/migrations/index.ts, which the start:* scripts rewrite
- * with `svc migrate:bundle` before each start). Before, a new project had
+ * module (database/migrations/index.ts, which the scripts rewrite with
+ * `svc runtime:prepare` before each start). Before, a new project had
  * none of them, and docs/runtimes.md only showed the example's.
  */
 import { AUTH_MIGRATION_SOURCES } from '../../project/migration-file.ts'
@@ -13,12 +13,16 @@ import type { ProjectTemplate } from './templates.ts'
 /** The Deno permissions `npm run start:deno` passes: the narrowest that work (docs/runtimes.md, "Deno"). */
 export const DENO_PERMISSIONS = '--allow-env --allow-net=127.0.0.1 --allow-read=. --allow-write=storage --allow-ffi --allow-sys=cpus,networkInterfaces,hostname'
 
-/** package.json's scripts for the other runtimes: each rewrites the migrations module first, so a new migration is in. */
+/**
+ * package.json's scripts for the other runtimes. `svc runtime:prepare` goes first: it stops with what to install
+ * when the runtime is missing (the shell said only `sh: deno: not found`), makes .env as npm start does (Deno
+ * and Bun stopped on a ConfigError on a fresh clone) and rewrites the migrations module, so a new migration is in.
+ */
 export const RUNTIME_SCRIPTS: Readonly<Record<string, string>> = {
-  'start:deno': `svc migrate:bundle && deno run --env-file=.env ${DENO_PERMISSIONS} runtimes/deno.ts`,
-  'start:bun': 'svc migrate:bundle && bun run runtimes/bun.ts',
-  'dev:workers': 'svc migrate:bundle && wrangler dev',
-  'deploy:workers': 'svc migrate:bundle && wrangler deploy',
+  'start:deno': `svc runtime:prepare deno && deno run --env-file=.env ${DENO_PERMISSIONS} runtimes/deno.ts`,
+  'start:bun': 'svc runtime:prepare bun && bun run runtimes/bun.ts',
+  'dev:workers': 'svc runtime:prepare workers && wrangler dev',
+  'deploy:workers': 'svc runtime:prepare workers && wrangler deploy',
 }
 
 /** A Worker's name: lowercase letters, digits and dashes (an npm name may also have . _ ~). */
@@ -39,7 +43,7 @@ export const runtimeApp: ProjectTemplate = () => ({
  * routes/web.ts, app/kernel.ts, the auth routes, the listeners of
  * app/listeners/index.ts on the queue QUEUE_CONNECTION names), a tracer
  * writing to the sink it is given, and the migrations as one module (database/migrations/index.ts,
- * written by \`svc migrate:bundle\`, which the start:* scripts run first),
+ * written by \`svc migrate:bundle\`, which the scripts' \`svc runtime:prepare\` runs first),
  * applied on start. Web standards only: mails are printed to the console.
  */
 import {

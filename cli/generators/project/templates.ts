@@ -350,10 +350,10 @@ npm test                   # runs tests/ against a fresh database
 
 ## Deno, Bun and Cloudflare Workers
 
-\`npm start\` serves on Node. The same app runs elsewhere (each script first rewrites \`database/migrations/index.ts\` with \`svc migrate:bundle\`; the app migrates its database on start):
+\`npm start\` serves on Node. The same app runs elsewhere. Each script first runs \`svc runtime:prepare\`: it says what to install when the runtime is missing, makes \`.env\` as \`npm start\` does, and rewrites \`database/migrations/index.ts\` (as \`svc migrate:bundle\`); the app migrates its database on start:
 
-- \`npm run start:deno\`: Deno 2 on your PATH; the same \`.env\`, \`storage/database.sqlite\` and \`storage/traces.sqlite\` as \`npm start\` (\`npx svc trace:list\` reads them)
-- \`npm run start:bun\`: Bun on your PATH; the same files
+- \`npm run start:deno\`: Deno 2 on your PATH (or \`npm install -D deno\`); the same \`.env\`, \`storage/database.sqlite\` and \`storage/traces.sqlite\` as \`npm start\` (\`npx svc trace:list\` reads them)
+- \`npm run start:bun\`: Bun on your PATH (or \`npm install -D bun\`); the same files
 - \`npm run dev:workers\`: \`npm install -D wrangler\` first; \`wrangler dev\` on http://localhost:8787 with local D1 databases (\`.wrangler/state\`) and \`.dev.vars\`'s secret; traces: \`npx wrangler d1 execute ${workerName(s.name)}-traces --local --command "select data from svc_trace_batches order by id desc limit 5"\`
 - \`npm run deploy:workers\`: after the steps at the top of \`wrangler.toml\`
 
