@@ -216,6 +216,14 @@ describe('--set', () => {
     const known = await svc(['fix', ids.create!, '--set', 'title=Changed again'])
     expect(known.stderr).not.toContain('no such field')
   })
+  it('api:why --fix says so too, with the same words (it was silent on a typo)', async () => {
+    const typo = await svc(['api:why', 'POST', '/api/v1/posts', '--id', ids.create!, '--fix', '--set', 'titel=Changed', '--json'])
+    expect(typo.code, typo.stderr).toBe(0)
+    expect(typo.stderr).toContain('--set titel: the recorded body has no such field, so it is added (its fields: title, body).')
+    expect(JSON.parse(typo.stdout).replay.request.body).toContain('"titel":"Changed"')
+    const known = await svc(['api:why', 'POST', '/api/v1/posts', '--id', ids.create!, '--fix', '--set', 'title=Changed'])
+    expect(known.stderr).not.toContain('no such field')
+  })
 })
 
 describe('--url', () => {

@@ -6,7 +6,7 @@ import { projectFor } from '../../project/project.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
 import { requestTarget } from '../../trace/request-target.ts'
-import { replayArgs } from '../../trace/run-replay.ts'
+import { printSetNotes, replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
 export default defineCommand({
@@ -47,6 +47,7 @@ export default defineCommand({
     } finally {
       store.close()
     }
+    if (record !== undefined) printSetNotes(io, record, args.set)
     const result = await analyse(project, record?.method ?? method, record?.path ?? path, record, { ...args, sets: args.set })
     if (args.json) return json(result)
     printWhy(io, result, args.as)

@@ -3,7 +3,7 @@ import { cwdArg, jsonArg } from '../../output/args.ts'
 import { CliError } from '../../output/cli-error.ts'
 import { projectFor } from '../../project/project.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
-import { replayArgs } from '../../trace/run-replay.ts'
+import { printSetNotes, replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
 export default defineCommand({
@@ -27,6 +27,7 @@ export default defineCommand({
     } finally {
       store.close()
     }
+    printSetNotes(io, record, args.set)
     const result = await analyse(project, record.method, record.path, record, { ...args, sets: args.set })
     if (args.json) return json(result)
     printWhy(io, result, args.as)
