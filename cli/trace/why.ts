@@ -8,7 +8,7 @@ import { type TraceRecord } from '../../framework/trace/index.ts'
 import type { FailureJson, FailureKind, RoutingJson } from '../contract/traces.ts'
 import { loadApp } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-import { originalPosition } from '../project/source-position.ts'
+import { originalPosition, routeDefinitionPosition } from '../project/source-position.ts'
 
 /** What the app's router does with `method path` (`app.explain`, on the app as the project defines it). */
 export async function explainRouting(project: Project, method: string, path: string): Promise<RoutingJson> {
@@ -17,7 +17,7 @@ export async function explainRouting(project: Project, method: string, path: str
     const routing = await loaded.app.explain(method, path)
     // The route's definition as written (jiti ran the routes file transpiled: its stack columns are babel's).
     const source = routing.matched?.source
-    return source ? { ...routing, matched: { ...routing.matched!, source: originalPosition(source) } } : routing
+    return source ? { ...routing, matched: { ...routing.matched!, source: routeDefinitionPosition(source) } } : routing
   } finally {
     await loaded.close()
   }
