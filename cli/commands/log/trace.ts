@@ -10,6 +10,7 @@ import { writesData } from '../../trace/row-statements.ts'
 import { readReplayKey, unverifiedMarkerNote } from '../../trace/replay-marker.ts'
 import { summaryOfRecord } from '../../trace/summary.ts'
 import { traceView } from '../../trace/view.ts'
+import { traceAsWritten } from '../../trace/positions-as-written.ts'
 
 export default defineCommand({
   meta: { name: 'log:trace', group: 'Debug and logs', description: 'Show one trace in full, or search traces', json: ['TraceJson', 'TraceListJson'] },
@@ -33,7 +34,8 @@ export default defineCommand({
     refuseFiltersWithId(args, 'log:trace')
     const store = await openTraceStoreToRead(io, project)
     try {
-      const record = await findTrace(store, args.id)
+      // Positions in the files as written (the server records the transpiled column), mapped here, not when recorded.
+      const record = traceAsWritten(project, await findTrace(store, args.id))
       const summary = summaryOfRecord(record, readReplayKey(project))
       if (args.json) return json({ trace: record, writes: writesData(record), summary })
       printLine(io, traceView(record, colors(io)))
