@@ -341,6 +341,12 @@ export interface WhyJson {
   failure: FailureJson | null
   /** With `--fix`/`--diff`/`--force`: the replay of the trace against the current code. */
   replay: ReplayJson | null
+  /**
+   * `why` (debug:last) explains the latest failed request that is not svc's
+   * replay of one; this is the newest replay of it that failed too (as
+   * recorded), null when none did, and always for api:why.
+   */
+  failed_replay: { trace_id: string; status_code: number; timestamp: string } | null
 }
 
 export interface FixJson {

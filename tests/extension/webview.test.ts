@@ -294,6 +294,7 @@ describe('trace detail page', () => {
       trace: null,
       failure: { kind: 'exception', status: 500, message: 'Cannot read properties of undefined', middleware: null, explanation: 'The handler threw TypeError: fix the code at the location below.', errors: null, location: { file: '/srv/blog/app/controllers/posts.ts', line: 61, column: 18 } },
       replay: null,
+      failed_replay: null,
     }
     expect(contractValidator('WhyJson')(why)).toBe(true)
     await deliver(page, { type: 'why', why })

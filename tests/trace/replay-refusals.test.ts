@@ -241,3 +241,18 @@ describe('--url', () => {
     expect(targetBase({ url: '[::1]:8080' })).toBe('http://[::1]:8080')
   })
 })
+
+describe('why after a replay', () => {
+  it("explains the request that failed, not svc's replay of it (the latest failure), and says the replay failed too", async () => {
+    const replay = await svc(['replay', ids.boom!, '--json'])
+    expect(replay.code, replay.stderr).toBe(0)
+    const replayId = JSON.parse(replay.stdout).response.trace_id as string
+    expect(replayId).not.toBe(ids.boom)
+    const why = await svc(['why', '--json'])
+    expect(why.code, why.stderr).toBe(0)
+    expect(JSON.parse(why.stdout)).toMatchObject({ trace: { trace_id: ids.boom, replay_of: null }, failed_replay: { trace_id: replayId, status_code: 500 } })
+    const view = await svc(['why'])
+    expect(view.stdout).toContain(`replayed since: ${replayId}`)
+    expect(view.stdout).toContain(`failed too, 500; svc fix ${ids.boom}`)
+  })
+})
