@@ -255,4 +255,11 @@ describe('why after a replay', () => {
     expect(view.stdout).toContain(`replayed since: ${replayId}`)
     expect(view.stdout).toContain(`failed too, 500; svc fix ${ids.boom}`)
   })
+  it('api:why without --id passes over the replay too: it explains the request made', async () => {
+    const replay = await svc(['replay', ids.boom!, '--json'])
+    expect(replay.code, replay.stderr).toBe(0)
+    const why = await svc(['api:why', 'GET', '/boom', '--json'])
+    expect(why.code, why.stderr).toBe(0)
+    expect(JSON.parse(why.stdout).trace).toMatchObject({ trace_id: ids.boom, replay_of: null })
+  })
 })
