@@ -64,6 +64,13 @@ export interface TraceSummaryJson {
   n_plus_one: boolean
   /** The trace this request replayed (`svc replay` marks what it sends, signed with the project's key), null for a request of its own, and for a marker that does not verify (any client can send the header). */
   replay_of: string | null
+  /**
+   * The trace id an `x-svc-replay-of` header claims when it does not verify
+   * (forged, copied onto another request, signed under another checkout's key,
+   * or by an svc before markers were bound to the request), null when the
+   * header is absent or verifies. The trace is an ordinary request either way.
+   */
+  unverified_replay_of: string | null
 }
 
 // ---------------------------------------------------------------------------
@@ -334,6 +341,12 @@ export interface WhyJson {
   failure: FailureJson | null
   /** With `--fix`/`--diff`/`--force`: the replay of the trace against the current code. */
   replay: ReplayJson | null
+  /**
+   * `why` (debug:last) explains the latest failed request that is not svc's
+   * replay of one; this is the newest replay of it that failed too (as
+   * recorded), null when none did, and always for api:why.
+   */
+  failed_replay: { trace_id: string; status_code: number; timestamp: string } | null
 }
 
 export interface FixJson {

@@ -54,6 +54,16 @@ export async function importWithJiti(path: string): Promise<Record<string, unkno
 }
 
 /**
+ * Loads jiti for reading transpiled code (`transpiledCode`) in a process that
+ * runs no app file: a command reading traces maps their positions through it,
+ * from the transpile cache the server filled (no babel when the file is there).
+ */
+export function useTranspilerOf(storageDir: string): void {
+  useModuleCache(moduleCacheDir(storageDir))
+  currentJiti()
+}
+
+/**
  * The code jiti ran for a TypeScript file, inline source map included (read
  * from the transpile cache when it is there, as `import` does), or undefined
  * when jiti loaded nothing in this process (tests import with vitest, whose

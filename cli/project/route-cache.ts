@@ -11,7 +11,7 @@ import type { RouteDescription } from '../../framework/index.ts'
 import type { RouteJson } from '../contract/routes.ts'
 import { cliVersion } from '../version.ts'
 import type { Project } from './project.ts'
-import { originalPosition } from './source-position.ts'
+import { routeDefinitionPosition } from './source-position.ts'
 
 interface RouteCacheFile {
   fingerprint: string
@@ -55,7 +55,7 @@ export function writeRouteCache(project: Project, routes: RouteDescription[]): R
 }
 
 function toRouteJson(project: Project, route: RouteDescription): RouteJson {
-  const source = route.source && { ...originalPosition(route.source), file: relative(project.appDir, route.source.file).split('\\').join('/') }
+  const source = route.source && { ...routeDefinitionPosition(route.source), file: relative(project.appDir, route.source.file).split('\\').join('/') }
   const { body, query, response } = route.schemas
   const { responses: _inProcessOnly, ...described } = route
   return { ...described, source, schemas: { body: body !== null, query: query !== null, response: response !== null } }

@@ -6,7 +6,7 @@
  * a 36-character line). The inline source map jiti wrote beside the code
  * maps it back.
  */
-import { statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { SourceMap, type SourceMapPayload } from 'node:module'
 import { transpiledCode } from './import-file.ts'
 
@@ -32,6 +32,26 @@ export function originalPosition<T extends SourcePosition>(position: T): T {
   const entry = map.findEntry(position.line - 1, column - 1) as { originalLine?: number; originalColumn?: number }
   if (entry.originalLine === undefined || entry.originalColumn === undefined) return position
   return { ...position, line: entry.originalLine + 1, column: entry.originalColumn + 1 }
+}
+
+/**
+ * Where a route was defined (`r.get(`), in the file as written: at the
+ * method's name, where V8 places a call. It places `r.delete(` at its
+ * parenthesis instead (`delete` is a keyword: babel and V8 treat the member
+ * differently), so route:list's column for every DELETE route pointed past
+ * the name; it is moved back onto the name, on the same line.
+ */
+export function routeDefinitionPosition<T extends SourcePosition>(position: T): T {
+  const at = originalPosition(position)
+  let line: string | undefined
+  try {
+    line = readFileSync(at.file, 'utf8').split('\n')[at.line - 1]
+  } catch {
+    return at
+  }
+  if (line === undefined || line[at.column - 1] !== '(') return at
+  const name = /\.\s*([A-Za-z_$][\w$]*)\s*$/.exec(line.slice(0, at.column - 1))
+  return name === null ? at : { ...at, column: name.index + name[0].indexOf(name[1]!, 1) + 1 }
 }
 
 function sourceMapOf(file: string): SourceMap | null {

@@ -36,7 +36,7 @@ import { loadMigrations } from '../project/migrations.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
 import { prepareRequest, refusedBeforeTheApp, ReplayTarget, unreplayable } from './replay.ts'
-import { replayKeyToSign, replayOf, type ReplayKey } from './replay-marker.ts'
+import { replayOf, replaySigner, type ReplayKey } from './replay-marker.ts'
 
 /** Replayed against the app's own database: they change nothing. */
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -240,7 +240,7 @@ async function replayOne(target: ReplayTarget, trace: TraceRecord, canSign: bool
   const unsendable = notReplayable(trace, [])
   if (unsendable !== undefined) return skipped(trace, unsendable)
   try {
-    const { request, redacted } = prepareRequest(trace, { replayKey: replayKeyToSign(target.project) })
+    const { request, redacted } = prepareRequest(trace, { signer: replaySigner(target.project) })
     const secrets = notReplayable(trace, redacted)
     if (secrets !== undefined) return skipped(trace, secrets)
     if (redacted.includes('header authorization')) {

@@ -22,7 +22,7 @@ import { loadApp, type LoadedApp, type LoadOptions } from '../project/load-app.t
 import type { Project } from '../project/project.ts'
 import { isLossyText } from './lossy-body.ts'
 import { REPLAY_HEADER } from './replay-header.ts'
-import { replayMarker } from './replay-marker.ts'
+import { replayMarker, type ReplaySigner } from './replay-marker.ts'
 import { signedAccessToken, usersById, type UserRef } from './sign-as.ts'
 
 /** Not replayed: the transport sets them, or they would make the diff unreadable. */
@@ -35,8 +35,8 @@ export interface RequestOptions {
   https?: boolean
   /** `field=value` pairs: dotted paths into the JSON body (`user.name=Ada`, `tags.0=x`). */
   sets?: string[]
-  /** The project's key (replayKeyToSign): the replay marker is signed, so that only svc's own replays read as replays. */
-  replayKey: Buffer
+  /** The project's signer (replaySigner): the replay marker is signed for this request, so that only svc's own replays read as replays. */
+  signer: ReplaySigner
 }
 
 export interface PreparedRequest {
@@ -56,7 +56,6 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions): Pr
     }
     headers[name] = value
   }
-  headers[REPLAY_HEADER] = replayMarker(options.replayKey, record.trace_id)
 
   const cannot = unreplayable(record)
   if (cannot !== undefined) throw new CliError(cannot.code, `${record.trace_id} cannot be replayed as it was: ${cannot.reason}`, { hint: cannot.hint })
@@ -81,8 +80,10 @@ export function prepareRequest(record: TraceRecord, options: RequestOptions): Pr
   const base = targetBase(options, record.headers.host)
   const text = body === null || body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body)
   if (text !== null && headers['content-type'] === undefined && typeof body !== 'string') headers['content-type'] = 'application/json'
+  const url = `${base}${record.path}${query === '' ? '' : `?${query}`}`
+  headers[REPLAY_HEADER] = replayMarker(options.signer, record.trace_id, { method: record.method, url })
   return {
-    request: { method: record.method, url: `${base}${record.path}${query === '' ? '' : `?${query}`}`, headers, body: text },
+    request: { method: record.method, url, headers, body: text },
     redacted,
   }
 }

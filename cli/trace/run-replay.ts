@@ -10,7 +10,7 @@ import { colors, printLine, printNote, type Colors } from '../output/print.ts'
 import { loadConfig } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
 import { compareResponses } from './compare.ts'
-import { replayKeyToSign } from './replay-marker.ts'
+import { replayMarker, replaySigner } from './replay-marker.ts'
 import { commandLine, editRequest, fieldsAddedBySet, findRedacted, prepareRequest, REPLAY_HEADER, ReplayTarget } from './replay.ts'
 import type { RecordedCase } from './regression-api.ts'
 import { formatMs, statusColor } from './summary.ts'
@@ -52,7 +52,8 @@ export const replayArgs = {
 
 export async function runReplay(project: Project, record: TraceRecord, options: ReplayOptions): Promise<ReplayJson> {
   const config = loadConfig(project)
-  const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets, replayKey: replayKeyToSign(project) })
+  const signer = replaySigner(project)
+  const prepared = prepareRequest(record, { url: options.url, https: options.https, sets: options.sets, signer })
   let { request } = prepared
   let redacted = prepared.redacted
   if (options.anonymous === true && options.as !== undefined) throw new CliError('E_BAD_OPTION', '--anonymous sends no token and --as signs one: pass one of them')
@@ -69,7 +70,18 @@ export async function runReplay(project: Project, record: TraceRecord, options: 
       request.headers[name] = value
       redacted = redacted.filter((place) => place !== `header ${name}`)
     }
-    if (options.edit) request = editRequest(request, project.env)
+    if (options.edit) {
+      request = editRequest(request, project.env)
+      // Signed again for the request as edited: the marker is bound to its method, path and query. One the user
+      // deleted stays deleted (the request is then sent as their own).
+      if (request.headers[REPLAY_HEADER] !== undefined) {
+        try {
+          request.headers[REPLAY_HEADER] = replayMarker(signer, record.trace_id, request)
+        } catch {
+          // an edited url that is no url: sending it says so
+        }
+      }
+    }
     // What --set and --edit filled in is no longer a placeholder; a header given with --edit is no longer missing.
     redacted = [...redacted.filter((place) => place.startsWith('header ') && request.headers[place.slice('header '.length)] === undefined), ...placeholdersIn(request)]
     const dryRun = options.format !== undefined || (production && options.force !== true)

@@ -2,7 +2,7 @@
 import type { TraceRecord } from '../../framework/trace/index.ts'
 import type { TraceSummaryJson } from '../contract/traces.ts'
 import type { Colors } from '../output/print.ts'
-import { replayOf, type ReplayKey } from './replay-marker.ts'
+import { replayMarking, type ReplayKey } from './replay-marker.ts'
 
 /** `replayKey` (readReplayKey) verifies the replay marker: a trace is a replay only when svc sent it as one. */
 export function summaryOfRecord(record: TraceRecord, replayKey: ReplayKey): TraceSummaryJson {
@@ -21,7 +21,7 @@ export function summaryOfRecord(record: TraceRecord, replayKey: ReplayKey): Trac
     error_message: record.exception?.message ?? null,
     query_count: record.queries.length,
     n_plus_one: record.n_plus_one.length > 0,
-    replay_of: replayOf(record, replayKey),
+    ...replayMarking(record, replayKey),
   }
 }
 

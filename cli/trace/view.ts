@@ -2,6 +2,7 @@
 import type { CapturedBody, TraceRecord } from '../../framework/trace/index.ts'
 import type { Colors } from '../output/print.ts'
 import { isLossyText } from './lossy-body.ts'
+import { positionText } from './positions-as-written.ts'
 import { formatMs, statusColor } from './summary.ts'
 
 const BAR_WIDTH = 30
@@ -53,7 +54,7 @@ export function traceView(record: TraceRecord, color: Colors): string {
   lines.push(...eventLines(record, color))
 
   if (record.exception !== null) {
-    const where = record.exception.location ? ` at ${record.exception.location.file}:${record.exception.location.line}:${record.exception.location.column}` : ''
+    const where = record.exception.location ? ` at ${positionText(record.exception.location)}` : ''
     lines.push('', color.bold('Exception'), `  ${color.red(`${record.exception.class}: ${record.exception.message}`)} (${record.exception.status})${where}`)
     if (record.exception.errors) {
       for (const [field, messages] of Object.entries(record.exception.errors)) lines.push(`    ${field}: ${messages.join('; ')}`)

@@ -26,6 +26,7 @@ export async function analyse(project: Project, method: string, path: string, re
     trace: record === undefined ? null : summaryOfRecord(record, readReplayKey(project)),
     failure: record === undefined ? null : explainFailure(record, routing, config.jwtTtl),
     replay: null,
+    failed_replay: null,
   }
   if (json.failure !== null) await explainTableInFailure(project, config, json.failure)
   if (record !== undefined && (options.fix || options.diff || options.force || options.edit || options.test || options.format !== undefined)) {
@@ -96,11 +97,16 @@ export function printWhy(io: CommandIO, json: WhyJson, as?: string): void {
     const t = json.trace
     printLine(io, color.bold('Trace'))
     printLine(io, `  ${t.trace_id}  ${t.timestamp}  ${statusColor(t.status_code, color)(String(t.status_code))}  ${formatMs(t.duration_ms)}`)
+    if (t.replay_of !== null) printLine(io, color.dim(`  a replay of ${t.replay_of} (svc replay sent it)`))
     if (json.failure === null) printLine(io, color.green('  succeeded'))
     else {
       const f = json.failure
       printLine(io, `  ${color.red(f.kind)} (${f.status} ${f.message})${f.middleware ? ` refused by middleware ${color.bold(f.middleware)}` : ''}`)
       printLine(io, `  ${f.explanation}`)
+    }
+    if (json.failed_replay !== null) {
+      const r = json.failed_replay
+      printLine(io, color.dim(`  replayed since: ${r.trace_id} (${r.timestamp}) failed too, ${r.status_code}; svc fix ${t.trace_id} replays it against the current code`))
     }
   }
   if (json.replay !== null) {

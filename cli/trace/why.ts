@@ -8,7 +8,8 @@ import { type TraceRecord } from '../../framework/trace/index.ts'
 import type { FailureJson, FailureKind, RoutingJson } from '../contract/traces.ts'
 import { loadApp } from '../project/load-app.ts'
 import type { Project } from '../project/project.ts'
-import { originalPosition } from '../project/source-position.ts'
+import { routeDefinitionPosition } from '../project/source-position.ts'
+import { positionAsWritten, positionText } from './positions-as-written.ts'
 
 /** What the app's router does with `method path` (`app.explain`, on the app as the project defines it). */
 export async function explainRouting(project: Project, method: string, path: string): Promise<RoutingJson> {
@@ -17,7 +18,7 @@ export async function explainRouting(project: Project, method: string, path: str
     const routing = await loaded.app.explain(method, path)
     // The route's definition as written (jiti ran the routes file transpiled: its stack columns are babel's).
     const source = routing.matched?.source
-    return source ? { ...routing, matched: { ...routing.matched!, source: originalPosition(source) } } : routing
+    return source ? { ...routing, matched: { ...routing.matched!, source: routeDefinitionPosition(source) } } : routing
   } finally {
     await loaded.close()
   }
@@ -39,8 +40,8 @@ export function explainFailure(record: TraceRecord, routing: RoutingJson | null,
   const throttleAlias = routeMiddleware.find((name) => name.startsWith('throttle:'))
   const retryAfter = headerOf(record.response.headers, 'retry-after')
   // A trace keeps the stack's position, whose column is babel's when jiti ran the file: mapped to the file as written.
-  const thrownAt = exception?.location ? originalPosition(exception.location) : null
-  const where = thrownAt ? ` at ${thrownAt.file}:${thrownAt.line}:${thrownAt.column}` : ''
+  const thrownAt = exception?.location ? positionAsWritten(exception.location, Date.parse(record.timestamp)) : null
+  const where = thrownAt ? ` at ${positionText(thrownAt)}` : ''
   const explanations: Record<FailureKind, string> = {
     invalid_credentials:
       'Invalid credentials: the email or the password is wrong (the login handler answers the same for both, so that it does not tell which accounts exist). Repeated failures lock the account for a while (423).',

@@ -348,6 +348,8 @@ export class TracesTreeProvider implements vscode.TreeDataProvider<TraceNode> {
         trace.route ? `Route \`${trace.route}\`` : 'No route matched',
         trace.exception ? `${trace.exception}: ${trace.error_message ?? ''}` : '',
         trace.replay_of !== null ? `Replay of \`${trace.replay_of}\`` : '',
+        // The client's header, not svc's replay: said, so that a trace claiming to be one is not taken for it.
+        trace.unverified_replay_of !== null ? `Claims to replay \`${trace.unverified_replay_of}\`, but its replay marker does not verify: a request of its own` : '',
         trace.user_id !== null ? `User ${trace.user_id}` : '',
         `\`${trace.trace_id}\` · ${new Date(trace.timestamp).toLocaleString()}`,
       ]

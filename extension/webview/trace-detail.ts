@@ -5,7 +5,7 @@
  * (replay, why), and posts the buttons' messages to the extension. DOM built
  * with createElement/textContent only: trace content is never parsed as HTML.
  */
-import type { ReplayJson, TraceEventJson, TraceQueryJson, TraceRecordJson, WhyJson } from '../../cli/contract/traces.ts'
+import type { ReplayJson, SourceLocationJson, TraceEventJson, TraceQueryJson, TraceRecordJson, WhyJson } from '../../cli/contract/traces.ts'
 import type { TraceAction, TracePanelMessage, TraceWebviewMessage } from '../src/messages.ts'
 import { actionLink, button, h, ms, pretty, statusPill, vscodeApi, type Child } from './dom.ts'
 
@@ -63,6 +63,12 @@ function sourceLink(file: string, line: number, column: number, label?: string):
   )
 }
 
+/** A position's link, and for one in a file changed since the request (`stale`, svc log:trace) that it is the recorded one. */
+function sourceAt(location: SourceLocationJson): Child[] {
+  const link = sourceLink(location.file, location.line, location.column)
+  return location.stale === true ? [link, h('span', { class: 'muted stale' }, ' (as recorded; the file changed since the request)')] : [link]
+}
+
 const FRAME = /^(.*?)\(?((?:file:\/\/)?(?:[A-Za-z]:)?[^():\s]+\.[cm]?[jt]sx?):(\d+):(\d+)\)?\s*$/
 
 /**
@@ -97,7 +103,7 @@ function queryItem(query: TraceQueryJson, total: number): HTMLElement {
     'li',
     { class: 'query' },
     h('div', { class: 'row' }, h('code', { class: 'sql' }, query.sql), h('span', { class: 'timing' }, `${ms(query.duration_ms)} · ${query.rows} row${query.rows === 1 ? '' : 's'}`)),
-    query.source ? h('div', { class: 'from' }, 'from ', sourceLink(query.source.file, query.source.line, query.source.column)) : null,
+    query.source ? h('div', { class: 'from' }, 'from ', ...sourceAt(query.source)) : null,
     query.args !== null && (Array.isArray(query.args) ? query.args.length > 0 : Object.keys(query.args).length > 0) ? h('div', { class: 'args muted' }, `args: ${JSON.stringify(query.args)}`) : null,
     query.error ? h('div', { class: 'error-text' }, query.error) : null,
     bar(query.start_ms, query.duration_ms, total, query.error ? 'tone-error' : 'tone-sql'),
@@ -187,7 +193,7 @@ function renderTrace(message: TraceMessage): void {
         'Exception',
         'exception',
         h('p', { class: 'exception' }, h('strong', {}, trace.exception.class), `: ${trace.exception.message} (${trace.exception.status})`),
-        trace.exception.location ? h('p', {}, 'at ', sourceLink(trace.exception.location.file, trace.exception.location.line, trace.exception.location.column)) : null,
+        trace.exception.location ? h('p', {}, 'at ', ...sourceAt(trace.exception.location)) : null,
         trace.exception.errors
           ? h('ul', { class: 'errors' }, ...Object.entries(trace.exception.errors).map(([field, messages]) => h('li', {}, h('code', {}, field), `: ${messages.join('; ')}`)))
           : null,
@@ -207,7 +213,7 @@ function renderTrace(message: TraceMessage): void {
               h('strong', {}, `${finding.count}× same query`),
               ` (${ms(finding.total_ms)}) `,
               h('code', {}, finding.shape),
-              finding.source ? h('div', { class: 'from' }, 'from ', sourceLink(finding.source.file, finding.source.line, finding.source.column)) : null,
+              finding.source ? h('div', { class: 'from' }, 'from ', ...sourceAt(finding.source)) : null,
             ),
           ),
         )
@@ -312,7 +318,7 @@ function renderWhy(why: WhyJson): void {
             {},
             h('p', { id: 'why-explanation', class: 'explanation' }, h('strong', {}, `${failure.status} ${failure.kind.replace(/_/g, ' ')}`), `: ${failure.explanation}`),
             failure.middleware ? h('p', {}, 'Answered by the middleware ', h('code', {}, failure.middleware)) : null,
-            failure.location ? h('p', {}, 'Thrown at ', sourceLink(failure.location.file, failure.location.line, failure.location.column)) : null,
+            failure.location ? h('p', {}, 'Thrown at ', ...sourceAt(failure.location)) : null,
             failure.errors ? h('ul', { class: 'errors' }, ...Object.entries(failure.errors).map(([field, messages]) => h('li', {}, h('code', {}, field), `: ${messages.join('; ')}`))) : null,
           )
         : h('p', { id: 'why-explanation' }, 'This request did not fail.'),

@@ -68,6 +68,13 @@ export interface TraceSourceLocation {
   file: string
   line: number
   column: number
+  /**
+   * Set by the CLI where it shows a trace (`log:trace`), never stored: the
+   * file was modified after the request, so `line` and `column` are as the
+   * server recorded them (the column of the code jiti ran) and may no longer
+   * point at the statement. Absent when the position is the file's as written.
+   */
+  stale?: boolean
 }
 
 export interface TraceException {

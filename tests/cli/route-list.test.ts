@@ -39,6 +39,15 @@ const find = (list: RouteJson[], method: string, path: string) => list.find((rou
 const lineOf = (file: string, text: string) => app.read(file).split('\n').findIndex((line) => line.includes(text)) + 1
 
 describe('svc route:list --json', () => {
+  it("places each route's source at its call's method name, DELETE routes included (they were at the parenthesis)", async () => {
+    const list = (await routes()).filter((route) => route.source !== null)
+    expect(list.some((route) => route.method === 'DELETE')).toBe(true)
+    for (const route of list) {
+      const line = app.read(route.source!.file).split('\n')[route.source!.line - 1]!
+      const method = route.method === 'ANY' ? 'any' : route.method.toLowerCase()
+      expect(line.slice(route.source!.column - 1), `${route.method} ${route.path}`).toMatch(new RegExp(`^${method}\\(`))
+    }
+  })
   it('describes every route: method, full path, params and constraints, middleware, handler, source, group, version', async () => {
     const list = await routes()
     expect(find(list, 'GET', '/health/live')).toMatchObject({ handler: 'liveness', source: null })

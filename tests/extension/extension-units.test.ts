@@ -91,6 +91,7 @@ const summary = (overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson =>
   query_count: 6,
   n_plus_one: true,
   replay_of: null,
+  unverified_replay_of: null,
   ...overrides,
 })
 

@@ -103,6 +103,7 @@ function trace(route: string | null, status: number, overrides: Partial<TraceSum
     query_count: 0,
     n_plus_one: false,
     replay_of: null,
+    unverified_replay_of: null,
     ...overrides,
   }
 }

@@ -39,6 +39,7 @@ const summary = (traceId: string): TraceSummaryJson => ({
   query_count: 0,
   n_plus_one: false,
   replay_of: null,
+  unverified_replay_of: null,
 })
 
 function fakeClient(lists: TraceSummaryJson[][]) {

@@ -157,6 +157,23 @@ describe('trace detail page', () => {
     }
   })
 
+  it('says a position in a file changed since the request (stale, from svc log:trace) is the recorded one, and still links it', async () => {
+    const changed = await openPage('trace-detail')
+    try {
+      const location = { ...trace.exception!.location!, stale: true }
+      const queries = trace.queries.map((query, i) => (i === 1 && query.source ? { ...query, source: { ...query.source, stale: true } } : query))
+      await deliver(changed, traceMessage({ trace: { ...trace, queries, exception: { ...trace.exception!, location } } }))
+      await changed.waitForSelector('#exception p a.source-link')
+      expect(await changed.textContent('#exception p .stale')).toBe(' (as recorded; the file changed since the request)')
+      expect(await changed.locator('#sql li.query .from .stale').count()).toBe(1)
+      expect(await changed.textContent('#exception p a.source-link')).toBe('app/controllers/posts.ts:61:18')
+    } finally {
+      await changed.close()
+    }
+    // The page as svc usually sends it says nothing of the kind.
+    expect(await page.locator('.stale').count()).toBe(0)
+  })
+
   it('shows the events the request emitted: each listener with its time, queued, or its failure as text', async () => {
     expect(await page.textContent('#events h2')).toBe('Events (2)')
     expect(await page.locator('#events li.event .event-name').allTextContents()).toEqual(['PostCreated', 'PostPublished'])
@@ -294,6 +311,7 @@ describe('trace detail page', () => {
       trace: null,
       failure: { kind: 'exception', status: 500, message: 'Cannot read properties of undefined', middleware: null, explanation: 'The handler threw TypeError: fix the code at the location below.', errors: null, location: { file: '/srv/blog/app/controllers/posts.ts', line: 61, column: 18 } },
       replay: null,
+      failed_replay: null,
     }
     expect(contractValidator('WhyJson')(why)).toBe(true)
     await deliver(page, { type: 'why', why })

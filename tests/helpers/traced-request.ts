@@ -8,10 +8,10 @@ import { findProject } from '../../cli/project/project.ts'
 import { svcEnv } from './cli.ts'
 
 /** The trace id of the request (`x-service-trace-id`). */
-export async function tracedGet(appDir: string, path: string): Promise<string> {
+export async function tracedGet(appDir: string, path: string, headers: Record<string, string> = {}): Promise<string> {
   const loaded = await loadApp(findProject(appDir, svcEnv()))
   try {
-    const response = await loaded.app.fetch(new Request(`http://127.0.0.1:8080${path}`))
+    const response = await loaded.app.fetch(new Request(`http://127.0.0.1:8080${path}`, { headers }))
     await response.text()
     return response.headers.get('x-service-trace-id')!
   } finally {

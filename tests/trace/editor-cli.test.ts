@@ -12,6 +12,7 @@ import type { AuthTokenJson } from '../../cli/contract/routes.ts'
 import type { ReplayJson, StatsJson, TraceJson, TraceListJson, TraceUsersJson } from '../../cli/contract/traces.ts'
 import { runVitestIn } from '../helpers/cli.ts'
 import { runSvc, svcJson } from '../helpers/run-svc.ts'
+import { tracedGet } from '../helpers/traced-request.ts'
 import { repoWorkspace, type RepoWorkspace } from '../extension/helpers.ts'
 
 let workspace: RepoWorkspace
@@ -43,7 +44,20 @@ describe('trace lists for the editor', () => {
     const replay = await json<ReplayJson>(['replay', id('list')])
     expect(replay.response?.status).toBe(200)
     const { traces } = await json<TraceListJson>(['trace:list', '--limit=1'])
-    expect(traces[0]).toMatchObject({ trace_id: replay.response!.trace_id, replay_of: id('list') })
+    expect(traces[0]).toMatchObject({ trace_id: replay.response!.trace_id, replay_of: id('list'), unverified_replay_of: null })
+  })
+
+  it("flag a replay's marker copied onto another request as unverified, and count that request as its own", async () => {
+    const replay = await json<ReplayJson>(['replay', id('list')])
+    const marker = replay.request.headers['x-svc-replay-of']!
+    const reused = await tracedGet(workspace.dir, '/api/v1/posts?page=2', { 'x-svc-replay-of': marker })
+    const { summary } = await json<TraceJson>(['log:trace', reused])
+    expect(summary).toMatchObject({ trace_id: reused, replay_of: null, unverified_replay_of: id('list') })
+    const view = await runSvc(['log:trace', reused], { cwd: workspace.dir })
+    expect(view.stderr).toContain(`claims a replay of ${id('list')}, but does not verify`)
+    // The same marker on the request it was signed for is the replay it says.
+    const resent = await tracedGet(workspace.dir, '/api/v1/posts?page=1', { 'x-svc-replay-of': marker })
+    expect((await json<TraceJson>(['log:trace', resent])).summary).toMatchObject({ replay_of: id('list'), unverified_replay_of: null })
   })
 
   it('say whether a trace wrote to the database', async () => {

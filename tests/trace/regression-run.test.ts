@@ -19,7 +19,7 @@ import { findProject, type Project } from '../../cli/project/project.ts'
 import { openProjectTraceStore } from '../../cli/trace/open-store.ts'
 import { distinctTraces, replayTraces } from '../../cli/trace/regression-run.ts'
 import { commandLine, prepareRequest } from '../../cli/trace/replay.ts'
-import { readReplayKey, replayKeyToSign, replayMarker } from '../../cli/trace/replay-marker.ts'
+import { readReplayKey, replayMarker, replaySigner } from '../../cli/trace/replay-marker.ts'
 import { summaryOfRecord } from '../../cli/trace/summary.ts'
 import { traceCounts } from '../../cli/lsp/handlers.ts'
 import type { RegressionJson } from '../../cli/contract/traces.ts'
@@ -82,7 +82,11 @@ beforeAll(async () => {
   const real = ids['found post']!
   await send('forged bare', 'GET', '/api/v1/posts/1?via=bare', { headers: { 'x-svc-replay-of': real } })
   await send('forged signature', 'GET', '/api/v1/posts/1?via=forged', { headers: { 'x-svc-replay-of': `${real}.${'A'.repeat(43)}` } })
-  await send('signed replay', 'GET', '/api/v1/posts/1?via=svc', { headers: { 'x-svc-replay-of': replayMarker(replayKeyToSign(project), real) } })
+  const signed = replayMarker(replaySigner(project), real, { method: 'GET', url: 'http://127.0.0.1:8080/api/v1/posts/1?via=svc' })
+  await send('signed replay', 'GET', '/api/v1/posts/1?via=svc', { headers: { 'x-svc-replay-of': signed } })
+  // The same marker, seen and sent again on other requests: it is bound to the one it was signed for.
+  await send('reused on another query', 'GET', '/api/v1/posts/1?via=reused', { headers: { 'x-svc-replay-of': signed } })
+  await send('reused on another method', 'DELETE', '/api/v1/posts/1?via=svc', { headers: { 'x-svc-replay-of': signed } })
   await recording.close()
 
   const store = await openProjectTraceStore(project)
@@ -143,22 +147,31 @@ describe('the replay marker', () => {
     expect(summaryOfRecord(record('signed replay'), undefined).replay_of).toBeNull()
   })
 
+  it('is bound to the request it was signed for: reused on another query or method it is no replay, and says which trace it claims', () => {
+    const key = readReplayKey(project)
+    for (const name of ['reused on another query', 'reused on another method', 'forged bare', 'forged signature']) {
+      expect(summaryOfRecord(record(name), key), name).toMatchObject({ replay_of: null, unverified_replay_of: ids['found post'] })
+    }
+    expect(summaryOfRecord(record('signed replay'), key)).toMatchObject({ replay_of: ids['found post'], unverified_replay_of: null })
+    expect(summaryOfRecord(record('found post'), key)).toMatchObject({ replay_of: null, unverified_replay_of: null })
+  })
+
   it('leaves out of test:regression only what svc replayed', () => {
     const kept = new Set(traces.map((trace) => trace.trace_id))
     expect(kept.has(ids['forged bare']!)).toBe(true)
     expect(kept.has(ids['forged signature']!)).toBe(true)
     expect(kept.has(ids['signed replay']!)).toBe(false)
+    expect(kept.has(ids['reused on another query']!)).toBe(true)
   })
 
   it("counts forged replays as the route's own traces in the editor's CodeLens", () => {
     const key = readReplayKey(project)
-    const summaries = ['forged bare', 'forged signature', 'signed replay'].map((name) => summaryOfRecord(record(name), key))
-    expect(traceCounts({ traces: summaries }, 'GET', '/api/v1/posts/{id}')).toEqual({ traces: 2, errors: 0, replays: 1 })
+    const summaries = ['forged bare', 'forged signature', 'signed replay', 'reused on another query'].map((name) => summaryOfRecord(record(name), key))
+    expect(traceCounts({ traces: summaries }, 'GET', '/api/v1/posts/{id}')).toEqual({ traces: 3, errors: 0, replays: 1 })
   })
 
   it('is what a replay sends, and verifies', () => {
-    const key = replayKeyToSign(project)
-    const { request } = prepareRequest(record('found post'), { replayKey: key })
+    const { request } = prepareRequest(record('found post'), { signer: replaySigner(project) })
     const replayed = { headers: { ...record('found post').headers, 'x-svc-replay-of': request.headers['x-svc-replay-of']! } }
     expect(summaryOfRecord({ ...record('found post'), ...replayed }, readReplayKey(project)).replay_of).toBe(ids['found post'])
   })
@@ -167,12 +180,12 @@ describe('the replay marker', () => {
 describe('replay --format curl', () => {
   it('keeps the host and port the request was sent to', () => {
     const record = traces.find((trace) => trace.trace_id === ids['found post again'])!
-    const replayKey = replayKeyToSign(project)
-    const { request } = prepareRequest(record, { replayKey })
+    const signer = replaySigner(project)
+    const { request } = prepareRequest(record, { signer })
     expect(request.url).toBe('http://127.0.0.1:8080/api/v1/posts/1')
     expect(commandLine(request, 'curl', false)).toContain(`'http://127.0.0.1:8080/api/v1/posts/1'`)
-    expect(prepareRequest(record, { url: 'http://api.test:9000', replayKey }).request.url).toBe('http://api.test:9000/api/v1/posts/1')
+    expect(prepareRequest(record, { url: 'http://api.test:9000', signer }).request.url).toBe('http://api.test:9000/api/v1/posts/1')
     // A Host header that is not a plain host[:port] is never pasted into a command.
-    expect(prepareRequest({ ...record, headers: { ...record.headers, host: "evil'; rm -rf ~" } }, { replayKey }).request.url).toBe('http://localhost/api/v1/posts/1')
+    expect(prepareRequest({ ...record, headers: { ...record.headers, host: "evil'; rm -rf ~" } }, { signer }).request.url).toBe('http://localhost/api/v1/posts/1')
   })
 })

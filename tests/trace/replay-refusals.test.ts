@@ -216,6 +216,14 @@ describe('--set', () => {
     const known = await svc(['fix', ids.create!, '--set', 'title=Changed again'])
     expect(known.stderr).not.toContain('no such field')
   })
+  it('api:why --fix says so too, with the same words (it was silent on a typo)', async () => {
+    const typo = await svc(['api:why', 'POST', '/api/v1/posts', '--id', ids.create!, '--fix', '--set', 'titel=Changed', '--json'])
+    expect(typo.code, typo.stderr).toBe(0)
+    expect(typo.stderr).toContain('--set titel: the recorded body has no such field, so it is added (its fields: title, body).')
+    expect(JSON.parse(typo.stdout).replay.request.body).toContain('"titel":"Changed"')
+    const known = await svc(['api:why', 'POST', '/api/v1/posts', '--id', ids.create!, '--fix', '--set', 'title=Changed'])
+    expect(known.stderr).not.toContain('no such field')
+  })
 })
 
 describe('--url', () => {
@@ -231,5 +239,27 @@ describe('--url', () => {
     expect(targetBase({ url: 'HTTP://Example.com:8080/' })).toBe('http://example.com:8080')
     expect(targetBase({ url: 'http://127.0.0.1:8080', https: true })).toBe('https://127.0.0.1:8080')
     expect(targetBase({ url: '[::1]:8080' })).toBe('http://[::1]:8080')
+  })
+})
+
+describe('why after a replay', () => {
+  it("explains the request that failed, not svc's replay of it (the latest failure), and says the replay failed too", async () => {
+    const replay = await svc(['replay', ids.boom!, '--json'])
+    expect(replay.code, replay.stderr).toBe(0)
+    const replayId = JSON.parse(replay.stdout).response.trace_id as string
+    expect(replayId).not.toBe(ids.boom)
+    const why = await svc(['why', '--json'])
+    expect(why.code, why.stderr).toBe(0)
+    expect(JSON.parse(why.stdout)).toMatchObject({ trace: { trace_id: ids.boom, replay_of: null }, failed_replay: { trace_id: replayId, status_code: 500 } })
+    const view = await svc(['why'])
+    expect(view.stdout).toContain(`replayed since: ${replayId}`)
+    expect(view.stdout).toContain(`failed too, 500; svc fix ${ids.boom}`)
+  })
+  it('api:why without --id passes over the replay too: it explains the request made', async () => {
+    const replay = await svc(['replay', ids.boom!, '--json'])
+    expect(replay.code, replay.stderr).toBe(0)
+    const why = await svc(['api:why', 'GET', '/boom', '--json'])
+    expect(why.code, why.stderr).toBe(0)
+    expect(JSON.parse(why.stdout).trace).toMatchObject({ trace_id: ids.boom, replay_of: null })
   })
 })

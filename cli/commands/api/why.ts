@@ -5,8 +5,9 @@ import { CliError } from '../../output/cli-error.ts'
 import { projectFor } from '../../project/project.ts'
 import { findTrace } from '../../trace/find-trace.ts'
 import { openTraceStoreToRead } from '../../trace/open-store.ts'
+import { readReplayKey, replayOf } from '../../trace/replay-marker.ts'
 import { requestTarget } from '../../trace/request-target.ts'
-import { replayArgs } from '../../trace/run-replay.ts'
+import { printSetNotes, replayArgs } from '../../trace/run-replay.ts'
 import { analyse, printWhy } from '../../trace/why-command.ts'
 
 export default defineCommand({
@@ -21,7 +22,7 @@ export default defineCommand({
     path: { type: 'positional', description: 'Request path (/api/v1/posts/abc)', valueHint: 'path' },
     ...cwdArg,
     ...jsonArg,
-    id: { type: 'string', description: 'Analyse this trace (default: the latest trace of this method and path)', valueHint: 'trace id' },
+    id: { type: 'string', description: 'Analyse this trace (default: the latest trace of this method and path that is not a replay)', valueHint: 'trace id' },
     fix: { type: 'boolean', description: 'Replay the trace against the current code and show whether it still fails' },
     ...replayArgs,
   },
@@ -36,17 +37,17 @@ export default defineCommand({
         record = await findTrace(store, args.id)
         refuseOtherRequest(record, method, path, query)
       } else {
-        const rows = await store.search({ method, path, limit: 50 })
-        const exact = rows.find((row) => row.path === path)
-        record = exact === undefined ? undefined : await store.get(exact.trace_id)
-        if (record !== undefined && query !== undefined && record.query !== query) {
-          const withQuery = (await store.records({ method, path, limit: 50 })).find((r) => r.path === path && r.query === query)
-          record = withQuery ?? record
-        }
+        const traces = (await store.records({ method, path, limit: 50 })).filter((r) => r.path === path)
+        // svc's replays of the request are passed over, as `why` does: the request made is the one explained.
+        const replayKey = readReplayKey(project)
+        const own = traces.filter((r) => replayOf(r, replayKey) === null)
+        const candidates = own.length > 0 ? own : traces
+        record = (query === undefined ? undefined : candidates.find((r) => r.query === query)) ?? candidates[0]
       }
     } finally {
       store.close()
     }
+    if (record !== undefined) printSetNotes(io, record, args.set)
     const result = await analyse(project, record?.method ?? method, record?.path ?? path, record, { ...args, sets: args.set })
     if (args.json) return json(result)
     printWhy(io, result, args.as)
