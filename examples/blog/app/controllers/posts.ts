@@ -54,9 +54,10 @@ export const ListQuery = paginationQuery({ perPage: 20 })
 
 /**
  * The `where` of a post everyone may read: published, and not scheduled for later (`published_at` is stored as
- * `toISOString()` spells it, the spelling of this `strftime`, so the texts compare in time order).
+ * `toISOString()` spells it, the spelling of this `strftime`, so the texts compare in time order). The mail to the
+ * author reads it too (app/listeners/mail-author.ts): a draft's is not "live".
  */
-const PUBLISHED = "(published_at is not null and published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+export const PUBLISHED = "(published_at is not null and published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
 
 export async function listPosts(c: Context<'/posts', { query: typeof ListQuery }>): Promise<Post[]> {
   const { limit, offset } = c.query
