@@ -123,7 +123,7 @@ function ownedBodies(names: Names, layered: boolean, fields: readonly Field[], q
       list: `const { ${query} } = c.query\n  const result = await new ${id.service}(c.db).list({ ${query}, ...visibleTo(c.user!) })`,
       show: `return ${id.resourceFunction}(await ${own})`,
       create: `const ${one} = await new ${id.service}(c.db).create({ ...(await c.body()), user_id: c.user!.id })`,
-      update: `const current = await ${own}\n  return ${id.resourceFunction}(await new ${id.service}(c.db).update(current.id, await c.body()))`,
+      update: `return ${id.resourceFunction}(await new ${id.service}(c.db).update((await ${own}).id, await c.body()))`,
       delete: `await new ${id.service}(c.db).delete((await ${own}).id)`,
     }
   }
@@ -132,7 +132,7 @@ function ownedBodies(names: Names, layered: boolean, fields: readonly Field[], q
     list: `const { ${query} } = c.query\n  const result = await ${id.model}.paginate(c.db, { page, perPage, sort${searchable.length === 0 ? '' : `, search: search === undefined ? undefined : { term: search, columns: [${searchable.join(', ')}] }`}, where: { ${where} } })`,
     show: `return ${id.resourceFunction}(await ${own})`,
     create: `const ${one} = await ${id.model}.create(c.db, { ...(await c.body()), user_id: c.user!.id })`,
-    update: `const current = await ${own}\n  const ${one} = await ${id.model}.update(c.db, current.id, await c.body())\n  if (${one} === undefined) throw ${notFound}\n  return ${id.resourceFunction}(${one})`,
+    update: `const ${one} = await ${id.model}.update(c.db, (await ${own}).id, await c.body())\n  if (${one} === undefined) throw ${notFound}\n  return ${id.resourceFunction}(${one})`,
     delete: `if ((await ${id.model}.delete(c.db, (await ${own}).id)) === undefined) throw ${notFound}`,
   }
 }
