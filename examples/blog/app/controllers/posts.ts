@@ -148,8 +148,9 @@ async function emitOrUndo(c: Context, event: PostCreated, post: Post): Promise<v
 
 /**
  * Only the post's author or an admin may edit it: anyone else gets 403 for a published post (it is public, so a
- * 404 would hide nothing), and 404 for a draft (which the public routes do not show either). The check is in the update's own `where`, one statement: a post deleted since the request began is a
- * 404, not a 200 with no data, and no read before the write can be outdated by the time it writes.
+ * 404 would hide nothing), and 404 for a draft (which the public routes do not show either). The check is in the
+ * update's own `where`, one statement: a post deleted since the request began is a 404, not a 200 with no data,
+ * and no read before the write can be outdated by the time it writes.
  */
 export async function updatePost(c: Context<'/posts/{id}', { body: typeof PostInput }>): Promise<Post> {
   const input = await c.body()
