@@ -3,7 +3,8 @@
  * request schemas (declared on the routes), resource, controller (through a
  * service and a repository, or the model directly with `simple`), routes
  * registered in routes/api.ts (with `auth` unless `public`), tests, and with
- * `seed` a factory and a seeder. Callable as a function (`svc start` adds an
+ * `seed` a factory and a seeder. With `owned`, each row belongs to the user who
+ * created it (a `user_id` from the token): others are told it does not exist. Callable as a function (`svc start` adds an
  * example resource with it).
  *
  * @example
@@ -15,7 +16,7 @@ import type { MakeJson } from '../contract/index.ts'
 import { CliError } from '../output/cli-error.ts'
 import type { Project } from '../project/project.ts'
 import { registerResourceRoutes, routesPlacement, type ResourceRoutes } from './codemods/routes.ts'
-import { DEFAULT_CRUD_FIELDS, parseFields, type Field } from './fields.ts'
+import { DEFAULT_CRUD_FIELDS, fieldSpec, parseFields, type Field } from './fields.ts'
 import { Generator, singular } from './generator.ts'
 import { deriveNames, type Names } from './names.ts'
 import { createdTables } from './migration-tables.ts'
@@ -31,6 +32,11 @@ export interface CrudOptions {
   seed?: boolean
   /** Without the `auth` middleware. */
   public?: boolean
+  /**
+   * Each row belongs to the signed-in user who creates it (`user_id`, from the token, never from the body): only they,
+   * or an admin, list, show, change and delete it; anyone else gets 404, as for a row that does not exist.
+   */
+  owned?: boolean
   /** Overwrite files that exist. */
   force?: boolean
   /** When the migration is dated (tests). */
@@ -49,25 +55,31 @@ export async function planCrud(generator: Generator, input: string, options: Cru
   const routesFile = join(generator.project.appDir, appPaths.apiRoutes)
   const routesSource = existsSync(routesFile) ? readFileSync(routesFile, 'utf8') : undefined
   const auth = options.public !== true
+  const owned = options.owned === true
+  const hasUsers = createdTables(join(generator.project.appDir, appPaths.migrations)).has('users')
+  if (owned) refuseOwnedConflicts(fields, auth, hasUsers)
+  // The owner is a column of the table, the model and the answers, but not of the request: it comes from the token.
+  const stored = owned ? [...fields, OWNER] : fields
   const layered = options.simple !== true
   const { prefix } = routesPlacement(routesSource)
   const render = generator.render.bind(generator)
 
   const files = [
-    await render('model', names, { fields }),
-    await generator.createTable(names, fields),
+    await render('model', names, { fields: stored }),
+    await generator.createTable(names, stored),
     await render('request', names, { fields, list: true }),
-    await render('resource', names, { fields, model: true }),
-    await render('controller', names, { resource: true, layered, fields }),
-    ...(layered ? [await render('service', names, { repository: true }), await render('repository', names, { fields })] : []),
-    ...(options.seed === true ? [await render('factory', names, { fields }), await render('seeder', names, { factory: true, count: 10 })] : []),
-    // The test stores a parent of each references field through its factory (and the factory above imports it).
-    ...(await generator.parentFactories(names, fields)),
-    await render('test', names, { resource: { fields, basePath: `${prefix === '/' ? '' : prefix}${names.routePath}`, auth } }),
+    await render('resource', names, { fields: stored, model: true }),
+    await render('controller', names, { resource: true, layered, fields, owned }),
+    ...(layered ? [await render('service', names, { repository: true }), await render('repository', names, { fields: stored })] : []),
+    ...(options.seed === true ? [await render('factory', names, { fields: stored }), await render('seeder', names, { factory: true, count: 10 })] : []),
+    // The test stores a parent of each references field through its factory (and the factory above imports it;
+    // the owner's, svc's userFactory, only the factory: the test's users come from t.tokenFor).
+    ...(await generator.parentFactories(names, options.seed === true ? stored : fields)),
+    await render('test', names, { resource: { fields, basePath: `${prefix === '/' ? '' : prefix}${names.routePath}`, auth, owned } }),
   ]
   const routes = resourceRoutes(names, auth)
   // Without make:auth there are no users to sign in: every request, and the test's tokenFor, would fail.
-  const needsUsers = auth && !createdTables(join(generator.project.appDir, appPaths.migrations)).has('users')
+  const needsUsers = auth && !hasUsers
   return {
     files,
     next: [
@@ -79,6 +91,26 @@ export async function planCrud(generator: Generator, input: string, options: Cru
     whole: `make:crud ${names.input}`,
     wholeHint: options.fields === undefined ? otherFields(generator, names, fields) : undefined,
     edits: [{ path: appPaths.apiRoutes, what: `the ${names.plural.words} routes`, apply: (source) => registerResourceRoutes(source, routes) }],
+  }
+}
+
+/** The owner's column of an `owned` resource: a foreign key to make:auth's users. */
+const OWNER: Field = { name: 'user_id', type: 'references', optional: false, table: 'users' }
+
+/** `--owned` takes the owner from the token: the routes need one, and `user_id` is its column, not the client's. */
+function refuseOwnedConflicts(fields: readonly Field[], auth: boolean, hasUsers: boolean): void {
+  if (!auth) {
+    throw new CliError('E_BAD_OPTION', '--owned and --public do not go together: the owner of a row is the signed-in user', {
+      hint: 'leave out --public (the routes then need a token), or --owned (every row is everyone\'s)',
+    })
+  }
+  if (!hasUsers) {
+    throw new CliError('E_BAD_OPTION', '--owned needs the users of make:auth: no migration of the app creates the users table', { hint: 'svc make:auth first' })
+  }
+  if (fields.some((field) => field.name === OWNER.name)) {
+    throw new CliError('E_BAD_FIELDS', `--owned adds the ${OWNER.name} column itself, from the token: leave it out of --fields`, {
+      hint: `--fields=${fields.filter((field) => field.name !== OWNER.name).map(fieldSpec).join(',') || DEFAULT_CRUD_FIELDS}`,
+    })
   }
 }
 

@@ -125,15 +125,17 @@ describe('the blog with auth on by default', () => {
     expect(meta.body.data.meta).toMatchObject({ page: 2, per_page: 5 })
   })
 
-  it('names each post by a slug its route reaches: not all digits (an id), not `archive`, accents dropped', async () => {
+  it('names each post by a slug its route reaches: not all digits (an id), not `archive` or `drafts`, accents dropped', async () => {
     const { token } = await register('sluggish@example.com')
     const created = async (title: string) => {
-      const response = await client.post('/api/v1/posts', { json: { title }, token })
+      // Published: a draft's slug is a 404 to everyone (examples/blog/tests/feature/drafts.test.ts).
+      const response = await client.post('/api/v1/posts', { json: { title, published_at: '2026-01-02T03:04:05.000Z' }, token })
       expect(response.status, title).toBe(201)
       return response.body.data as { id: number; slug: string }
     }
-    // All digits, the slug was read as an id by GET /posts/{id} (another post, or a 404); `archive` reached the archive.
-    for (const title of ['2026', 'Archive', 'Ünïcödé Çafé']) {
+    // All digits, the slug was read as an id by GET /posts/{id} (another post, or a 404); `archive` reached the archive,
+    // `drafts` the drafts.
+    for (const title of ['2026', 'Archive', 'Drafts', 'Ünïcödé Çafé']) {
       const post = await created(title)
       const bySlug = await client.get(`/api/v1/posts/${post.slug}`)
       expect(bySlug.status, post.slug).toBe(200)

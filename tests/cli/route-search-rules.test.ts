@@ -61,8 +61,8 @@ describe('svc route:search', () => {
 
   it('matches the controller: its file or, for an object of handlers, its name', async () => {
     const byFile = await search('controllers/posts')
-    // v1's seven routes and v2's three (its POST takes an Idempotency-Key).
-    expect(byFile.routes).toHaveLength(10)
+    // v1's eight routes and v2's three (its POST takes an Idempotency-Key).
+    expect(byFile.routes).toHaveLength(11)
     expect(byFile.routes.every((route) => route.matched.includes('controller'))).toBe(true)
     const byName = await search('TagController')
     expect(summary(byName)).toEqual(['GET /tags controller TagController', 'POST /tags controller TagController'])
@@ -110,6 +110,7 @@ describe('svc route:rules', () => {
       'GET /verify-email',
       'GET /reset-password',
       'GET /api/v1/posts',
+      'GET /api/v1/posts/drafts',
       'POST /api/v1/posts',
       'PUT /api/v1/posts/{id}',
       'GET /api/v2/posts',

@@ -138,7 +138,8 @@ export async function repoWorkspace(): Promise<RepoWorkspace> {
     }
     await send({ name: 'me:reader', method: 'GET', path: '/api/auth/me', token: tokens.reader })
     await send({ name: 'me:admin', method: 'GET', path: '/api/auth/me', token: tokens.admin })
-    await send({ name: 'update', method: 'PUT', path: '/api/v1/posts/1', token: tokens.ada, json: { title: 'Hello, svc (edited)' } })
+    // With the seeded post's published_at: a PUT replaces the post, and one without it would make it a draft (hidden from the list).
+    await send({ name: 'update', method: 'PUT', path: '/api/v1/posts/1', token: tokens.ada, json: { title: 'Hello, svc (edited)', published_at: '2026-01-15T10:00:00.000Z' } })
     await send({ name: 'health', method: 'GET', path: '/health/live' })
     await send({ name: 'list', method: 'GET', path: '/api/v1/posts?page=1' })
     await send({ name: 'notFound', method: 'GET', path: '/api/v1/posts/999' })

@@ -38,7 +38,7 @@ afterAll(() => copy?.remove())
 describe('make:openapi on the example app', () => {
   it('writes docs/openapi.json in the app folder and says what it holds; the golden document is unchanged', async () => {
     const made = await runSvc(['make:openapi'], { cwd: copy.dir })
-    expect(made.stdout).toBe('Wrote docs/openapi.json\nOpenAPI 3.0.3: 20 paths, 24 operations, 18 schemas.\n')
+    expect(made.stdout).toBe('Wrote docs/openapi.json\nOpenAPI 3.0.3: 21 paths, 25 operations, 18 schemas.\n')
     // The one thing the blog does that OpenAPI cannot say: /posts/{slug} behind /posts/{id}.
     expect(made.stderr).toContain('warning: GET /api/v1/posts/{slug}: OpenAPI cannot tell this route from GET /api/v1/posts/{id} (showPost)')
     await expect(text).toMatchFileSnapshot('./golden/blog.openapi.json')
@@ -55,7 +55,7 @@ describe('make:openapi on the example app', () => {
 
   it('--json lists what was written, the counts and the warnings (the contract document)', async () => {
     const result = await svcJson(['make:openapi', '--json'], { cwd: copy.dir })
-    expect(result).toMatchObject({ written: ['docs/openapi.json'], openapi: '3.0.3', paths: 20, operations: 24 })
+    expect(result).toMatchObject({ written: ['docs/openapi.json'], openapi: '3.0.3', paths: 21, operations: 25 })
     expect(result.schemas).toEqual(expect.arrayContaining(['Post', 'PostInput', 'TokenPair', 'User', 'ErrorResponse']))
     expect(result.warnings).toEqual([{ method: 'GET', path: '/api/v1/posts/{slug}', part: 'path', field: '', message: expect.stringContaining('one operation') }])
   })
@@ -184,6 +184,7 @@ describe('the response contract: every operation of the example answers as docum
       'POST /api/v1/posts': [201],
       'GET /api/v1/posts/archive': [200],
       'GET /api/v1/posts/archive/{year}': [200],
+      'GET /api/v1/posts/drafts': [200],
       'GET /api/v1/posts/{id}': [200],
       'PUT /api/v1/posts/{id}': [200],
       'DELETE /api/v1/posts/{id}': [200],

@@ -69,7 +69,7 @@ describe('make:postman on the example app', () => {
   it('every request has a test of its status and success field; protected ones send {{token}}; bodies are examples from the schemas', () => {
     const requests: Item[] = []
     ;(collection as unknown as { forEachItem(each: (item: Item) => void): void }).forEachItem((item) => requests.push(item))
-    expect(requests).toHaveLength(23)
+    expect(requests).toHaveLength(24)
     for (const item of requests) {
       const test = testScript(item)
       expect(test, item.name).toMatch(/pm\.test\('status is/)
@@ -87,7 +87,7 @@ describe('make:postman on the example app', () => {
   it('newman runs it against the example, served on a free port, with no failed request or assertion', async () => {
     const summary = await served(copy, (url) => runCollection(json, url))
     expect(failuresOf(summary)).toEqual([])
-    expect(summary.run.stats.requests).toEqual({ total: 23, failed: 0, pending: 0 })
+    expect(summary.run.stats.requests).toEqual({ total: 24, failed: 0, pending: 0 })
     expect(summary.run.stats.assertions.failed).toBe(0)
     expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(44)
     const answers = Object.fromEntries(summary.run.executions.map((execution) => [`${execution.request.method} ${execution.item.name}`, execution.response?.code]))

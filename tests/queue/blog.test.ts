@@ -39,7 +39,8 @@ afterAll(async () => {
 
 function create(title: string, key?: string, version = 'v2') {
   return client.post(`/api/${version}/posts`, {
-    json: { title, body: 'First post' },
+    // Published: the author's mail is then "is live" (a draft's says "saved": examples/blog/tests/feature/mail-author.test.ts).
+    json: { title, body: 'First post', published_at: '2026-01-02T03:04:05.000Z' },
     headers: { authorization: `Bearer ${token}`, ...(key === undefined ? {} : { 'idempotency-key': key }) },
   })
 }

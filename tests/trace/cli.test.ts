@@ -22,6 +22,8 @@ import { copyExampleApp, REPO_ROOT, runVitestIn, startSvc, waitForLine, type App
 const SECRET = 'trace-tests-jwt-secret-0123456789abcdef'
 const PASSWORD = 'correct-horse-battery-staple-42'
 const API_KEY = 'trace-tests-webhook-key-0123456789'
+// The traced post is published (a draft's GET is a 404: examples/blog/tests/feature/drafts.test.ts).
+const PUBLISHED_AT = '2026-01-02T03:04:05.000Z'
 const [cleanupSchema, dbWhySchema, exportSchema, fixSchema, regressionSchema, replaySchema, slowSchema, statsSchema, topSchema, traceListSchema, traceSchema, traceSummarySchema, whySchema] = (
   ['CleanupJson', 'DbWhyJson', 'ExportJson', 'FixJson', 'RegressionJson', 'ReplayJson', 'SlowJson', 'StatsJson', 'TopJson', 'TraceListJson', 'TraceJson', 'TraceSummaryJson', 'WhyJson'] as const
 ).map((name) => contractValidator(name))
@@ -138,9 +140,9 @@ beforeAll(async () => {
     db.close()
 
     expect((await send('list', 'GET', '/api/v1/posts')).status).toBe(200)
-    expect((await send('create', 'POST', '/api/v1/posts', { token: ada, json: { title: 'Traced post', body: 'hello' } })).status).toBe(201)
+    expect((await send('create', 'POST', '/api/v1/posts', { token: ada, json: { title: 'Traced post', body: 'hello', published_at: PUBLISHED_AT } })).status).toBe(201)
     expect((await send('show', 'GET', '/api/v1/posts/1?view=full')).status).toBe(200)
-    expect((await send('update', 'PUT', '/api/v1/posts/1', { token: ada, json: { title: 'Traced post, edited' } })).status).toBe(200)
+    expect((await send('update', 'PUT', '/api/v1/posts/1', { token: ada, json: { title: 'Traced post, edited', published_at: PUBLISHED_AT } })).status).toBe(200)
     expect((await send('notFound', 'GET', '/api/v1/posts/no-such-post')).status).toBe(404)
     expect((await send('fallback', 'GET', '/api/v3/nothing')).status).toBe(404)
     expect((await send('methodNotAllowed', 'DELETE', '/api/v1/posts')).status).toBe(405)
@@ -199,7 +201,7 @@ describe('log:trace and trace:list', () => {
     const { trace } = await json(['log:trace', ids.create!], traceSchema)
     expect(trace).toMatchObject({ method: 'POST', path: '/api/v1/posts', route: '/api/v1/posts', status_code: 201, user_id: 1 })
     expect(trace.headers.authorization).toBe('[REDACTED]')
-    expect(trace.body.content).toEqual({ title: 'Traced post', body: 'hello' })
+    expect(trace.body.content).toEqual({ title: 'Traced post', body: 'hello', published_at: PUBLISHED_AT })
     expect(trace.queries.some((q: { sql: string }) => q.sql.startsWith('insert into posts'))).toBe(true)
     expect(trace.middleware.map((m: { name: string }) => m.name)).toContain('auth')
 
@@ -394,7 +396,7 @@ describe('log:replay', () => {
     expect(withoutToken.response.status).toBe(401)
     const replay = await json(['log:replay', ids.create!, '--as', 'root@example.com', '--set', 'title=Set by replay', '--set', 'meta.tags.0=x'], replaySchema)
     expect(replay.redacted).toEqual([])
-    expect(JSON.parse(replay.request.body)).toEqual({ title: 'Set by replay', body: 'hello', meta: { tags: ['x'] } })
+    expect(JSON.parse(replay.request.body)).toEqual({ title: 'Set by replay', body: 'hello', published_at: PUBLISHED_AT, meta: { tags: ['x'] } })
     expect(replay.response.status).toBe(201)
     expect(replay.response.body.data.title).toBe('Set by replay')
     const refused = await svc(['log:replay', ids.create!, '--as', 'root@example.com', '--force'], { APP_ENV: 'production' })
@@ -408,9 +410,9 @@ describe('log:replay', () => {
     const curl = await json(['log:replay', ids.create!, '--format', 'curl', '--url', 'localhost:9999', '--https', '--insecure'], replaySchema)
     expect(curl.dry_run).toBe(true)
     expect(curl.command).toContain("curl -k -X POST 'https://localhost:9999/api/v1/posts'")
-    expect(curl.command).toContain(`--data-raw '{"title":"Traced post","body":"hello"}'`)
+    expect(curl.command).toContain(`--data-raw '{"title":"Traced post","body":"hello","published_at":"${PUBLISHED_AT}"}'`)
     const httpie = await svc(['log:replay', ids.create!, '--format', 'httpie'])
-    expect(httpie.stdout.trim().startsWith(`http --raw '{"title":"Traced post","body":"hello"}' POST '${recordedBase}/api/v1/posts'`)).toBe(true)
+    expect(httpie.stdout.trim().startsWith(`http --raw '{"title":"Traced post","body":"hello","published_at":"${PUBLISHED_AT}"}' POST '${recordedBase}/api/v1/posts'`)).toBe(true)
     const bad = await svc(['log:replay', ids.create!, '--format', 'wget'])
     expect(bad.stderr).toContain('E_BAD_OPTION')
   })
@@ -445,7 +447,7 @@ describe('log:replay', () => {
       const run = await svc(['log:replay', ids.create!, '--url', `http://127.0.0.1:${port}`])
       expect(run.code, run.stderr).toBe(0)
       expect(received).toHaveLength(1)
-      const body = JSON.stringify({ title: 'Traced post', body: 'hello' })
+      const body = JSON.stringify({ title: 'Traced post', body: 'hello', published_at: PUBLISHED_AT })
       expect(received[0]!.body).toBe(body)
       expect(received[0]!.headers['content-length']).toBe(String(Buffer.byteLength(body)))
       expect(received[0]!.headers['transfer-encoding']).toBeUndefined()
@@ -484,7 +486,7 @@ describe('log:replay', () => {
       expect(replay).toMatchObject({ target: tls.base, dry_run: false, redacted: [], signed_in_as: expect.stringContaining('@example.com') })
       expect(replay.request.url).toBe(`${tls.base}/api/v1/posts`)
       expect(tls.seen).toHaveLength(1)
-      expect(tls.seen[0]).toMatchObject({ method: 'POST', path: '/api/v1/posts', body: '{"title":"Traced post","body":"hello"}' })
+      expect(tls.seen[0]).toMatchObject({ method: 'POST', path: '/api/v1/posts', body: `{"title":"Traced post","body":"hello","published_at":"${PUBLISHED_AT}"}` })
       // The replay marker, signed with the project's key (storage/keys/replay-marker.key): only svc's own replays read as replays.
       expect(tls.seen[0]!.headers['x-svc-replay-of']).toMatch(new RegExp(`^${ids.create}\\.[A-Za-z0-9_-]{43}$`))
       expect(tls.seen[0]!.headers['content-type']).toBe('application/json')
@@ -497,7 +499,7 @@ describe('log:replay', () => {
       expect(curl).toMatchObject({ dry_run: true, response: null, target: tls.base })
       expect(curl.command).toMatch(new RegExp(`^curl -k -X POST '${tls.base.replace(/\./g, '\\.')}/api/v1/posts'`))
       const httpie = await svc(['log:replay', ids.create!, '--format', 'httpie', '--url', tls.base, '--insecure'])
-      expect(httpie.stdout).toContain(`http --verify=no --raw '{"title":"Traced post","body":"hello"}' POST '${tls.base}/api/v1/posts'`)
+      expect(httpie.stdout).toContain(`http --verify=no --raw '{"title":"Traced post","body":"hello","published_at":"${PUBLISHED_AT}"}' POST '${tls.base}/api/v1/posts'`)
       const strict = await json(['log:replay', ids.create!, '--format', 'curl', '--url', tls.base], replaySchema)
       expect(strict.command).toMatch(/^curl -X POST 'https:/)
       expect(tls.seen).toHaveLength(1) // printing a command sends nothing

@@ -72,7 +72,7 @@ beforeAll(async () => {
   const bob = await register('Bob', 'bob@example.com')
   expect(bob.user.id).toBe(1)
   await send('missing post', 'GET', '/api/v1/posts/1')
-  expect((await send('create', 'POST', '/api/v1/posts', { token: bob.token, json: { title: 'Hello', body: 'First post' } })).status).toBe(201)
+  expect((await send('create', 'POST', '/api/v1/posts', { token: bob.token, json: { title: 'Hello', body: 'First post', published_at: '2026-01-02T03:04:05.000Z' } })).status).toBe(201)
   await send('found post', 'GET', '/api/v1/posts/1')
   await send('found post again', 'GET', '/api/v1/posts/1')
   expect((await send('delete as bob', 'DELETE', '/api/v1/posts/1', { token: bob.token })).status).toBe(403)

@@ -18,13 +18,14 @@ export default defineCommand({
     simple: { type: 'boolean', description: 'Without the service and repository layers' },
     seed: { type: 'boolean', description: 'Also a factory and a seeder with sample rows' },
     public: { type: 'boolean', description: 'Without the auth middleware on its routes' },
+    owned: { type: 'boolean', description: 'Each row is its creator\'s (user_id from the token): others get 404' },
   },
   run({ args, io, json }) {
     return runGenerator(
       io,
       args,
       json,
-      (generator) => planCrud(generator, String(args.name), { fields: args.fields, simple: args.simple, seed: args.seed, public: args.public }),
+      (generator) => planCrud(generator, String(args.name), { fields: args.fields, simple: args.simple, seed: args.seed, public: args.public, owned: args.owned }),
     )
   },
 })

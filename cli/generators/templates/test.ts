@@ -1,4 +1,4 @@
-import { changedValue, exampleValue, isSearchable, parentOf, wrongValue, type Field } from '../fields.ts'
+import { changedValue, exampleValue, isSearchable, parentOf, sqlName, wrongValue, type Field } from '../fields.ts'
 import { appPaths, identifiers, importPath } from '../paths.ts'
 import { defineTemplate } from '../template.ts'
 
@@ -10,6 +10,8 @@ export interface TestOptions {
     basePath: string
     /** Whether the routes require a token (`auth`). */
     auth: boolean
+    /** make:crud --owned: each row is its creator's; the tests show another user cannot see or change it. */
+    owned?: boolean
   }
 }
 
@@ -48,6 +50,7 @@ describe('${names.base.words}', () => {
     }
   }
   const { fields, basePath, auth } = options.resource
+  const owned = options.resource.owned === true && auth
   const label = names.label
   const token = auth ? ', token' : ''
   const tokenOnly = auth ? ', { token }' : ''
@@ -123,6 +126,8 @@ describe('${names.base.words}', () => {
     expect((await t.client.post(base, { json: valid })).status).toBe(401)
   })`
     : ''
+  const changes = isVaried(first) ? `await variedRow(${requestSchema}, valid, 5, ['${first.name}'])` : `{ ...valid, ${first.name}: ${changedValue(first, label)} }`
+  const ownership = owned ? ownershipTests(names.singular.words, label, sqlName(names.table), changes) : ''
   return {
     path: testPath,
     contents: `/** The ${names.plural.words} endpoints end to end, in process, on a fresh database: run with \`npm test\`. */
@@ -130,10 +135,10 @@ ${header}${variedImports}${parentImports}
 const base = '${basePath}'
 const valid = ${valid}
 
-let t: ProjectTestApp${auth ? '\nlet token: string' : ''}
+let t: ProjectTestApp${auth ? '\nlet token: string' : ''}${owned ? '\n/** The id of the user of `token`, who owns what they create. */\nlet owner: number' : ''}
 
 beforeAll(async () => {
-  t = await projectTestApp()${auth ? "\n  token = await t.tokenFor({ role: 'user' })" : ''}${parents}
+  t = await projectTestApp()${auth ? "\n  token = await t.tokenFor({ role: 'user' })" : ''}${owned ? "\n  owner = (await t.client.get('/api/auth/me', { token })).body.data.id" : ''}${parents}
 })
 afterAll(() => t?.close())
 
@@ -148,7 +153,7 @@ describe('${names.plural.words}', () => {
     const shown = await t.client.get(\`\${base}/\${id}\`${tokenOnly})
     expect(shown.body.data).toEqual(created.body.data)
 
-    const changes = ${isVaried(first) ? `await variedRow(${requestSchema}, valid, 5, ['${first.name}'])` : `{ ...valid, ${first.name}: ${changedValue(first, label)} }`}
+    const changes = ${changes}
     const updated = await t.client.put(\`\${base}/\${id}\`, { json: changes${token} })
     expect(updated.status, JSON.stringify(updated.body)).toBe(200)
     expect(updated.body.data.${first.name}).toEqual((await schemaOutput(${requestSchema}, changes)).${first.name})
@@ -183,8 +188,48 @@ describe('${names.plural.words}', () => {
     expect(page.body.data.length).toBe(Math.min(2, total - 2))
     expect((await t.client.get(\`\${base}?per_page=101\`${tokenOnly})).status).toBe(422)
     expect((await t.client.get(\`\${base}?page=0\`${tokenOnly})).status).toBe(422)
-  })${missingParent}${search}${unauthorised}
+  })${missingParent}${search}${unauthorised}${ownership}
 })
 `,
   }
 })
+
+/** make:crud --owned: the owner comes from the token; another user gets 404 and changes nothing; an admin gets every row. */
+function ownershipTests(singular: string, label: string, table: string, changes: string): string {
+  const select = `'select * from ${table} where "id" = ?'`
+  return `
+
+  it('takes the owner from the token: a user_id in the body is dropped', async () => {
+    const created = await t.client.post(base, { json: { ...valid, user_id: owner + 1000 }, token })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    expect(created.body.data.user_id).toBe(owner)
+  })
+
+  it("answers another user 404 for the owner's ${singular}, as for a missing one, lists none, and changes nothing", async () => {
+    const created = await t.client.post(base, { json: valid, token })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const id = created.body.data.id
+    const stored = await t.db.first(${select}, [id])
+    const stranger = await t.tokenFor({ email: 'stranger@example.test' })
+    const missing = { success: false, error: '${label} not found', code: 404 }
+    const changes = ${changes}
+    expect((await t.client.get(\`\${base}/\${id}\`, { token: stranger })).body).toEqual(missing)
+    expect((await t.client.put(\`\${base}/\${id}\`, { json: changes, token: stranger })).body).toEqual(missing)
+    expect((await t.client.delete(\`\${base}/\${id}\`, { token: stranger })).body).toEqual(missing)
+    expect((await t.client.get(base, { token: stranger })).body.data).toEqual([])
+    expect(await t.db.first(${select}, [id])).toEqual(stored)
+  })
+
+  it("lets an admin list, change and delete another user's ${singular}; its owner stays", async () => {
+    const admin = await t.tokenFor({ role: 'admin' })
+    const created = await t.client.post(base, { json: valid, token })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const id = created.body.data.id
+    const listed = await t.client.get(\`\${base}?sort=-id\`, { token: admin })
+    expect(listed.body.data.map((row: { id: number }) => row.id)).toContain(id)
+    const updated = await t.client.put(\`\${base}/\${id}\`, { json: ${changes}, token: admin })
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200)
+    expect(updated.body.data.user_id).toBe(owner)
+    expect((await t.client.delete(\`\${base}/\${id}\`, { token: admin })).status).toBe(204)
+  })`
+}

@@ -10,6 +10,9 @@ export default defineRoutes((r) => {
   r.version(1, (r) => {
     r.get('/posts', posts.listPosts).query(posts.ListQuery).response(posts.PostList)
     r.get('/posts/archive/{year?}', posts.archive).where('year', /\d{4}/).response(posts.PostList)
+    // The posts not yet public (no published_at, or a future one): the user's own, every one for an admin.
+    r.get('/posts/drafts', posts.listDrafts).query(posts.ListQuery).middleware('auth').response(posts.PostList)
+    // A draft is not found here but by its author and admins, in /posts/drafts.
     r.get('/posts/{id}', posts.showPost).where('id', /\d+/).response(posts.Post).errors(noSuchPost)
     // Reached only when {id} above is not numeric: a failed constraint falls through.
     r.get('/posts/{slug}', posts.showPostBySlug).where('slug', /[a-z0-9-]+/).response(posts.Post).errors({ 404: 'No post has this slug' })

@@ -1,5 +1,7 @@
 /**
- * The posts resource: list, show (by id or slug), archive, create, update, delete.
+ * The posts resource: list, show (by id or slug), archive, drafts, create, update, delete.
+ * Everyone reads the published posts; a draft (no `published_at`, or one still in the future) is seen only by its
+ * author and admins, in `GET /posts/drafts` (docs/authentication.md, "Drafts").
  * The schemas below are declared on the routes (routes/api.ts): `.body(PostInput)`
  * validates a request before its handler runs, and types `await c.body()`.
  */
@@ -50,17 +52,24 @@ export const PostInput = v.object({
 /** `?page` and `?per_page` of the lists (20 a page by default, at most 100): anything else is a 422. */
 export const ListQuery = paginationQuery({ perPage: 20 })
 
+/**
+ * The `where` of a post everyone may read: published, and not scheduled for later (`published_at` is stored as
+ * `toISOString()` spells it, the spelling of this `strftime`, so the texts compare in time order). The mail to the
+ * author reads it too (app/listeners/mail-author.ts): a draft's is not "live".
+ */
+export const PUBLISHED = "(published_at is not null and published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+
 export async function listPosts(c: Context<'/posts', { query: typeof ListQuery }>): Promise<Post[]> {
   const { limit, offset } = c.query
-  return c.db.all<Post>('select * from posts order by id desc limit ? offset ?', [limit, offset])
+  return c.db.all<Post>(`select * from posts where ${PUBLISHED} order by id desc limit ? offset ?`, [limit, offset])
 }
 
 /** v2 adds pagination metadata around the same list. */
 export async function listPostsWithMeta(c: Context<'/', { query: typeof ListQuery }>) {
   const { page, perPage, limit, offset } = c.query
   const [rows, count] = await c.db.batch([
-    { sql: 'select * from posts order by id desc limit ? offset ?', args: [limit, offset] },
-    'select count(*) as total from posts',
+    { sql: `select * from posts where ${PUBLISHED} order by id desc limit ? offset ?`, args: [limit, offset] },
+    `select count(*) as total from posts where ${PUBLISHED}`,
   ])
   const total = Number(count!.rows[0]!.total)
   return { posts: rows!.rows as unknown as Post[], meta: { page, per_page: perPage, total, pages: Math.ceil(total / perPage) } }
@@ -78,8 +87,23 @@ export async function showPostBySlug(c: Context<'/posts/{slug}'>): Promise<Post>
 export async function archive(c: Context<'/posts/archive/{year?}'>): Promise<Post[]> {
   const year = c.params.year
   return year === undefined
-    ? c.db.all<Post>('select * from posts where published_at is not null order by published_at desc')
-    : c.db.all<Post>("select * from posts where strftime('%Y', published_at) = ? order by published_at desc", [year])
+    ? c.db.all<Post>(`select * from posts where ${PUBLISHED} order by published_at desc`)
+    : c.db.all<Post>(`select * from posts where ${PUBLISHED} and strftime('%Y', published_at) = ? order by published_at desc`, [year])
+}
+
+/**
+ * `/posts/drafts` (signed in): the posts not yet public, newest first: the user's own, or every one for an admin.
+ * The public routes answer a draft's id or slug with 404, as if it did not exist.
+ */
+export async function listDrafts(c: Context<'/posts/drafts', { query: typeof ListQuery }>): Promise<Post[]> {
+  const { limit, offset } = c.query
+  const user = c.user!
+  return c.db.all<Post>(`select * from posts where not ${PUBLISHED} and (user_id = ? or ?) order by id desc limit ? offset ?`, [
+    user.id,
+    isAdmin(user) ? 1 : 0,
+    limit,
+    offset,
+  ])
 }
 
 /** Creates a post written by the user of the token; they are mailed by a queued listener (app/listeners/mail-author.ts). */
@@ -123,9 +147,10 @@ async function emitOrUndo(c: Context, event: PostCreated, post: Post): Promise<v
 }
 
 /**
- * Only the post's author or an admin may edit it: anyone else gets 403 (posts are public, so a 404 would hide
- * nothing). The check is in the update's own `where`, one statement: a post deleted since the request began is a
- * 404, not a 200 with no data, and no read before the write can be outdated by the time it writes.
+ * Only the post's author or an admin may edit it: anyone else gets 403 for a published post (it is public, so a
+ * 404 would hide nothing), and 404 for a draft (which the public routes do not show either). The check is in the
+ * update's own `where`, one statement: a post deleted since the request began is a 404, not a 200 with no data,
+ * and no read before the write can be outdated by the time it writes.
  */
 export async function updatePost(c: Context<'/posts/{id}', { body: typeof PostInput }>): Promise<Post> {
   const input = await c.body()
@@ -134,11 +159,12 @@ export async function updatePost(c: Context<'/posts/{id}', { body: typeof PostIn
   const updated = await c.db.first<Post>(
     `update posts set title = ?, body = ?, published_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
      where id = ? and (user_id = ? or ?) returning *`,
-    [input.title, input.body, input.published_at ?? null, id, user.id, user.role === 'admin' ? 1 : 0],
+    [input.title, input.body, input.published_at ?? null, id, user.id, isAdmin(user) ? 1 : 0],
   )
   if (updated !== undefined) return updated
-  // Nothing changed: the post is gone, or it is someone else's (its author never changes, so this read cannot be outdated).
-  throw (await c.db.first('select id from posts where id = ?', [id])) === undefined ? postNotFound() : notYourPost()
+  // Nothing changed: the post is gone, or it is someone else's (its author never changes, so this read cannot be
+  // outdated); someone else's draft is not shown to this user, so it is "not found" too.
+  throw (await c.db.first(`select id from posts where id = ? and ${PUBLISHED}`, [id])) === undefined ? postNotFound() : notYourPost()
 }
 
 /** One statement: of two deletes of one post, the one that deleted it answers 200, the other 404. */
@@ -149,9 +175,13 @@ export async function deletePost(c: Context<'/posts/{id}'>): Promise<Response> {
 }
 
 async function findPost(c: Context, column: 'id' | 'slug', value: number | string): Promise<Post> {
-  const post = await c.db.first<Post>(`select * from posts where ${column} = ?`, [value])
+  const post = await c.db.first<Post>(`select * from posts where ${column} = ? and ${PUBLISHED}`, [value])
   if (post === undefined) throw postNotFound()
   return post
+}
+
+function isAdmin(user: NonNullable<Context['user']>): boolean {
+  return user.role === 'admin'
 }
 
 function postNotFound(): HttpError {
@@ -165,12 +195,12 @@ function notYourPost(): HttpError {
 /**
  * The title in lower-case ASCII words (`Ünïcödé Çafé` is `unicode-cafe`: the accents, split off by NFKD, are
  * dropped, not turned into dashes), unique among the posts. A slug the routes would never reach by
- * `GET /posts/{slug}` gets a `post-` prefix: all digits (`/posts/2026` is read as the post with id 2026) and
- * `archive` (`/posts/archive` is the archive).
+ * `GET /posts/{slug}` gets a `post-` prefix: all digits (`/posts/2026` is read as the post with id 2026),
+ * `archive` (`/posts/archive` is the archive) and `drafts` (`/posts/drafts` lists the drafts).
  */
 async function uniqueSlug(c: Context, title: string): Promise<string> {
   const words = title.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
-  const base = words === '' ? 'post' : /^\d+$/.test(words) || words === 'archive' ? `post-${words}` : words
+  const base = words === '' ? 'post' : /^\d+$/.test(words) || words === 'archive' || words === 'drafts' ? `post-${words}` : words
   const taken = await c.db.execute("select slug from posts where slug = ? or slug like ? || '-%'", [base, base])
   const slugs = new Set(taken.rows.map((row) => String(row.slug)))
   let slug = base

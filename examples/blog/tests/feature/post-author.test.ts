@@ -36,8 +36,11 @@ async function register(email: string): Promise<User> {
   return { token: response.body.data.token, id: response.body.data.user.id }
 }
 
+/** When the posts here were published: they are public, so someone else's edit is a 403 (a draft's is a 404: drafts.test.ts). */
+const PUBLISHED_AT = '2026-01-02T03:04:05.000Z'
+
 async function newPost(title: string, by: User = author): Promise<number> {
-  const created = await client.post('/api/v1/posts', { json: { title, body: 'Original body' }, token: by.token })
+  const created = await client.post('/api/v1/posts', { json: { title, body: 'Original body', published_at: PUBLISHED_AT }, token: by.token })
   expect(created.status, JSON.stringify(created.body)).toBe(201)
   return created.body.data.id
 }
@@ -49,7 +52,7 @@ beforeAll(async () => {
   db = await openDatabase({ url: `file:${join(dir, 'database.sqlite')}`, storageDir: dir, projectDir: dir })
   // A database from before posts had authors, holding a post; `svc migrate` then brings it up to date.
   await migrate(db, migrations.filter((migration) => migration.name !== AUTHORSHIP))
-  oldPostId = Number((await db.first<{ id: number }>("insert into posts (title, slug) values ('Old post', 'old-post') returning id"))!.id)
+  oldPostId = Number((await db.first<{ id: number }>("insert into posts (title, slug, published_at) values ('Old post', 'old-post', ?) returning id", [PUBLISHED_AT]))!.id)
   expect(await migrate(db, migrations)).toEqual([AUTHORSHIP])
   const config = resolveConfig({
     APP_ENV: 'test',
@@ -91,7 +94,7 @@ describe('posts and their authors', () => {
   })
 
   it('the author is the user of the token: a user_id in the body is ignored', async () => {
-    const created = await client.post('/api/v1/posts', { json: { title: 'Mine', user_id: stranger.id }, token: author.token })
+    const created = await client.post('/api/v1/posts', { json: { title: 'Mine', user_id: stranger.id, published_at: PUBLISHED_AT }, token: author.token })
     expect(created.status).toBe(201)
     expect(created.body.data.user_id).toBe(author.id)
     expect(await db.first('select user_id from posts where id = ?', [created.body.data.id])).toEqual({ user_id: author.id })
@@ -150,7 +153,9 @@ describe('posts and their authors', () => {
   it("a stranger's PUT sent alongside the author's does not land: the author's edit stays", async () => {
     const id = await newPost('Contested')
     const [mine, theirs] = await Promise.all([
-      client.put(`/api/v1/posts/${id}`, { json: { title: 'Contested, by the author' }, token: author.token }),
+      // PUT replaces the post: without its published_at it would be a draft again, and the stranger's PUT, if it came
+      // second, a 404 (drafts.test.ts).
+      client.put(`/api/v1/posts/${id}`, { json: { title: 'Contested, by the author', published_at: PUBLISHED_AT }, token: author.token }),
       client.put(`/api/v1/posts/${id}`, { json: { title: 'Contested, by a stranger' }, token: stranger.token }),
     ])
     expect([mine.status, theirs.status]).toEqual([200, 403])
