@@ -1,5 +1,6 @@
 /** How traces read in the Traces view, the quick picks and the status bar. No VS Code import. */
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
+import { formatTime } from './time-format.ts'
 
 export type StatusTone = 'ok' | 'redirect' | 'client-error' | 'server-error'
 
@@ -33,21 +34,6 @@ export function formatDuration(ms: number): string {
   if (ms < 1) return `${ms.toFixed(2)} ms`
   if (ms < 1000) return `${Math.round(ms)} ms`
   return `${(ms / 1000).toFixed(2)} s`
-}
-
-/**
- * When a request was made, on the editor's clock: `14:05:09` today, `2026-11-28 14:05` before.
- * Not an age ("57s ago"): the row is rendered once and re-rendered only when the list changes,
- * so an age would stay "57s ago" for as long as the editor is idle (and re-rendering on a timer
- * costs CPU and drops the row under the mouse with its inline actions).
- */
-export function formatTime(timestamp: string, now = Date.now()): string {
-  const at = new Date(timestamp)
-  const today = new Date(now)
-  const two = (value: number) => String(value).padStart(2, '0')
-  const clock = `${two(at.getHours())}:${two(at.getMinutes())}`
-  const sameDay = at.getFullYear() === today.getFullYear() && at.getMonth() === today.getMonth() && at.getDate() === today.getDate()
-  return sameDay ? `${clock}:${two(at.getSeconds())}` : `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${clock}`
 }
 
 /** The path with its query string, as it was requested. */

@@ -12,6 +12,7 @@ import { SvcRequest, type TraceListParams } from '../../cli/contract/lsp.ts'
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
 import { formatDuration, matchesText, requestTarget, routeAnswers, routeKey, statusColorId, traceDescription, traceLabel } from './trace-format.ts'
 import type { SvcClient } from './svc-client.ts'
+import { formatDateTime } from './time-format.ts'
 
 export interface TraceFilters {
   status?: string
@@ -349,7 +350,7 @@ export class TracesTreeProvider implements vscode.TreeDataProvider<TraceNode> {
         trace.exception ? `${trace.exception}: ${trace.error_message ?? ''}` : '',
         trace.replay_of !== null ? `Replay of \`${trace.replay_of}\`` : '',
         trace.user_id !== null ? `User ${trace.user_id}` : '',
-        `\`${trace.trace_id}\` · ${new Date(trace.timestamp).toLocaleString()}`,
+        `\`${trace.trace_id}\` · ${formatDateTime(trace.timestamp)}`,
       ]
         .filter(Boolean)
         .join('\n\n'),

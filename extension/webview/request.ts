@@ -5,7 +5,8 @@
  * sends it (and asks first for a production environment).
  */
 import type { EditableRequest, EnvironmentView, HistoryEntry, RequestPanelMessage, RequestWebviewMessage, SentResponse } from '../src/messages.ts'
-import { actionLink, button, h, ms, pretty, statusPill, vscodeApi } from './dom.ts'
+import { formatTime } from '../src/time-format.ts'
+import { actionLink, button, h, ms, pretty, statusPill, timeOptions, vscodeApi } from './dom.ts'
 
 const vscode = vscodeApi<RequestWebviewMessage>()
 const app = document.getElementById('app')!
@@ -127,7 +128,7 @@ function renderHistory(): void {
         actionLink(`${entry.request.method} ${pathOf(entry.request.url)}`, { class: 'history-entry' }, () => load(entry.request)),
         ' ',
         entry.status === null ? h('span', { class: 'muted' }, 'failed') : statusPill(entry.status),
-        h('span', { class: 'muted' }, ` ${entry.environment} · ${new Date(entry.at).toLocaleTimeString()}`),
+        h('span', { class: 'muted' }, ` ${entry.environment} · ${formatTime(entry.at, Date.now(), timeOptions)}`),
       ),
     ),
   )

@@ -13,7 +13,8 @@ import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
 import { routeCallPosition } from '../../extension/src/route-position.ts'
 import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
-import { formatDuration, formatTime, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
+import { formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
+import { formatDate, formatDateTime, formatTime } from '../../extension/src/time-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
 
 const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } })
@@ -108,6 +109,26 @@ describe('trace formatting', () => {
     expect(formatTime(local(2026, 0, 1, 11, 59, 50), now)).toBe('11:59:50')
     expect(formatTime(local(2026, 0, 1, 9, 5, 7), now)).toBe('09:05:07')
     expect(formatTime(local(2025, 11, 30, 12, 0, 0), now)).toBe('2025-12-30 12:00')
+  })
+
+  it('writes every time one way, 24-hour numbers, in a given zone for the pages (one helper for the Traces view, the detail, the history, the dashboard)', () => {
+    const at = '2026-11-29T22:21:58.000Z'
+    const utc = { timeZone: 'UTC' }
+    expect(formatDateTime(at, utc)).toBe('2026-11-29 22:21:58')
+    expect(formatTime(at, Date.parse('2026-11-29T23:00:00Z'), utc)).toBe('22:21:58')
+    expect(formatTime(at, Date.parse('2026-11-30T08:00:00Z'), utc)).toBe('2026-11-29 22:21')
+    expect(formatDate(at, utc)).toBe('2026-11-29')
+    // The page is told the extension host's zone: the day and the hour move with it.
+    const kolkata = { timeZone: 'Asia/Kolkata' }
+    expect(formatDateTime(at, kolkata)).toBe('2026-11-30 03:51:58')
+    expect(formatTime(at, Date.parse('2026-11-29T23:00:00Z'), kolkata)).toBe('03:51:58')
+    // Midnight is 00, not the 24 of some hour12: false formatters; an unknown zone is the process's own, not an exception.
+    expect(formatDateTime('2026-11-30T00:00:05.000Z', utc)).toBe('2026-11-30 00:00:05')
+    expect(formatDateTime(at, { timeZone: 'Mars/Olympus' })).toBe(formatDateTime(at))
+    // Without a zone: this process's clock, as the Traces view's rows.
+    const local = new Date(at)
+    const two = (value: number) => String(value).padStart(2, '0')
+    expect(formatDateTime(at)).toBe(`${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`)
   })
 
   it('describes a trace the same however long after the row was rendered (a row is not re-rendered while the editor is idle)', () => {
