@@ -45,11 +45,26 @@ export function traceLabel(trace: TraceSummaryJson): string {
   return `${trace.status_code} ${trace.method} ${requestTarget(trace)}`
 }
 
-/** "12 ms · 14:05:09 · Post not found", with "replay" and "N+1" when they apply. */
+/**
+ * The first field error of the envelope, `title: The title field is required.`, null when it had none. A 422's
+ * message is always "The given data was invalid.": the field says what was. A pinned line saved by an older svc
+ * has no `errors`.
+ */
+export function firstFieldError(trace: Pick<TraceSummaryJson, 'errors'>): string | null {
+  for (const [field, messages] of Object.entries(trace.errors ?? {})) {
+    const message = Array.isArray(messages) ? messages.find((text) => typeof text === 'string' && text !== '') : undefined
+    if (message !== undefined) return `${field}: ${message}`
+  }
+  return null
+}
+
+/** "12 ms · 14:05:09 · Post not found" (a 422: its first field error), with "replay" and "N+1" when they apply. */
 export function traceDescription(trace: TraceSummaryJson, now = Date.now()): string {
   const parts = [formatDuration(trace.duration_ms), formatTime(trace.timestamp, now)]
   if (trace.replay_of !== null) parts.unshift('replay')
-  if (trace.error_message) parts.push(trace.error_message)
+  const fieldError = firstFieldError(trace)
+  if (fieldError !== null) parts.push(fieldError)
+  else if (trace.error_message) parts.push(trace.error_message)
   else if (trace.exception) parts.push(trace.exception)
   if (trace.n_plus_one) parts.push('N+1')
   return parts.join(' · ')
@@ -57,13 +72,14 @@ export function traceDescription(trace: TraceSummaryJson, now = Date.now()): str
 
 /**
  * Type-to-filter over the listed traces: every word must be found in the
- * line (status, method, path with its query, route, error, trace id); a
+ * line (status, method, path with its query, route, error, the first field
+ * error as the row shows it, trace id); a
  * word like `4xx` matches the status class. Only narrows what the CLI listed.
  */
 export function matchesText(trace: TraceSummaryJson, text: string): boolean {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean)
   if (words.length === 0) return true
-  const line = [trace.status_code, trace.method, requestTarget(trace), trace.route ?? '', trace.exception ?? '', trace.error_message ?? '', trace.trace_id, trace.replay_of !== null ? 'replay' : '']
+  const line = [trace.status_code, trace.method, requestTarget(trace), trace.route ?? '', trace.exception ?? '', trace.error_message ?? '', firstFieldError(trace) ?? '', trace.trace_id, trace.replay_of !== null ? 'replay' : '']
     .join(' ')
     .toLowerCase()
   return words.every((word) => (/^[1-5]xx$/.test(word) ? String(trace.status_code)[0] === word[0] : line.includes(word)))

@@ -348,6 +348,8 @@ export class TracesTreeProvider implements vscode.TreeDataProvider<TraceNode> {
         `${formatDuration(trace.duration_ms)} · ${trace.query_count} quer${trace.query_count === 1 ? 'y' : 'ies'}${trace.n_plus_one ? ' · N+1' : ''}`,
         trace.route ? `Route \`${trace.route}\`` : 'No route matched',
         trace.exception ? `${trace.exception}: ${trace.error_message ?? ''}` : '',
+        // Every field's messages: the row has room for the first one only.
+        ...Object.entries(trace.errors ?? {}).map(([field, messages]) => `\`${field}\`: ${messages.join(' ')}`),
         trace.replay_of !== null ? `Replay of \`${trace.replay_of}\`` : '',
         trace.user_id !== null ? `User ${trace.user_id}` : '',
         `\`${trace.trace_id}\` · ${formatDateTime(trace.timestamp)}`,

@@ -13,7 +13,7 @@ import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
 import { routeCallPosition } from '../../extension/src/route-position.ts'
 import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
-import { formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
+import { firstFieldError, formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
 import { formatDate, formatDateTime, formatTime } from '../../extension/src/time-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
 
@@ -89,6 +89,7 @@ const summary = (overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson =>
   user_id: null,
   exception: 'HttpError',
   error_message: 'Post not found',
+  errors: null,
   query_count: 6,
   n_plus_one: true,
   replay_of: null,
@@ -147,6 +148,26 @@ describe('trace formatting', () => {
     expect(traceDescription(summary({ replay_of: 'svc_1', n_plus_one: false }), now)).toBe('replay · 3 ms · 11:59:00 · Post not found')
     expect(routeKey(summary())).toBe('GET /api/v1/posts')
     expect(routeKey(summary({ route: null }))).toBe('no route matched')
+  })
+
+  it("describes a 422 by its first field error, not by the envelope's \"The given data was invalid.\"; other rows as before", () => {
+    const now = new Date(2026, 0, 1, 12, 0, 0).getTime()
+    const invalid = summary({
+      status_code: 422,
+      exception: 'ValidationError',
+      error_message: 'The given data was invalid.',
+      errors: { title: ['The title field is required.', 'The title must be a string.'], body: ['The body field is required.'] },
+      n_plus_one: false,
+    })
+    expect(traceDescription(invalid, now)).toBe('3 ms · 11:59:00 · title: The title field is required.')
+    expect(firstFieldError(invalid)).toBe('title: The title field is required.')
+    expect(matchesText(invalid, 'title required')).toBe(true)
+    // A field with no message is skipped; none at all, or a pinned line saved before svc listed them: the message, as before.
+    expect(firstFieldError({ errors: { title: [], body: ['The body field is required.'] } })).toBe('body: The body field is required.')
+    expect(traceDescription(summary({ ...invalid, errors: {} }), now)).toBe('3 ms · 11:59:00 · The given data was invalid.')
+    const { errors: _dropped, ...older } = invalid
+    expect(traceDescription(older as TraceSummaryJson, now)).toBe('3 ms · 11:59:00 · The given data was invalid.')
+    expect(traceDescription(summary(), now)).toBe('3 ms · 11:59:00 · Post not found · N+1')
   })
 
   it('filters as you type: every word in the line, a status class by its digit', () => {

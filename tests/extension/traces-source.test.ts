@@ -52,6 +52,7 @@ const summary = (traceId: string): TraceSummaryJson => ({
   user_id: null,
   exception: null,
   error_message: null,
+  errors: null,
   query_count: 0,
   n_plus_one: false,
   replay_of: null,
