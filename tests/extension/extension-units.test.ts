@@ -43,6 +43,13 @@ describe('server command', () => {
     expect(resolveServerCommand('/w', '  ', 'node', lookup({ '/usr/local/bin/svc': true }, '/usr/bin:/usr/local/bin'))).toEqual({ command: '/usr/local/bin/svc', args: ['lsp'], origin: 'path' })
   })
 
+  it("runs the workspace's node_modules/.bin/svc with Node when it is not executable (a link to a rebuilt checkout's bin.js)", () => {
+    // It was spawned as is: EACCES, and the views said only that the server was not running.
+    const notExecutable: Lookup = { ...lookup({}), exists: (file) => file === '/w/node_modules/.bin/svc', executable: () => false }
+    expect(resolveServerCommand('/w', '', '/usr/bin/node', notExecutable)).toEqual({ command: '/usr/bin/node', args: ['/w/node_modules/.bin/svc', 'lsp'], origin: 'workspace' })
+    expect(resolveServerCommand('/w', '', 'node', { ...notExecutable, platform: 'win32', exists: (file) => file === '/w/node_modules/.bin/svc.cmd' })).toEqual({ command: '/w/node_modules/.bin/svc.cmd', args: ['lsp'], origin: 'workspace' })
+  })
+
   it('says what it tried when there is no svc at all (nothing is spawned)', () => {
     const unbuilt = lookup({ '/w/package.json': JSON.stringify({ bin: { svc: './dist/cli/bin.js' } }) })
     expect(resolveServerCommand('/w', '', 'node', unbuilt)).toEqual({
