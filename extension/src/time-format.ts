@@ -76,12 +76,22 @@ export function formatDateTime(at: string | number, options: TimeFormatOptions =
 
 /**
  * A time in a list: `14:05:09` today, `2026-11-28 14:05` before (the Traces
- * view's rows, the request history, the dashboard's axis). Not an age ("57s
- * ago"): a row is rendered once and re-rendered only when the list changes, so
- * an age would stay "57s ago" for as long as the editor is idle.
+ * view's rows, the request history). Not an age ("57s ago"): a row is rendered
+ * once and re-rendered only when the list changes, so an age would stay "57s
+ * ago" for as long as the editor is idle.
  */
 export function formatTime(at: string | number, now = Date.now(), options: TimeFormatOptions = {}): string {
+  return listTime(at, now, options, true)
+}
+
+/** A time to the minute: `14:05` today, `2026-11-28 14:05` before (the dashboard's axis, whose buckets are minutes or more: `:00` seconds would be noise). */
+export function formatMinute(at: string | number, now = Date.now(), options: TimeFormatOptions = {}): string {
+  return listTime(at, now, options, false)
+}
+
+function listTime(at: string | number, now: number, options: TimeFormatOptions, seconds: boolean): string {
   const parts = clockParts(new Date(at), options.timeZone)
   const clock = `${parts.hour}:${parts.minute}`
-  return date(parts) === date(clockParts(new Date(now), options.timeZone)) ? `${clock}:${parts.second}` : `${date(parts)} ${clock}`
+  if (date(parts) !== date(clockParts(new Date(now), options.timeZone))) return `${date(parts)} ${clock}`
+  return seconds ? `${clock}:${parts.second}` : clock
 }

@@ -14,7 +14,7 @@ import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
 import { routeCallPosition } from '../../extension/src/route-position.ts'
 import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
 import { firstFieldError, formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
-import { formatDate, formatDateTime, formatTime } from '../../extension/src/time-format.ts'
+import { formatDate, formatDateTime, formatMinute, formatTime } from '../../extension/src/time-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
 
 const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } })
@@ -126,6 +126,9 @@ describe('trace formatting', () => {
     expect(formatTime(at, Date.parse('2026-11-29T23:00:00Z'), utc)).toBe('22:21:58')
     expect(formatTime(at, Date.parse('2026-11-30T08:00:00Z'), utc)).toBe('2026-11-29 22:21')
     expect(formatDate(at, utc)).toBe('2026-11-29')
+    // The dashboard's axis (buckets of a minute or more): no ":00" seconds on today's times.
+    expect(formatMinute(at, Date.parse('2026-11-29T23:00:00Z'), utc)).toBe('22:21')
+    expect(formatMinute(at, Date.parse('2026-11-30T08:00:00Z'), utc)).toBe('2026-11-29 22:21')
     // The page is told the extension host's zone: the day and the hour move with it.
     const kolkata = { timeZone: 'Asia/Kolkata' }
     expect(formatDateTime(at, kolkata)).toBe('2026-11-30 03:51:58')
