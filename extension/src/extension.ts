@@ -19,7 +19,8 @@ import { RequestPanel, type RequestPanelServices } from './request-panel.ts'
 import { ResponseDocuments } from './response-documents.ts'
 import { routeCallPosition } from './route-position.ts'
 import { RouteSource, RoutesTreeProvider } from './routes-view.ts'
-import { CliNotFound, describeError, SvcClient } from './svc-client.ts'
+import { CliNotFound, SvcClient } from './svc-client.ts'
+import { describeError } from './svc-error.ts'
 import { formatDuration, traceLabel } from './trace-format.ts'
 import { TraceDetailPanel, type TraceActionResult, type TracePanelServices } from './trace-panel.ts'
 import { PinnedTraces, TraceSource, TracesTreeProvider, type TraceFilters, type TraceNode } from './traces-view.ts'
@@ -210,7 +211,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     try {
       routeSource.set((await client.request(SvcRequest.refreshRoutes, {})).routes, null)
     } catch (error) {
-      routeSource.set([], describeError(error))
+      routeSource.set([], error)
     }
   })
   command('svc.refreshTraces', () => traceSource.refresh())
