@@ -69,8 +69,20 @@ function current(): EditableRequest {
   return { method: method.value, url: url.value.trim(), headers: headers(), body: body.value }
 }
 
+/** A route parameter still in the URL's path (`/{id}`, as Send request puts a route's path): sent, it was a 404 of `%7Bid%7D`. */
+function unfilledParameter(): string | null {
+  return /\/(\{[A-Za-z_]\w*\??\})/.exec(url.value.split(/[?#]/)[0]!)?.[1] ?? null
+}
+
 function send(): void {
   if (!checkBody()) return
+  const parameter = unfilledParameter()
+  if (parameter !== null) {
+    status(`Put a value in place of ${parameter} in the URL first (a parameter of the route).`, true)
+    url.focus()
+    return
+  }
+  status('')
   vscode.postMessage({ type: 'send', request: current(), environment })
 }
 

@@ -343,6 +343,23 @@ describe('request page', () => {
     await deliver(page, { type: 'init', request, environments, environment: 'local', history: [], title: 'GET /api/auth/me' })
   })
 
+  it("does not send a URL that still has a route parameter in its path ({id}): it says to fill it in", async () => {
+    const routePage = await openPage('request')
+    try {
+      await deliver(routePage, { type: 'init', request: { ...request, url: 'http://127.0.0.1:8080/api/v1/posts/{id}?q={x}' }, environments, environment: 'local', history: [], title: 'GET /api/v1/posts/{id}' })
+      await routePage.click('#send')
+      // It was sent as /api/v1/posts/%7Bid%7D, a 404 that said nothing of the parameter.
+      expect(await routePage.textContent('#request-error')).toBe('Put a value in place of {id} in the URL first (a parameter of the route).')
+      expect((await posted(routePage)).some((message) => message.type === 'send')).toBe(false)
+      await routePage.fill('#url', 'http://127.0.0.1:8080/api/v1/posts/7?q={x}')
+      await routePage.click('#send')
+      expect(await lastPosted(routePage)).toMatchObject({ type: 'send', request: { url: 'http://127.0.0.1:8080/api/v1/posts/7?q={x}' } })
+      expect(await routePage.locator('#request-error').count()).toBe(0)
+    } finally {
+      await routePage.close()
+    }
+  })
+
   it('shows the request to edit, and sends what was edited, to the environment picked', async () => {
     expect(await page.inputValue('#url')).toBe('http://127.0.0.1:8080/api/auth/me')
     expect(await page.inputValue('#method')).toBe('GET')
