@@ -71,6 +71,15 @@ export function traceDescription(trace: TraceSummaryJson, now = Date.now()): str
 }
 
 /**
+ * A trace in a quick pick (Open Trace…, Compare Traces…, the trace commands run from the palette): the row's label
+ * and description, and its id. Rows of one route read alike; the time and the error tell them apart (the id alone
+ * did, which nobody remembers).
+ */
+export function tracePickItem(trace: TraceSummaryJson, now = Date.now()): { label: string; description: string; id: string } {
+  return { label: traceLabel(trace), description: `${traceDescription(trace, now)} · ${trace.trace_id}`, id: trace.trace_id }
+}
+
+/**
  * Type-to-filter over the listed traces: every word must be found in the
  * line (status, method, path with its query, route, error, the first field
  * error as the row shows it, trace id); a

@@ -13,7 +13,7 @@ import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
 import { routeCallPosition } from '../../extension/src/route-position.ts'
 import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
-import { firstFieldError, formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
+import { firstFieldError, formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel, tracePickItem } from '../../extension/src/trace-format.ts'
 import { formatDate, formatDateTime, formatMinute, formatTime } from '../../extension/src/time-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
 
@@ -178,6 +178,12 @@ describe('trace formatting', () => {
     const { errors: _dropped, ...older } = invalid
     expect(traceDescription(older as TraceSummaryJson, now)).toBe('3 ms · 11:59:00 · The given data was invalid.')
     expect(traceDescription(summary(), now)).toBe('3 ms · 11:59:00 · Post not found · N+1')
+  })
+
+  it('offers a trace in a quick pick with its time and error, not only its id (rows of one route read alike)', () => {
+    const now = new Date(2026, 0, 1, 12, 0, 0).getTime()
+    // It was "3 ms · svc_0123456789abcdef": two GET /api/v1/posts were told apart by their hex ids only.
+    expect(tracePickItem(summary(), now)).toEqual({ label: '404 GET /api/v1/posts?page=2', description: '3 ms · 11:59:00 · Post not found · N+1 · svc_0123456789abcdef', id: 'svc_0123456789abcdef' })
   })
 
   it('filters as you type: every word in the line, a status class by its digit', () => {
