@@ -60,6 +60,8 @@ export interface TraceSummaryJson {
   exception: string | null
   /** The exception's message (`Post not found`), null when the request threw nothing. */
   error_message: string | null
+  /** The field errors the error envelope answered with (a 422's `{ "title": ["The title field is required."] }`, the record's `exception.errors`), null when it had none. */
+  errors: Record<string, string[]> | null
   query_count: number
   n_plus_one: boolean
   /** The trace this request replayed (`svc replay` marks what it sends, signed with the project's key), null for a request of its own, and for a marker that does not verify (any client can send the header). */

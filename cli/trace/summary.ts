@@ -19,6 +19,7 @@ export function summaryOfRecord(record: TraceRecord, replayKey: ReplayKey): Trac
     user_id: record.user_id,
     exception: record.exception?.class ?? null,
     error_message: record.exception?.message ?? null,
+    errors: record.exception?.errors ?? null,
     query_count: record.queries.length,
     n_plus_one: record.n_plus_one.length > 0,
     ...replayMarking(record, replayKey),

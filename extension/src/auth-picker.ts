@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode'
 import { SvcRequest } from '../../cli/contract/lsp.ts'
-import { describeError, type SvcClient } from './svc-client.ts'
+import type { SvcClient } from './svc-client.ts'
+import { describeError } from './svc-error.ts'
 
 export type Auth = { kind: 'user'; email: string } | { kind: 'token'; name: string; token: string } | { kind: 'none' }
 

@@ -8,7 +8,8 @@ import * as vscode from 'vscode'
 import { SvcRequest } from '../../cli/contract/lsp.ts'
 import { isDashboardWebviewMessage, type DashboardPanelMessage } from './messages.ts'
 import { createPagePanel } from './page-panel.ts'
-import { describeError, type SvcClient } from './svc-client.ts'
+import type { SvcClient } from './svc-client.ts'
+import { describeError } from './svc-error.ts'
 
 export interface DashboardServices {
   extensionUri: vscode.Uri

@@ -19,8 +19,9 @@ import { RequestPanel, type RequestPanelServices } from './request-panel.ts'
 import { ResponseDocuments } from './response-documents.ts'
 import { routeCallPosition } from './route-position.ts'
 import { RouteSource, RoutesTreeProvider } from './routes-view.ts'
-import { CliNotFound, describeError, SvcClient } from './svc-client.ts'
-import { formatDuration, traceLabel } from './trace-format.ts'
+import { CliNotFound, SvcClient } from './svc-client.ts'
+import { describeError } from './svc-error.ts'
+import { tracePickItem } from './trace-format.ts'
 import { TraceDetailPanel, type TraceActionResult, type TracePanelServices } from './trace-panel.ts'
 import { PinnedTraces, TraceSource, TracesTreeProvider, type TraceFilters, type TraceNode } from './traces-view.ts'
 
@@ -210,7 +211,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     try {
       routeSource.set((await client.request(SvcRequest.refreshRoutes, {})).routes, null)
     } catch (error) {
-      routeSource.set([], describeError(error))
+      routeSource.set([], error)
     }
   })
   command('svc.refreshTraces', () => traceSource.refresh())
@@ -325,7 +326,7 @@ export function deactivate(): void {
 async function pickTraceFrom(source: TraceSource, title: string, except?: string): Promise<string | undefined> {
   if (source.traces.length === 0) await source.refresh()
   const picked = await vscode.window.showQuickPick(
-    source.traces.filter((trace) => trace.trace_id !== except).map((trace) => ({ label: traceLabel(trace), description: `${formatDuration(trace.duration_ms)} · ${trace.trace_id}`, id: trace.trace_id })),
+    source.traces.filter((trace) => trace.trace_id !== except).map((trace) => tracePickItem(trace)),
     // Kept open when focus moves: the second pick opens as the first closes, and the focus handed back by the first
     // closed the second now and then (seen in CI). Escape still cancels.
     { title, placeHolder: 'Newest first', matchOnDescription: true, ignoreFocusOut: true },

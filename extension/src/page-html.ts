@@ -15,6 +15,8 @@ export interface PageHtmlOptions {
   styleUris: string[]
   nonce: string
   title: string
+  /** The extension host's IANA time zone: the page writes times on that clock, as the Traces view does (see time-format.ts). */
+  timeZone?: string
 }
 
 /** A fresh nonce from a cryptographic source, for each load of a page. */
@@ -36,7 +38,7 @@ export function pageHtml(options: PageHtmlOptions): string {
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${options.styleUris.map((uri) => `  <link rel="stylesheet" href="${escapeAttribute(uri)}">`).join('\n')}
+${options.timeZone ? `  <meta name="svc-time-zone" content="${escapeAttribute(options.timeZone)}">\n` : ''}${options.styleUris.map((uri) => `  <link rel="stylesheet" href="${escapeAttribute(uri)}">`).join('\n')}
   <title>${escapeText(options.title)}</title>
 </head>
 <body>

@@ -31,6 +31,7 @@ export function createPagePanel(extensionUri: vscode.Uri, spec: PageSpec): vscod
     scriptUri: uri(`${spec.script}.js`),
     styleUris: [uri('theme.css'), uri(`${spec.style}.css`)],
     title: spec.title,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   })
   return panel
 }

@@ -12,7 +12,8 @@ import { pickAuth, type SavedTokens } from './auth-picker.ts'
 import { activeEnvironment, type Environment } from './environments.ts'
 import { isRequestWebviewMessage, type EditableRequest, type HistoryEntry, type RequestPanelMessage, type SentResponse } from './messages.ts'
 import { createPagePanel } from './page-panel.ts'
-import { describeError, type SvcClient } from './svc-client.ts'
+import type { SvcClient } from './svc-client.ts'
+import { describeError } from './svc-error.ts'
 
 export interface RequestPanelServices {
   extensionUri: vscode.Uri

@@ -8,12 +8,16 @@ import { SvcRequest } from '../../cli/contract/lsp.ts'
 import type { RouteJson } from '../../cli/contract/routes.ts'
 import { groupRoutes, type RouteGroup } from './route-groups.ts'
 import type { SvcClient } from './svc-client.ts'
+import { describeError, SvcError } from './svc-error.ts'
 
 export class RouteSource implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>()
   readonly onDidChange = this.changed.event
   routes: RouteJson[] = []
+  /** Why there are none, as the views word an error (the CLI's message and its fix). */
   error: string | null = null
+  /** The CLI's code of that error (`E_APP_LOAD`), null for another failure. */
+  errorCode: string | null = null
   private readonly subscription: vscode.Disposable
 
   constructor(private readonly client: SvcClient) {
@@ -24,14 +28,15 @@ export class RouteSource implements vscode.Disposable {
     try {
       this.set((await this.client.request(SvcRequest.routes, {})).routes, null)
     } catch (error) {
-      this.set([], error instanceof Error ? error.message : String(error))
+      this.set([], error)
     }
   }
 
-  /** Routes got another way ("Refresh Routes" asks the server to read the files again). */
-  set(routes: RouteJson[], error: string | null): void {
+  /** Routes got another way ("Refresh Routes" asks the server to read the files again), or the error that there are none. */
+  set(routes: RouteJson[], error: unknown): void {
     this.routes = routes
-    this.error = error
+    this.error = error === null ? null : describeError(error)
+    this.errorCode = error instanceof SvcError ? error.code : null
     this.changed.fire()
   }
 
@@ -41,7 +46,7 @@ export class RouteSource implements vscode.Disposable {
   }
 }
 
-type RouteNode = { kind: 'group'; group: RouteGroup } | { kind: 'route'; route: RouteJson } | { kind: 'error'; message: string }
+type RouteNode = { kind: 'group'; group: RouteGroup } | { kind: 'route'; route: RouteJson } | { kind: 'error'; message: string; code: string | null }
 
 export class RoutesTreeProvider implements vscode.TreeDataProvider<RouteNode> {
   private readonly changed = new vscode.EventEmitter<RouteNode | undefined>()
@@ -56,7 +61,7 @@ export class RoutesTreeProvider implements vscode.TreeDataProvider<RouteNode> {
 
   getChildren(node?: RouteNode): RouteNode[] {
     if (node === undefined) {
-      if (this.source.error !== null) return [{ kind: 'error', message: this.source.error }]
+      if (this.source.error !== null) return [{ kind: 'error', message: this.source.error, code: this.source.errorCode }]
       return groupRoutes(this.source.routes).map((group) => ({ kind: 'group', group }))
     }
     return node.kind === 'group' ? node.group.routes.map((route) => ({ kind: 'route', route })) : []
@@ -67,6 +72,10 @@ export class RoutesTreeProvider implements vscode.TreeDataProvider<RouteNode> {
       const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None)
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
       item.tooltip = node.message
+      // The row is one truncated line in a side bar: a click goes to the whole of it. An app that does not load has
+      // a diagnostic at the line that failed (the language server's app-load-error), so the Problems panel links it.
+      item.command =
+        node.code === 'E_APP_LOAD' ? { command: 'workbench.actions.view.problems', title: 'Show Problems' } : { command: 'svc.showOutput', title: 'Show Output' }
       return item
     }
     if (node.kind === 'group') {

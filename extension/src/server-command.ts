@@ -67,7 +67,13 @@ export function resolveServerCommand(folder: string, setting: string, nodePath =
   const tried: string[] = []
 
   const local = join(folder, 'node_modules', '.bin', windows ? 'svc.cmd' : 'svc')
-  if (lookup.exists(local)) return { command: local, args: LSP, origin: 'workspace' }
+  if (lookup.exists(local)) {
+    // A link to svc's dist/cli/bin.js that lost its execute bit (svc linked from a checkout, `"svc": "file:<checkout>"`
+    // as `svc new` writes it there, whose dist/ was built again): spawning it failed with EACCES and the views said only
+    // "not running". Node runs it whatever its mode (it follows the link to the .js file).
+    if (windows || lookup.executable(local)) return { command: local, args: LSP, origin: 'workspace' }
+    return { command: nodePath, args: [local, ...LSP], origin: 'workspace' }
+  }
   tried.push(`${local} (not found)`)
 
   const manifest = join(folder, 'package.json')

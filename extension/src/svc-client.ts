@@ -7,6 +7,7 @@ import * as vscode from 'vscode'
 import { LanguageClient, ResponseError, RevealOutputChannelOn, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node'
 import { SvcNotification, SvcRequest, type SvcErrorData, type SvcRequests } from '../../cli/contract/lsp.ts'
 import { isMissing, resolveServerCommand, type ServerCommand } from './server-command.ts'
+import { SvcError } from './svc-error.ts'
 
 /** No `svc` to start: what was tried (the welcome view shows it). */
 export class CliNotFound extends Error {
@@ -105,26 +106,10 @@ export class SvcClient implements vscode.Disposable {
   }
 }
 
-/** A custom request's failure, with the CLI's code and hint. */
-export class SvcError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly hint: string | null,
-  ) {
-    super(message)
-  }
-}
-
 function toSvcError(error: unknown): Error {
   if (error instanceof ResponseError) {
     const data = error.data as SvcErrorData | undefined
     return new SvcError(data?.message ?? error.message, data?.code ?? 'E_LSP', data?.hint ?? null)
   }
   return error instanceof Error ? error : new Error(String(error))
-}
-
-export function describeError(error: unknown): string {
-  if (error instanceof SvcError) return `${error.message}${error.hint ? ` (fix: ${error.hint})` : ''}`
-  return error instanceof Error ? error.message : String(error)
 }

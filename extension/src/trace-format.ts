@@ -1,5 +1,6 @@
 /** How traces read in the Traces view, the quick picks and the status bar. No VS Code import. */
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
+import { formatTime } from './time-format.ts'
 
 export type StatusTone = 'ok' | 'redirect' | 'client-error' | 'server-error'
 
@@ -35,21 +36,6 @@ export function formatDuration(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`
 }
 
-/**
- * When a request was made, on the editor's clock: `14:05:09` today, `2026-11-28 14:05` before.
- * Not an age ("57s ago"): the row is rendered once and re-rendered only when the list changes,
- * so an age would stay "57s ago" for as long as the editor is idle (and re-rendering on a timer
- * costs CPU and drops the row under the mouse with its inline actions).
- */
-export function formatTime(timestamp: string, now = Date.now()): string {
-  const at = new Date(timestamp)
-  const today = new Date(now)
-  const two = (value: number) => String(value).padStart(2, '0')
-  const clock = `${two(at.getHours())}:${two(at.getMinutes())}`
-  const sameDay = at.getFullYear() === today.getFullYear() && at.getMonth() === today.getMonth() && at.getDate() === today.getDate()
-  return sameDay ? `${clock}:${two(at.getSeconds())}` : `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${clock}`
-}
-
 /** The path with its query string, as it was requested. */
 export function requestTarget(trace: Pick<TraceSummaryJson, 'path' | 'query'>): string {
   return trace.query ? `${trace.path}?${trace.query}` : trace.path
@@ -59,25 +45,50 @@ export function traceLabel(trace: TraceSummaryJson): string {
   return `${trace.status_code} ${trace.method} ${requestTarget(trace)}`
 }
 
-/** "12 ms · 14:05:09 · Post not found", with "replay" and "N+1" when they apply. */
+/**
+ * The first field error of the envelope, `title: The title field is required.`, null when it had none. A 422's
+ * message is always "The given data was invalid.": the field says what was. A pinned line saved by an older svc
+ * has no `errors`.
+ */
+export function firstFieldError(trace: Pick<TraceSummaryJson, 'errors'>): string | null {
+  for (const [field, messages] of Object.entries(trace.errors ?? {})) {
+    const message = Array.isArray(messages) ? messages.find((text) => typeof text === 'string' && text !== '') : undefined
+    if (message !== undefined) return `${field}: ${message}`
+  }
+  return null
+}
+
+/** "12 ms · 14:05:09 · Post not found" (a 422: its first field error), with "replay" and "N+1" when they apply. */
 export function traceDescription(trace: TraceSummaryJson, now = Date.now()): string {
   const parts = [formatDuration(trace.duration_ms), formatTime(trace.timestamp, now)]
   if (trace.replay_of !== null) parts.unshift('replay')
-  if (trace.error_message) parts.push(trace.error_message)
+  const fieldError = firstFieldError(trace)
+  if (fieldError !== null) parts.push(fieldError)
+  else if (trace.error_message) parts.push(trace.error_message)
   else if (trace.exception) parts.push(trace.exception)
   if (trace.n_plus_one) parts.push('N+1')
   return parts.join(' · ')
 }
 
 /**
+ * A trace in a quick pick (Open Trace…, Compare Traces…, the trace commands run from the palette): the row's label
+ * and description, and its id. Rows of one route read alike; the time and the error tell them apart (the id alone
+ * did, which nobody remembers).
+ */
+export function tracePickItem(trace: TraceSummaryJson, now = Date.now()): { label: string; description: string; id: string } {
+  return { label: traceLabel(trace), description: `${traceDescription(trace, now)} · ${trace.trace_id}`, id: trace.trace_id }
+}
+
+/**
  * Type-to-filter over the listed traces: every word must be found in the
- * line (status, method, path with its query, route, error, trace id); a
+ * line (status, method, path with its query, route, error, the first field
+ * error as the row shows it, trace id); a
  * word like `4xx` matches the status class. Only narrows what the CLI listed.
  */
 export function matchesText(trace: TraceSummaryJson, text: string): boolean {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean)
   if (words.length === 0) return true
-  const line = [trace.status_code, trace.method, requestTarget(trace), trace.route ?? '', trace.exception ?? '', trace.error_message ?? '', trace.trace_id, trace.replay_of !== null ? 'replay' : '']
+  const line = [trace.status_code, trace.method, requestTarget(trace), trace.route ?? '', trace.exception ?? '', trace.error_message ?? '', firstFieldError(trace) ?? '', trace.trace_id, trace.replay_of !== null ? 'replay' : '']
     .join(' ')
     .toLowerCase()
   return words.every((word) => (/^[1-5]xx$/.test(word) ? String(trace.status_code)[0] === word[0] : line.includes(word)))

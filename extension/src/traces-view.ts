@@ -12,6 +12,7 @@ import { SvcRequest, type TraceListParams } from '../../cli/contract/lsp.ts'
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
 import { formatDuration, matchesText, requestTarget, routeAnswers, routeKey, statusColorId, traceDescription, traceLabel } from './trace-format.ts'
 import type { SvcClient } from './svc-client.ts'
+import { formatDateTime } from './time-format.ts'
 
 export interface TraceFilters {
   status?: string
@@ -347,11 +348,13 @@ export class TracesTreeProvider implements vscode.TreeDataProvider<TraceNode> {
         `${formatDuration(trace.duration_ms)} · ${trace.query_count} quer${trace.query_count === 1 ? 'y' : 'ies'}${trace.n_plus_one ? ' · N+1' : ''}`,
         trace.route ? `Route \`${trace.route}\`` : 'No route matched',
         trace.exception ? `${trace.exception}: ${trace.error_message ?? ''}` : '',
+        // Every field's messages: the row has room for the first one only.
+        ...Object.entries(trace.errors ?? {}).map(([field, messages]) => `\`${field}\`: ${messages.join(' ')}`),
         trace.replay_of !== null ? `Replay of \`${trace.replay_of}\`` : '',
         // The client's header, not svc's replay: said, so that a trace claiming to be one is not taken for it.
         trace.unverified_replay_of !== null ? `Claims to replay \`${trace.unverified_replay_of}\`, but its replay marker does not verify: a request of its own` : '',
         trace.user_id !== null ? `User ${trace.user_id}` : '',
-        `\`${trace.trace_id}\` · ${new Date(trace.timestamp).toLocaleString()}`,
+        `\`${trace.trace_id}\` · ${formatDateTime(trace.timestamp)}`,
       ]
         .filter(Boolean)
         .join('\n\n'),

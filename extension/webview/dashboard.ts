@@ -6,7 +6,8 @@
  */
 import type { EndpointStatsJson, StatsBucketJson, StatsJson, TopJson } from '../../cli/contract/traces.ts'
 import type { DashboardPanelMessage, DashboardWebviewMessage } from '../src/messages.ts'
-import { actionLink, h, ms, svg, vscodeApi } from './dom.ts'
+import { formatDate, formatMinute } from '../src/time-format.ts'
+import { actionLink, h, ms, svg, timeOptions, vscodeApi } from './dom.ts'
 
 const vscode = vscodeApi<DashboardWebviewMessage>()
 const app = document.getElementById('app')!
@@ -49,7 +50,7 @@ function latencyChart(buckets: StatsBucketJson[], bucketMs: number): HTMLElement
     axis.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: 'grid' }))
     axis.append(svg('text', { x: pad.left - 6, y: y(value) + 4, 'text-anchor': 'end' }, value === 0 ? '0 ms' : ms(value)))
   }
-  const label = (time: number) => new Date(time).toLocaleString([], bucketMs >= 86_400_000 ? { month: 'short', day: 'numeric' } : { hour: '2-digit', minute: '2-digit' })
+  const label = (time: number) => (bucketMs >= 86_400_000 ? formatDate(time, timeOptions) : formatMinute(time, Date.now(), timeOptions))
   axis.append(svg('text', { x: pad.left, y: height - 8, 'text-anchor': 'start' }, label(first)))
   axis.append(svg('text', { x: width - pad.right, y: height - 8, 'text-anchor': 'end' }, label(last)))
   const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'p50 and p95 latency over time', id: 'latency-chart' }, axis, line((b) => b.p50_ms, 'tone-p50', 'p50'), line((b) => b.p95_ms, 'tone-p95', 'p95'))

@@ -3,6 +3,8 @@
  * (content from traces and responses is never parsed as HTML), the VS Code
  * API handle, and the formatting of times and statuses.
  */
+import type { TimeFormatOptions } from '../src/time-format.ts'
+
 export interface VsCodeApi<Message> {
   postMessage(message: Message): void
   getState(): unknown
@@ -14,6 +16,12 @@ declare function acquireVsCodeApi<Message>(): VsCodeApi<Message>
 export function vscodeApi<Message>(): VsCodeApi<Message> {
   return acquireVsCodeApi<Message>()
 }
+
+/**
+ * How the page writes times (with src/time-format.ts, as the Traces view does): on the extension host's clock,
+ * which the page's HTML names. In a remote window the page runs on another machine, maybe in another zone.
+ */
+export const timeOptions: TimeFormatOptions = { timeZone: document.querySelector('meta[name="svc-time-zone"]')?.getAttribute('content') ?? undefined }
 
 export type Child = Node | string | null | undefined | false
 

@@ -5,7 +5,8 @@
  * sends it (and asks first for a production environment).
  */
 import type { EditableRequest, EnvironmentView, HistoryEntry, RequestPanelMessage, RequestWebviewMessage, SentResponse } from '../src/messages.ts'
-import { actionLink, button, h, ms, pretty, statusPill, vscodeApi } from './dom.ts'
+import { formatTime } from '../src/time-format.ts'
+import { actionLink, button, h, ms, pretty, statusPill, timeOptions, vscodeApi } from './dom.ts'
 
 const vscode = vscodeApi<RequestWebviewMessage>()
 const app = document.getElementById('app')!
@@ -68,8 +69,20 @@ function current(): EditableRequest {
   return { method: method.value, url: url.value.trim(), headers: headers(), body: body.value }
 }
 
+/** A route parameter still in the URL's path (`/{id}`, as Send request puts a route's path): sent, it was a 404 of `%7Bid%7D`. */
+function unfilledParameter(): string | null {
+  return /\/(\{[A-Za-z_]\w*\??\})/.exec(url.value.split(/[?#]/)[0]!)?.[1] ?? null
+}
+
 function send(): void {
   if (!checkBody()) return
+  const parameter = unfilledParameter()
+  if (parameter !== null) {
+    status(`Put a value in place of ${parameter} in the URL first (a parameter of the route).`, true)
+    url.focus()
+    return
+  }
+  status('')
   vscode.postMessage({ type: 'send', request: current(), environment })
 }
 
@@ -127,7 +140,7 @@ function renderHistory(): void {
         actionLink(`${entry.request.method} ${pathOf(entry.request.url)}`, { class: 'history-entry' }, () => load(entry.request)),
         ' ',
         entry.status === null ? h('span', { class: 'muted' }, 'failed') : statusPill(entry.status),
-        h('span', { class: 'muted' }, ` ${entry.environment} · ${new Date(entry.at).toLocaleTimeString()}`),
+        h('span', { class: 'muted' }, ` ${entry.environment} · ${formatTime(entry.at, Date.now(), timeOptions)}`),
       ),
     ),
   )

@@ -7,7 +7,8 @@
  */
 import type { ReplayJson, SourceLocationJson, TraceEventJson, TraceQueryJson, TraceRecordJson, WhyJson } from '../../cli/contract/traces.ts'
 import type { TraceAction, TracePanelMessage, TraceWebviewMessage } from '../src/messages.ts'
-import { actionLink, button, h, ms, pretty, statusPill, vscodeApi, type Child } from './dom.ts'
+import { formatDateTime } from '../src/time-format.ts'
+import { actionLink, button, h, ms, pretty, statusPill, timeOptions, vscodeApi, type Child } from './dom.ts'
 
 type TraceMessage = Extract<TracePanelMessage, { type: 'trace' }>
 
@@ -162,7 +163,7 @@ function renderTrace(message: TraceMessage): void {
     h(
       'p',
       { class: 'meta' },
-      `${ms(total)} · ${new Date(trace.timestamp).toLocaleString()} · `,
+      `${ms(total)} · ${formatDateTime(trace.timestamp, timeOptions)} · `,
       h('code', { id: 'trace-id' }, trace.trace_id),
       trace.ip ? ` · ${trace.ip}` : '',
       trace.user_id !== null ? ` · user ${trace.user_id}` : '',

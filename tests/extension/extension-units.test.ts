@@ -13,7 +13,8 @@ import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
 import { groupRoutes, routeGroupOf } from '../../extension/src/route-groups.ts'
 import { routeCallPosition } from '../../extension/src/route-position.ts'
 import { resolveServerCommand, type Lookup } from '../../extension/src/server-command.ts'
-import { formatDuration, formatTime, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel } from '../../extension/src/trace-format.ts'
+import { firstFieldError, formatDuration, matchesText, routeKey, statusColorId, statusTone, traceDescription, traceLabel, tracePickItem } from '../../extension/src/trace-format.ts'
+import { formatDate, formatDateTime, formatMinute, formatTime } from '../../extension/src/time-format.ts'
 import { pathGlob } from '../../framework/router/path-grammar.ts'
 
 const route = (method: RouteJson['method'], path: string): RouteJson => ({ method, path, params: [], middleware: [], handler: 'h', source: null, group: null, version: null, schemas: { body: false, query: false, response: false } })
@@ -40,6 +41,13 @@ describe('server command', () => {
     const repo = lookup({ '/w/package.json': JSON.stringify({ name: 'svc', bin: { svc: './dist/cli/bin.js' } }), '/w/dist/cli/bin.js': true })
     expect(resolveServerCommand('/w', '', '/usr/bin/node', repo)).toEqual({ command: '/usr/bin/node', args: ['/w/dist/cli/bin.js', 'lsp'], origin: 'package' })
     expect(resolveServerCommand('/w', '  ', 'node', lookup({ '/usr/local/bin/svc': true }, '/usr/bin:/usr/local/bin'))).toEqual({ command: '/usr/local/bin/svc', args: ['lsp'], origin: 'path' })
+  })
+
+  it("runs the workspace's node_modules/.bin/svc with Node when it is not executable (a link to a rebuilt checkout's bin.js)", () => {
+    // It was spawned as is: EACCES, and the views said only that the server was not running.
+    const notExecutable: Lookup = { ...lookup({}), exists: (file) => file === '/w/node_modules/.bin/svc', executable: () => false }
+    expect(resolveServerCommand('/w', '', '/usr/bin/node', notExecutable)).toEqual({ command: '/usr/bin/node', args: ['/w/node_modules/.bin/svc', 'lsp'], origin: 'workspace' })
+    expect(resolveServerCommand('/w', '', 'node', { ...notExecutable, platform: 'win32', exists: (file) => file === '/w/node_modules/.bin/svc.cmd' })).toEqual({ command: '/w/node_modules/.bin/svc.cmd', args: ['lsp'], origin: 'workspace' })
   })
 
   it('says what it tried when there is no svc at all (nothing is spawned)', () => {
@@ -88,6 +96,7 @@ const summary = (overrides: Partial<TraceSummaryJson> = {}): TraceSummaryJson =>
   user_id: null,
   exception: 'HttpError',
   error_message: 'Post not found',
+  errors: null,
   query_count: 6,
   n_plus_one: true,
   replay_of: null,
@@ -111,6 +120,29 @@ describe('trace formatting', () => {
     expect(formatTime(local(2025, 11, 30, 12, 0, 0), now)).toBe('2025-12-30 12:00')
   })
 
+  it('writes every time one way, 24-hour numbers, in a given zone for the pages (one helper for the Traces view, the detail, the history, the dashboard)', () => {
+    const at = '2026-11-29T22:21:58.000Z'
+    const utc = { timeZone: 'UTC' }
+    expect(formatDateTime(at, utc)).toBe('2026-11-29 22:21:58')
+    expect(formatTime(at, Date.parse('2026-11-29T23:00:00Z'), utc)).toBe('22:21:58')
+    expect(formatTime(at, Date.parse('2026-11-30T08:00:00Z'), utc)).toBe('2026-11-29 22:21')
+    expect(formatDate(at, utc)).toBe('2026-11-29')
+    // The dashboard's axis (buckets of a minute or more): no ":00" seconds on today's times.
+    expect(formatMinute(at, Date.parse('2026-11-29T23:00:00Z'), utc)).toBe('22:21')
+    expect(formatMinute(at, Date.parse('2026-11-30T08:00:00Z'), utc)).toBe('2026-11-29 22:21')
+    // The page is told the extension host's zone: the day and the hour move with it.
+    const kolkata = { timeZone: 'Asia/Kolkata' }
+    expect(formatDateTime(at, kolkata)).toBe('2026-11-30 03:51:58')
+    expect(formatTime(at, Date.parse('2026-11-29T23:00:00Z'), kolkata)).toBe('03:51:58')
+    // Midnight is 00, not the 24 of some hour12: false formatters; an unknown zone is the process's own, not an exception.
+    expect(formatDateTime('2026-11-30T00:00:05.000Z', utc)).toBe('2026-11-30 00:00:05')
+    expect(formatDateTime(at, { timeZone: 'Mars/Olympus' })).toBe(formatDateTime(at))
+    // Without a zone: this process's clock, as the Traces view's rows.
+    const local = new Date(at)
+    const two = (value: number) => String(value).padStart(2, '0')
+    expect(formatDateTime(at)).toBe(`${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`)
+  })
+
   it('describes a trace the same however long after the row was rendered (a row is not re-rendered while the editor is idle)', () => {
     // It said "57s ago" for as long as the list did not change, long after the request was a minute old.
     const trace = summary({ timestamp: new Date(2026, 0, 1, 11, 59, 3).toISOString() })
@@ -127,6 +159,32 @@ describe('trace formatting', () => {
     expect(traceDescription(summary({ replay_of: 'svc_1', n_plus_one: false }), now)).toBe('replay · 3 ms · 11:59:00 · Post not found')
     expect(routeKey(summary())).toBe('GET /api/v1/posts')
     expect(routeKey(summary({ route: null }))).toBe('no route matched')
+  })
+
+  it("describes a 422 by its first field error, not by the envelope's \"The given data was invalid.\"; other rows as before", () => {
+    const now = new Date(2026, 0, 1, 12, 0, 0).getTime()
+    const invalid = summary({
+      status_code: 422,
+      exception: 'ValidationError',
+      error_message: 'The given data was invalid.',
+      errors: { title: ['The title field is required.', 'The title must be a string.'], body: ['The body field is required.'] },
+      n_plus_one: false,
+    })
+    expect(traceDescription(invalid, now)).toBe('3 ms · 11:59:00 · title: The title field is required.')
+    expect(firstFieldError(invalid)).toBe('title: The title field is required.')
+    expect(matchesText(invalid, 'title required')).toBe(true)
+    // A field with no message is skipped; none at all, or a pinned line saved before svc listed them: the message, as before.
+    expect(firstFieldError({ errors: { title: [], body: ['The body field is required.'] } })).toBe('body: The body field is required.')
+    expect(traceDescription(summary({ ...invalid, errors: {} }), now)).toBe('3 ms · 11:59:00 · The given data was invalid.')
+    const { errors: _dropped, ...older } = invalid
+    expect(traceDescription(older as TraceSummaryJson, now)).toBe('3 ms · 11:59:00 · The given data was invalid.')
+    expect(traceDescription(summary(), now)).toBe('3 ms · 11:59:00 · Post not found · N+1')
+  })
+
+  it('offers a trace in a quick pick with its time and error, not only its id (rows of one route read alike)', () => {
+    const now = new Date(2026, 0, 1, 12, 0, 0).getTime()
+    // It was "3 ms · svc_0123456789abcdef": two GET /api/v1/posts were told apart by their hex ids only.
+    expect(tracePickItem(summary(), now)).toEqual({ label: '404 GET /api/v1/posts?page=2', description: '3 ms · 11:59:00 · Post not found · N+1 · svc_0123456789abcdef', id: 'svc_0123456789abcdef' })
   })
 
   it('filters as you type: every word in the line, a status class by its digit', () => {

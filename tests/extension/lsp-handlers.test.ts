@@ -100,6 +100,7 @@ function trace(route: string | null, status: number, overrides: Partial<TraceSum
     user_id: null,
     exception: status >= 400 ? 'HttpError' : null,
     error_message: status >= 400 ? 'Failed' : null,
+    errors: null,
     query_count: 0,
     n_plus_one: false,
     replay_of: null,

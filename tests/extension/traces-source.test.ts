@@ -18,10 +18,26 @@ vi.mock('vscode', () => {
     }
     dispose(): void {}
   }
-  return { EventEmitter }
+  // What the tree provider builds its rows with: plain records of what it set.
+  class TreeItem {
+    description?: string
+    tooltip?: unknown
+    constructor(readonly label: unknown) {}
+  }
+  class MarkdownString {
+    constructor(readonly value: string) {}
+  }
+  class ThemeIcon {
+    constructor(readonly id: string) {}
+  }
+  class ThemeColor {
+    constructor(readonly id: string) {}
+  }
+  return { EventEmitter, TreeItem, MarkdownString, ThemeIcon, ThemeColor, TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 } }
 })
 
-const { TraceSource } = await import('../../extension/src/traces-view.ts')
+const { TraceSource, TracesTreeProvider } = await import('../../extension/src/traces-view.ts')
+const { formatDateTime, formatTime } = await import('../../extension/src/time-format.ts')
 
 const summary = (traceId: string): TraceSummaryJson => ({
   trace_id: traceId,
@@ -36,6 +52,7 @@ const summary = (traceId: string): TraceSummaryJson => ({
   user_id: null,
   exception: null,
   error_message: null,
+  errors: null,
   query_count: 0,
   n_plus_one: false,
   replay_of: null,
@@ -119,5 +136,23 @@ describe('TraceSource', () => {
     await source.refresh()
     expect(source.traces.map((entry) => entry.trace_id)).toEqual(['svc_put'])
     expect(asked.at(-1)?.method).toBe('PUT')
+  })
+})
+
+describe('TracesTreeProvider', () => {
+  const pins = { all: [], has: () => false, onDidChange: () => ({ dispose: () => undefined }) }
+
+  it("writes a row's time and its tooltip's time one way (24-hour numbers, the helper every view uses)", async () => {
+    const { client } = fakeClient([[summary('svc_a')]])
+    const source = new TraceSource(client as never, () => ({ limit: 50, ignore: [] }))
+    await source.refresh()
+    const tree = new TracesTreeProvider(source, pins as never)
+    const [row] = tree.getChildren()
+    const item = tree.getTreeItem(row!) as unknown as { description: string; tooltip: { value: string } }
+    const timestamp = summary('svc_a').timestamp
+    expect(item.description).toBe(`1 ms · ${formatTime(timestamp)}`)
+    // The tooltip had the locale's "11/23/2026, 10:00:00 AM" under a row reading 10:00.
+    expect(item.tooltip.value.split('\n\n').at(-1)).toBe(`\`svc_a\` · ${formatDateTime(timestamp)}`)
+    expect(formatDateTime(timestamp)).toMatch(/^2026-11-2[34] \d\d:\d\d:00$/)
   })
 })

@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReplayJson, StatsJson, TopJson, TraceRecordJson, WhyJson } from '../../cli/contract/index.ts'
 import type { EditableRequest } from '../../extension/src/messages.ts'
 import { createNonce, pageHtml } from '../../extension/src/page-html.ts'
+import { formatDateTime } from '../../extension/src/time-format.ts'
 import { REPO_ROOT } from '../helpers/cli.ts'
 import { contractValidator } from '../helpers/contract.ts'
 import { chromiumPath, CHROMIUM_ARGS } from './browser.ts'
@@ -33,6 +34,8 @@ const trace = JSON.parse(readFileSync(new URL('./fixtures/trace-500.json', impor
 const media = join(REPO_ROOT, 'extension', 'media')
 const results = join(REPO_ROOT, 'test-results')
 const PAGES = ['trace-detail', 'request', 'dashboard'] as const
+/** The extension host's zone as the pages are told it: +05:30 all year, so that it differs from the browser's (UTC or other) by an odd amount. */
+const HOST_TIME_ZONE = 'Asia/Kolkata'
 type PageName = (typeof PAGES)[number]
 
 let dir: string
@@ -47,7 +50,7 @@ beforeAll(async () => {
     copyFileSync(join(media, `${page}.css`), join(dir, `${page}.css`))
     writeFileSync(
       join(dir, `${page}.html`),
-      pageHtml({ cspSource: 'file:', nonce: createNonce(), scriptUri: pathToFileURL(join(dir, `${page}.js`)).href, styleUris: [pathToFileURL(join(dir, 'theme.css')).href, pathToFileURL(join(dir, `${page}.css`)).href], title: page }),
+      pageHtml({ cspSource: 'file:', nonce: createNonce(), scriptUri: pathToFileURL(join(dir, `${page}.js`)).href, styleUris: [pathToFileURL(join(dir, 'theme.css')).href, pathToFileURL(join(dir, `${page}.css`)).href], title: page, timeZone: HOST_TIME_ZONE }),
     )
   }
   copyFileSync(join(media, 'theme.css'), join(dir, 'theme.css'))
@@ -139,6 +142,12 @@ describe('trace detail page', () => {
     // The stack links application frames only (not node_modules), shown relative to the project root.
     expect(await page.locator('#exception .stack a.source-link').allTextContents()).toEqual(['app/controllers/posts.ts:61:18', 'app/middleware/auth.ts:12:5'])
     expect(await page.evaluate(() => (window as unknown as { __state: { message: { trace: { trace_id: string } } } }).__state.message.trace.trace_id)).toBe(trace.trace_id)
+  })
+
+  it('writes the time as the Traces view does: 24-hour numbers on the extension host\'s clock, not the browser locale\'s "10:15:00 AM"', async () => {
+    // The Traces view showed 22:21:58 and this page 11/29/2026, 10:21:58 PM, in the browser's zone.
+    expect(await page.textContent('header .meta')).toContain('12.3 ms · 2026-11-20 15:45:00 · ')
+    expect(formatDateTime(trace.timestamp, { timeZone: HOST_TIME_ZONE })).toBe('2026-11-20 15:45:00')
   })
 
   it('links no frame of svc itself when svc is linked from a checkout (its real path is outside the project and node_modules)', async () => {
@@ -352,6 +361,23 @@ describe('request page', () => {
     await deliver(page, { type: 'init', request, environments, environment: 'local', history: [], title: 'GET /api/auth/me' })
   })
 
+  it("does not send a URL that still has a route parameter in its path ({id}): it says to fill it in", async () => {
+    const routePage = await openPage('request')
+    try {
+      await deliver(routePage, { type: 'init', request: { ...request, url: 'http://127.0.0.1:8080/api/v1/posts/{id}?q={x}' }, environments, environment: 'local', history: [], title: 'GET /api/v1/posts/{id}' })
+      await routePage.click('#send')
+      // It was sent as /api/v1/posts/%7Bid%7D, a 404 that said nothing of the parameter.
+      expect(await routePage.textContent('#request-error')).toBe('Put a value in place of {id} in the URL first (a parameter of the route).')
+      expect((await posted(routePage)).some((message) => message.type === 'send')).toBe(false)
+      await routePage.fill('#url', 'http://127.0.0.1:8080/api/v1/posts/7?q={x}')
+      await routePage.click('#send')
+      expect(await lastPosted(routePage)).toMatchObject({ type: 'send', request: { url: 'http://127.0.0.1:8080/api/v1/posts/7?q={x}' } })
+      expect(await routePage.locator('#request-error').count()).toBe(0)
+    } finally {
+      await routePage.close()
+    }
+  })
+
   it('shows the request to edit, and sends what was edited, to the environment picked', async () => {
     expect(await page.inputValue('#url')).toBe('http://127.0.0.1:8080/api/auth/me')
     expect(await page.inputValue('#method')).toBe('GET')
@@ -411,6 +437,8 @@ describe('request page', () => {
     await page.click('#response-trace')
     expect(await lastPosted(page)).toEqual({ type: 'openTrace', traceId: 'svc_abc' })
     expect(await page.locator('#history li').count()).toBe(1)
+    // The time as everywhere else (it was the browser locale's "12:00:00 PM", without the date of an older send).
+    expect(await page.textContent('#history li')).toBe('DELETE /api/v1/posts/2 403 staging · 2026-01-01 17:30')
     expect(await page.locator('#history-empty').isVisible()).toBe(false)
     await page.click('#history .history-entry')
     expect(await page.inputValue('#method')).toBe('DELETE')
@@ -466,6 +494,8 @@ describe('dashboard page', () => {
     const p95 = await page.locator('#latency-chart [data-series="p95"] circle').evaluateAll((circles) => circles.map((circle) => [Number(circle.getAttribute('cx')), Number(circle.getAttribute('cy'))]))
     expect(p95[0]![0]).toBeLessThan(p95[1]![0]!)
     expect(p95[1]![1]).toBeLessThan(p95[2]![1]!)
+    // The time axis as the other views write times (on the extension host's clock, 24-hour).
+    expect(await page.locator('#latency-chart .axis text').allTextContents()).toEqual(['0 ms', '20.0 ms', '40.0 ms', '2026-01-01 17:30', '2026-01-01 17:33'])
     expect(await page.locator('#error-rates tr').allTextContents()).toEqual(['GET /boom100% (1/1)', 'GET /api/v1/posts0% (0/8)', 'GET (no route)0% (0/3)'])
     // The requests that matched no route have no traces of a route to open: their paths instead.
     expect(await page.locator('#error-rates .route-link').count()).toBe(2)

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CONN_INFO, defineRoutes, HttpError, TRACE_HEADER, ValidationError, type Middleware } from 'svc'
+import { summaryOfRecord } from '../../cli/trace/summary.ts'
 import { recordOf, request, tracedApp, type TracedApp } from './helpers.ts'
 
 const stamp: Middleware = async function stamp(c, next) {
@@ -107,9 +108,12 @@ describe('trace capture', () => {
     const validation = (await traced.store.search({ status: '422' }))[0]!
     const record = (await traced.store.get(validation.trace_id))!
     expect(record.exception!.errors).toEqual({ name: ['name is required'] })
+    // The list line (trace:list --json) carries them: the editor's row shows "name: name is required", not the 422's "The given data was invalid.".
+    expect(summaryOfRecord(record, undefined)).toMatchObject({ exception: 'ValidationError', error_message: 'The given data was invalid.', errors: { name: ['name is required'] } })
     expect(record.body.content).toEqual({ name: '' })
     const boom = (await traced.store.records({ status: '500' }))[0]!
     expect(boom.exception).toMatchObject({ class: 'TypeError', message: 'kaput', status: 500 })
+    expect(summaryOfRecord(boom, undefined).errors).toBeNull()
     expect(boom.exception!.location!.file).toContain('capture.test.ts')
     expect(boom.trace!.join('\n')).toContain('kaput')
     expect(await traced.store.count()).toBe(cases.length)
