@@ -12,7 +12,7 @@
  * scripts/install-runtimes.sh, on PATH as a user has them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -104,8 +104,8 @@ describe.skipIf(!installed)('a new project on Deno, Bun and Workers, through its
     symlinkSync(ROOT, join(project, 'node_modules/svc'))
     symlinkSync(join(ROOT, 'node_modules/valibot'), join(project, 'node_modules/valibot'))
     symlinkSync(join(ROOT, 'dist/cli/bin.js'), join(project, 'node_modules/.bin/svc'))
-    // npm makes a bin's file executable when it links it; a fresh build (tsc) leaves it 644, and the scripts' `svc` was refused.
-    chmodSync(join(ROOT, 'dist/cli/bin.js'), 0o755)
+    // No chmod here: `npm run build` makes dist/cli/bin.js executable, as npm does a bin it links (tsc alone writes it 644,
+    // and the scripts' `svc` was refused on a fresh clone).
     svc('make:crud', 'Post')
     // A listener as a user adds one (svc make:listener), and a route that emits its event: it runs on every runtime.
     svc('make:listener', 'AnnouncePing', '--event=Pinged')
