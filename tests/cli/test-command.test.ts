@@ -37,7 +37,7 @@ describe('svc test', () => {
     expect(result.stderr).toMatch(/^vitest \d+\.\d+\.\d+ \(svc's: the app has none installed; npm install --save-dev vitest\)$/m)
     expect(result.stdout).toContain('tests/unit/post-input.test.ts')
     expect(result.stdout).toContain('tests/feature/routes.test.ts')
-    expect(counts(result.stdout)).toMatchObject({ passed: 12, failed: 0 })
+    expect(counts(result.stdout)).toMatchObject({ passed: 30, failed: 0 })
     expect(result.stdout).toContain(`RUN  v`) // vitest's banner names the app folder as its root
     expect(result.stdout).toContain(app.dir)
   })
@@ -52,9 +52,9 @@ describe('svc test', () => {
 
     // A filter no test name matches: vitest skips every test and exits 0; svc says so and fails (a typo in CI ran nothing).
     const none = await svc(['test', '--filter=^NoSuchTest'])
-    expect(counts(none.stdout)).toMatchObject({ passed: 0, failed: 0, skipped: 12 })
+    expect(counts(none.stdout)).toMatchObject({ passed: 0, failed: 0, skipped: 30 })
     expect(none.exitCode).toBe(1)
-    expect(none.stderr).toContain('error [E_NO_TESTS]: No test name matches --filter=^NoSuchTest: 12 test(s), every one skipped')
+    expect(none.stderr).toContain('error [E_NO_TESTS]: No test name matches --filter=^NoSuchTest: 30 test(s), every one skipped')
 
     const files = await svc(['test', 'routes'])
     expect(files.stdout).toContain('tests/feature/routes.test.ts')

@@ -29,7 +29,8 @@ afterAll(() => app?.remove())
 describe('svc tinker', () => {
   it('evaluates piped lines one after another, awaits included, with the app in scope', async () => {
     const input = [
-      "await db.execute(\"insert into posts (title, slug) values ('Hello', 'hello')\")",
+      // Published, so that the public list below shows it (a draft is its author's alone).
+      "await db.execute(\"insert into posts (title, slug, published_at) values ('Hello', 'hello', '2026-01-01T00:00:00.000Z')\")",
       'const slow = await new Promise((resolve) => setTimeout(() => resolve(41), 50))',
       'slow + 1',
       "(await db.first('select count(*) as n from posts')).n",
