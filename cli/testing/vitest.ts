@@ -87,14 +87,24 @@ function resolvePackage(name: string, from: string): Omit<Vitest, 'from'> | unde
   return { bin: join(dirname(manifestPath), bin), version: manifest.version, packageDir: dirname(manifestPath) }
 }
 
-/** The folders of the app's tests/, which `--suite` names. */
+/** A file vitest runs by default (`*.test.ts`, `*.spec.js`...). */
+const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/
+
+/**
+ * The folders of the app's tests/ that hold tests, which `--suite` names: a
+ * folder of helpers the tests share (tests/support) is not a suite.
+ */
 export function testSuites(project: Project): string[] {
   const tests = join(project.appDir, 'tests')
   if (!existsSync(tests)) return []
   return readdirSync(tests, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && holdsTests(join(tests, entry.name)))
     .map((entry) => entry.name)
     .sort()
+}
+
+function holdsTests(folder: string): boolean {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).some((name) => TEST_FILE.test(name))
 }
 
 /** The vitest command line for the options (after vitest's bin); `results`: add the reporter that writes what ran (results-reporter.ts). */

@@ -5,31 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 
-vi.mock('vscode', () => {
-  class EventEmitter<T> {
-    private listeners: Array<(value: T) => void> = []
-    readonly event = (listener: (value: T) => void) => {
-      this.listeners.push(listener)
-      return { dispose: () => undefined }
-    }
-    fire(value: T): void {
-      for (const listener of this.listeners) listener(value)
-    }
-    dispose(): void {}
-  }
-  class TreeItem {
-    tooltip?: unknown
-    command?: unknown
-    constructor(readonly label: unknown) {}
-  }
-  class ThemeIcon {
-    constructor(readonly id: string) {}
-  }
-  class ThemeColor {
-    constructor(readonly id: string) {}
-  }
-  return { EventEmitter, TreeItem, ThemeIcon, ThemeColor, TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 } }
-})
+vi.mock('vscode', async () => (await import('./vscode-tree-fake.ts')).vscodeTreeFake)
 
 const { RouteSource, RoutesTreeProvider } = await import('../../extension/src/routes-view.ts')
 const { SvcError } = await import('../../extension/src/svc-error.ts')

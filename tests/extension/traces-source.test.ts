@@ -6,35 +6,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { TraceSummaryJson } from '../../cli/contract/traces.ts'
 
-vi.mock('vscode', () => {
-  class EventEmitter<T> {
-    private listeners: Array<(value: T) => void> = []
-    readonly event = (listener: (value: T) => void) => {
-      this.listeners.push(listener)
-      return { dispose: () => undefined }
-    }
-    fire(value: T): void {
-      for (const listener of this.listeners) listener(value)
-    }
-    dispose(): void {}
-  }
-  // What the tree provider builds its rows with: plain records of what it set.
-  class TreeItem {
-    description?: string
-    tooltip?: unknown
-    constructor(readonly label: unknown) {}
-  }
-  class MarkdownString {
-    constructor(readonly value: string) {}
-  }
-  class ThemeIcon {
-    constructor(readonly id: string) {}
-  }
-  class ThemeColor {
-    constructor(readonly id: string) {}
-  }
-  return { EventEmitter, TreeItem, MarkdownString, ThemeIcon, ThemeColor, TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 } }
-})
+vi.mock('vscode', async () => (await import('./vscode-tree-fake.ts')).vscodeTreeFake)
 
 const { TraceSource, TracesTreeProvider } = await import('../../extension/src/traces-view.ts')
 const { formatDateTime, formatTime } = await import('../../extension/src/time-format.ts')

@@ -4,19 +4,15 @@
  * chosen statement of the first one, so the interleaving is certain, not
  * left to timing.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authPlugin, createApp, migrate, resolveConfig, type Database } from 'svc'
-import { openDatabase } from 'svc/node'
+import { authPlugin, createApp, migrate, type Database } from 'svc'
 import { createTestClient, type TestClient } from 'svc/testing'
 import migrations from '../../database/migrations/index.ts'
 import api from '../../routes/api.ts'
+import { openTestDatabase, signUp, testConfig, type TestDatabase } from '../support/test-app.ts'
 
-const PASSWORD = 'correct horse battery staple'
 
-let dir: string
+let store: TestDatabase | undefined
 let db: Database
 let client: TestClient
 let writer: string
@@ -45,11 +41,7 @@ function interleaving(database: Database): Database {
   return wrap(database)
 }
 
-async function register(email: string): Promise<{ token: string; id: number }> {
-  const response = await client.post('/api/auth/register', { json: { name: email, email, password: PASSWORD, password_confirmation: PASSWORD } })
-  expect(response.status).toBe(201)
-  return { token: response.body.data.token, id: response.body.data.user.id }
-}
+const register = (email: string) => signUp(client, email)
 
 async function newPost(title: string): Promise<number> {
   const created = await client.post('/api/v1/posts', { json: { title }, token: writer })
@@ -58,15 +50,10 @@ async function newPost(title: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'blog-races-'))
-  db = await openDatabase({ url: `file:${join(dir, 'database.sqlite')}`, storageDir: dir, projectDir: dir })
+  store = await openTestDatabase('blog-races-')
+  db = store.db
   await migrate(db, migrations)
-  const config = resolveConfig({
-    APP_ENV: 'test',
-    JWT_SECRET: 'a-test-secret-that-is-at-least-32-characters',
-    PASSWORD_HASH_MEMORY_KIB: '64',
-    PASSWORD_HASH_ITERATIONS: '1',
-  })
+  const config = testConfig()
   client = createTestClient(createApp({ config, database: interleaving(db), api, plugins: [authPlugin()] }))
   writer = (await register('writer@example.com')).token
   const root = await register('admin@example.com')
@@ -74,10 +61,7 @@ beforeAll(async () => {
   admin = root.token
 })
 
-afterAll(() => {
-  db?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => store?.remove())
 
 describe('concurrent writes to the posts', () => {
   it('a PUT whose post is deleted under it is a 404, not a 200 with no data', async () => {

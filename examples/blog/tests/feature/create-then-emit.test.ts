@@ -5,9 +5,6 @@
  * creates one post and not a duplicate (`title-2`). In process, on a real
  * SQLite file, with the example's listener and the `database` queue driver.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   authPlugin,
@@ -18,20 +15,18 @@ import {
   listen,
   listenerQueue,
   migrate,
-  resolveConfig,
   useListenerQueue,
   type Database,
 } from 'svc'
-import { openDatabase } from 'svc/node'
 import { createTestClient, type TestClient } from 'svc/testing'
 import mailAuthor from '../../app/listeners/mail-author.ts'
 import migrations from '../../database/migrations/index.ts'
 import api from '../../routes/api.ts'
+import { openTestDatabase, signUp, testConfig, type TestDatabase } from '../support/test-app.ts'
 
-const PASSWORD = 'correct horse battery staple'
 const JOBS_MIGRATION = '20260101000700_create_jobs_table'
 
-let dir: string
+let store: TestDatabase | undefined
 let db: Database
 let client: TestClient
 let writer: string
@@ -66,32 +61,22 @@ async function postCount(): Promise<number> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'blog-create-emit-'))
-  db = await openDatabase({ url: `file:${join(dir, 'database.sqlite')}`, storageDir: dir, projectDir: dir })
+  store = await openTestDatabase('blog-create-emit-')
+  db = store.db
   await migrate(db, migrations)
-  const config = resolveConfig({
-    APP_ENV: 'test',
-    JWT_SECRET: 'a-test-secret-that-is-at-least-32-characters',
-    PASSWORD_HASH_MEMORY_KIB: '64',
-    PASSWORD_HASH_ITERATIONS: '1',
-  })
+  const config = testConfig()
   const database = failingWhen(db)
   listen(mailAuthor)
   useListenerQueue(listenerQueue(createQueue(databaseQueueDriver(database))))
   client = createTestClient(createApp({ config, database, api, plugins: [authPlugin()] }))
-  const registered = await client.post('/api/auth/register', {
-    json: { name: 'Writer', email: 'writer@example.com', password: PASSWORD, password_confirmation: PASSWORD },
-  })
-  expect(registered.status).toBe(201)
-  writer = registered.body.data.token
+  writer = (await signUp(client, 'writer@example.com')).token
 })
 
 afterAll(() => {
   // The listener registry is one per process, and test files share processes.
   useListenerQueue(undefined)
   forget(mailAuthor)
-  db?.close()
-  rmSync(dir, { recursive: true, force: true })
+  store?.remove()
 })
 
 describe('creating a post whose listener cannot be queued', () => {

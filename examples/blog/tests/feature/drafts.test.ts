@@ -4,25 +4,18 @@
  * to anyone (a token changes nothing there); a stranger's PUT on it is a 404 too, and changes nothing.
  * Through `app.fetch` on a real SQLite file.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authPlugin, createApp, migrate, resolveConfig, type Database } from 'svc'
-import { openDatabase } from 'svc/node'
+import { authPlugin, createApp, migrate, type Database } from 'svc'
 import { createTestClient, type TestClient } from 'svc/testing'
 import migrations from '../../database/migrations/index.ts'
 import api from '../../routes/api.ts'
+import { openTestDatabase, signUp, testConfig, type SignedUpUser, type TestDatabase } from '../support/test-app.ts'
 
-const PASSWORD = 'correct horse battery staple'
 // Far enough ahead for no run of this test to reach it, and far enough back never to be in the future.
 const LATER = '2999-01-01T00:00:00.000Z'
 const EARLIER = '2026-01-02T03:04:05.000Z'
 
-interface User {
-  id: number
-  token: string
-}
+type User = SignedUpUser
 
 interface Post {
   id: number
@@ -30,18 +23,14 @@ interface Post {
   title: string
 }
 
-let dir: string
+let store: TestDatabase | undefined
 let db: Database
 let client: TestClient
 let author: User
 let stranger: User
 let admin: User
 
-async function register(email: string): Promise<User> {
-  const response = await client.post('/api/auth/register', { json: { name: email, email, password: PASSWORD, password_confirmation: PASSWORD } })
-  expect(response.status, JSON.stringify(response.body)).toBe(201)
-  return { token: response.body.data.token, id: response.body.data.user.id }
-}
+const register = (email: string): Promise<User> => signUp(client, email)
 
 async function newPost(title: string, publishedAt: string | null): Promise<Post> {
   const created = await client.post('/api/v1/posts', { json: { title, body: 'Body', published_at: publishedAt }, token: author.token })
@@ -73,15 +62,10 @@ async function draftIds(token: string | undefined): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'blog-drafts-'))
-  db = await openDatabase({ url: `file:${join(dir, 'database.sqlite')}`, storageDir: dir, projectDir: dir })
+  store = await openTestDatabase('blog-drafts-')
+  db = store.db
   await migrate(db, migrations)
-  const config = resolveConfig({
-    APP_ENV: 'test',
-    JWT_SECRET: 'a-test-secret-that-is-at-least-32-characters',
-    PASSWORD_HASH_MEMORY_KIB: '64',
-    PASSWORD_HASH_ITERATIONS: '1',
-  })
+  const config = testConfig()
   client = createTestClient(createApp({ config, database: db, api, plugins: [authPlugin()] }))
   author = await register('author@example.com')
   stranger = await register('stranger@example.com')
@@ -89,10 +73,7 @@ beforeAll(async () => {
   await db.execute("update users set role = 'admin' where id = ?", [admin.id])
 })
 
-afterAll(() => {
-  db?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => store?.remove())
 
 describe('drafts', () => {
   it('a post without published_at is hidden from everyone on the public routes, a token or not', async () => {

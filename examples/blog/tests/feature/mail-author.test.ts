@@ -3,21 +3,18 @@
  * is "live", with its link; a draft, or a post scheduled for later, is "saved", with the link to the author's
  * drafts, since its own link answers 404 to everyone until it is published (drafts.test.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createQueue, memoryMailer, migrate, resolveConfig, syncQueueDriver, type Database } from 'svc'
-import { openDatabase } from 'svc/node'
+import { createQueue, memoryMailer, migrate, syncQueueDriver, type Database } from 'svc'
 import { PostCreated } from '../../app/events/post-created.ts'
 import mailAuthor from '../../app/listeners/mail-author.ts'
 import migrations from '../../database/migrations/index.ts'
+import { openTestDatabase, testConfig, type TestDatabase } from '../support/test-app.ts'
 
-let dir: string
+let store: TestDatabase | undefined
 let db: Database
 let authorId: number
 
-const config = resolveConfig({ APP_ENV: 'test', APP_URL: 'https://blog.example', JWT_SECRET: 'a-test-secret-that-is-at-least-32-characters' })
+const config = testConfig({ APP_URL: 'https://blog.example' })
 
 /** Stores a post of the author's and runs the listener on its event: the mail it sends. */
 async function mailFor(title: string, publishedAt: string | null) {
@@ -32,17 +29,14 @@ async function mailFor(title: string, publishedAt: string | null) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'blog-mail-author-'))
-  db = await openDatabase({ url: `file:${join(dir, 'database.sqlite')}`, storageDir: dir, projectDir: dir })
+  store = await openTestDatabase('blog-mail-author-')
+  db = store.db
   await migrate(db, migrations)
   const user = await db.first<{ id: number }>("insert into users (name, email, password) values ('Ada', 'ada@example.com', '!') returning id")
   authorId = user!.id
 })
 
-afterAll(() => {
-  db?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => store?.remove())
 
 describe('the mail to the author', () => {
   it('of a published post: it is live, with its link', async () => {

@@ -3,25 +3,18 @@
  * author or an admin may edit it (anyone else: 403, the row untouched). Deleting is for admins only. Through
  * `app.fetch` on a real SQLite file; the first test upgrades a database made before posts had authors.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authPlugin, createApp, migrate, resolveConfig, rollback, type Database } from 'svc'
-import { openDatabase } from 'svc/node'
+import { authPlugin, createApp, migrate, rollback, type Database } from 'svc'
 import { createTestClient, type TestClient } from 'svc/testing'
 import migrations from '../../database/migrations/index.ts'
 import api from '../../routes/api.ts'
+import { openTestDatabase, signUp, testConfig, type SignedUpUser, type TestDatabase } from '../support/test-app.ts'
 
-const PASSWORD = 'correct horse battery staple'
 const AUTHORSHIP = '20260101000900_add_user_id_to_posts'
 
-interface User {
-  id: number
-  token: string
-}
+type User = SignedUpUser
 
-let dir: string
+let store: TestDatabase | undefined
 let db: Database
 let client: TestClient
 let author: User
@@ -30,11 +23,7 @@ let admin: User
 /** A post stored before authorship existed, as an upgraded database holds it. */
 let oldPostId: number
 
-async function register(email: string): Promise<User> {
-  const response = await client.post('/api/auth/register', { json: { name: email, email, password: PASSWORD, password_confirmation: PASSWORD } })
-  expect(response.status, JSON.stringify(response.body)).toBe(201)
-  return { token: response.body.data.token, id: response.body.data.user.id }
-}
+const register = (email: string): Promise<User> => signUp(client, email)
 
 /** When the posts here were published: they are public, so someone else's edit is a 403 (a draft's is a 404: drafts.test.ts). */
 const PUBLISHED_AT = '2026-01-02T03:04:05.000Z'
@@ -48,18 +37,13 @@ async function newPost(title: string, by: User = author): Promise<number> {
 const row = (id: number) => db.first('select * from posts where id = ?', [id])
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'blog-authors-'))
-  db = await openDatabase({ url: `file:${join(dir, 'database.sqlite')}`, storageDir: dir, projectDir: dir })
+  store = await openTestDatabase('blog-authors-')
+  db = store.db
   // A database from before posts had authors, holding a post; `svc migrate` then brings it up to date.
   await migrate(db, migrations.filter((migration) => migration.name !== AUTHORSHIP))
   oldPostId = Number((await db.first<{ id: number }>("insert into posts (title, slug, published_at) values ('Old post', 'old-post', ?) returning id", [PUBLISHED_AT]))!.id)
   expect(await migrate(db, migrations)).toEqual([AUTHORSHIP])
-  const config = resolveConfig({
-    APP_ENV: 'test',
-    JWT_SECRET: 'a-test-secret-that-is-at-least-32-characters',
-    PASSWORD_HASH_MEMORY_KIB: '64',
-    PASSWORD_HASH_ITERATIONS: '1',
-  })
+  const config = testConfig()
   client = createTestClient(createApp({ config, database: db, api, plugins: [authPlugin()] }))
   author = await register('author@example.com')
   stranger = await register('stranger@example.com')
@@ -67,10 +51,7 @@ beforeAll(async () => {
   await db.execute("update users set role = 'admin' where id = ?", [admin.id])
 })
 
-afterAll(() => {
-  db?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => store?.remove())
 
 describe('posts and their authors', () => {
   it('an upgraded database keeps its posts, without an author; the migration rolls back', async () => {
@@ -81,7 +62,8 @@ describe('posts and their authors', () => {
     expect((await client.put(`/api/v1/posts/${oldPostId}`, { json: { title: 'Taken over' }, token: stranger.token })).status).toBe(403)
     expect((await client.put(`/api/v1/posts/${oldPostId}`, { json: { title: 'Old post, edited' }, token: admin.token })).status).toBe(200)
 
-    const copy = await openDatabase({ url: `file:${join(dir, 'rollback.sqlite')}`, storageDir: dir, projectDir: dir })
+    const rollbackStore = await openTestDatabase('blog-authors-rollback-')
+    const copy = rollbackStore.db
     try {
       await migrate(copy, migrations.filter((migration) => migration.name !== AUTHORSHIP))
       await migrate(copy, migrations)
@@ -89,7 +71,7 @@ describe('posts and their authors', () => {
       const columns = await copy.all<{ name: string }>("select name from pragma_table_info('posts')")
       expect(columns.map((column) => column.name)).not.toContain('user_id')
     } finally {
-      copy.close()
+      rollbackStore.remove()
     }
   })
 
